@@ -1,0 +1,31 @@
+"""skilldeck's engine: the headless core. It never imports textual or tui.
+
+The public face is this module: build a `Workspace` from `Locations`, `load()` it into a
+`Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see.
+"""
+
+from .catalog import Catalog
+from .diagnostics import CODES
+from .listing import Listing, ListingEntry, build_listing
+from .locations import Locations
+from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .workspace import Workspace, load_paths
+
+__all__ = [
+    "CODES",
+    "Catalog",
+    "Diagnostic",
+    "Listing",
+    "ListingEntry",
+    "LoadStats",
+    "LoadedFrom",
+    "Locations",
+    "Severity",
+    "Shadowed",
+    "Skill",
+    "Source",
+    "SourceKind",
+    "Workspace",
+    "build_listing",
+    "load_paths",
+]

@@ -1,0 +1,122 @@
+"""The catalog: every loaded skill by effective name, the ones that lost a clash, and why.
+
+Built once per load from the tiers in precedence order, then never changed, so it can be
+handed to another thread as is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from .diagnostics import Sink
+from .model import Diagnostic, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .skillfile import load_entry
+from .sources import Tier
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    skills: Mapping[str, Skill]
+    shadowed: tuple[Shadowed, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    sources: tuple[Source, ...]
+    stats: LoadStats = field(default_factory=LoadStats)
+
+    def get(self, name: str) -> Skill | None:
+        """Look a skill up as Claude Code does: a leading `/` is ignored; exact name first."""
+        name = name.strip().removeprefix("/")
+        found = self.skills.get(name)
+        if found is not None:
+            return found
+        folded = name.casefold()
+        for skill in self.skills.values():
+            if skill.name.casefold() == folded:
+                return skill
+        return None
+
+    def model_invocable(self) -> list[Skill]:
+        return [s for s in self.skills.values() if s.model_invocable]
+
+    def user_invocable(self) -> list[Skill]:
+        return [s for s in self.skills.values() if s.user_invocable]
+
+    def in_source(self, source: Source) -> list[Skill]:
+        return [s for s in self.skills.values() if s.source == source]
+
+    def shadowed_in(self, source: Source) -> list[Shadowed]:
+        return [s for s in self.shadowed if s.skill.source == source]
+
+    def shadowing(self, skill: Skill) -> list[Shadowed]:
+        """The skills that `skill` hides."""
+        return [s for s in self.shadowed if s.shadowed_by is skill]
+
+    def shadowed_entry(self, path: Path) -> Shadowed | None:
+        return next((s for s in self.shadowed if s.skill.path == path), None)
+
+    def diagnostics_for(self, path: Path) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.path == path]
+
+    def counts(self) -> dict[Severity, int]:
+        out = dict.fromkeys(Severity, 0)
+        for d in self.diagnostics:
+            out[d.severity] += 1
+        return out
+
+
+def build(tiers: Iterable[Tier], sink: Sink, progress: Progress | None = None, started: float | None = None) -> Catalog:
+    started = time.perf_counter() if started is None else started
+    tiers = list(tiers)
+    total = sum(len(t.entries) for t in tiers)
+    skills: dict[str, Skill] = {}
+    shadowed: list[Shadowed] = []
+    by_inode: dict[tuple[int, int], Skill] = {}
+    done = 0
+    for tier in tiers:
+        for entry in tier.entries:
+            done += 1
+            if progress is not None and done % 200 == 0:
+                progress(done, total)
+            skill = load_entry(entry, tier.source, tier.loaded_from, sink)
+            if skill is None:
+                continue
+            first = by_inode.get(skill.inode) if skill.inode else None
+            if first is not None:
+                sink.info(
+                    "duplicate-file",
+                    skill.path,
+                    f"same file as {first.path} (already loaded as /{first.name}); loaded once",
+                    "nothing to do unless you meant two different skills",
+                    skill=skill.name,
+                )
+                continue
+            if skill.inode:
+                by_inode[skill.inode] = skill
+            winner = skills.get(skill.name)
+            if winner is None:
+                skills[skill.name] = skill
+                continue
+            shadowed.append(Shadowed(skill, winner))
+            quiet = skill.source.kind is SourceKind.BUNDLED
+            (sink.info if quiet else sink.warning)(
+                "shadowed",
+                skill.path,
+                f"/{skill.name} is shadowed by the {winner.source.label} skill at {winner.path}; this one never runs",
+                "rename one of the two folders if both should be available",
+                skill=skill.name,
+            )
+    if progress is not None:
+        progress(total, total)
+    stats = LoadStats(files_read=done, directories=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
+    return Catalog(
+        skills=MappingProxyType(skills),
+        shadowed=tuple(shadowed),
+        diagnostics=tuple(sink.items),
+        sources=tuple(t.source for t in tiers),
+        stats=stats,
+    )

@@ -1,0 +1,207 @@
+"""A self-contained demo workspace: every tier, a clash, every kind of invocation, broken skills.
+
+Written into a folder the caller owns (usually a temporary one), so `skilldeck --demo` needs
+no network, no API key and nothing from the user's own setup.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .locations import Locations
+
+
+def _skill(folder: Path, text: str, name: str = "SKILL.md") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text.lstrip("\n"), encoding="utf-8")
+
+
+def make_demo(root: Path) -> Locations:
+    root = Path(root)
+    project = root / "acme-app"
+    user = root / "home" / ".claude"
+    managed = root / "etc" / "claude-code"
+    shared = root / "shared-skills"
+    plugin = root / "plugins" / "demo-tools"
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+
+    _skill(
+        managed / ".claude" / "skills" / "security-review",
+        """
+---
+name: security-review
+description: Company security review checklist for any change touching auth, secrets or PII. Use before merging such changes.
+allowed-tools: Read Grep Glob
+---
+Review the diff against the company checklist in references/checklist.md.
+""",
+    )
+    _skill(
+        user / "skills" / "security-review",
+        """
+---
+name: security-review
+description: My personal, shorter security checklist.
+---
+Look for secrets and injection bugs in the diff.
+""",
+    )
+    _skill(
+        user / "skills" / "daily-notes",
+        """
+---
+name: daily-notes
+description: Append a dated entry to my notes file. Use when I say "note this" or "log this".
+argument-hint: "[text to note]"
+---
+Append "$(date +%F): $ARGUMENTS" to ~/notes.md.
+""",
+    )
+    skills = project / ".claude" / "skills"
+    _skill(
+        skills / "deploy",
+        """
+---
+name: deploy
+description: Deploy the app to staging or production.
+argument-hint: "<staging|production>"
+arguments: target
+disable-model-invocation: true
+allowed-tools: Bash(make deploy *)
+---
+Deploy to $target:
+
+1. Run `make deploy ENV=$target`.
+2. Report the URL it prints.
+""",
+    )
+    _skill(
+        skills / "api-conventions",
+        """
+---
+name: api-conventions
+description: The conventions every HTTP handler in acme-app follows. Use when writing or reviewing an API endpoint.
+user-invocable: false
+---
+- Handlers validate input with pydantic models in `api/schemas.py`.
+- Errors are returned as RFC 9457 problem documents.
+""",
+    )
+    _skill(
+        skills / "research",
+        """
+---
+name: research
+description: Research a question across the codebase and summarise the answer with file references.
+when_to_use: When the user asks how something works, or where something is done.
+context: fork
+agent: Explore
+argument-hint: "<question>"
+---
+Answer this question about the codebase: $ARGUMENTS
+
+Cite every claim with path:line.
+""",
+    )
+    _skill(
+        skills / "release-notes",
+        """
+---
+name: release-notes
+description: Draft release notes from the commits since the last tag.
+allowed-tools: Bash(git log *), Bash(git describe *)
+---
+1. Find the last tag: !`git describe --tags --abbrev=0`
+2. Summarise the commits since then, grouped into Features, Fixes and Other.
+""",
+    )
+    # Three broken skills, each broken differently.
+    _skill(
+        skills / "broken-yaml",
+        """
+---
+name: broken-yaml
+description: "An unterminated quote
+allowed-tools: [Read
+---
+This skill's frontmatter cannot be parsed, so Claude Code loads it without metadata.
+""",
+    )
+    _skill(
+        skills / "Lowercase",
+        """
+---
+name: lowercase
+description: Named skill.md, so Claude Code on Linux never loads it.
+---
+Never seen.
+""",
+        name="skill.md",
+    )
+    (skills / "notes.md").write_text("# Notes\n\nA loose file: skills need their own folder.\n", encoding="utf-8")
+    _skill(
+        skills / "colon-trouble",
+        """
+---
+name: colon-trouble
+description: Use when: the description has an unquoted colon
+---
+Loads only thanks to Claude Code's repair retry.
+""",
+    )
+
+    _skill(
+        shared / ".claude" / "skills" / "shared-lint",
+        """
+---
+name: shared-lint
+description: Lint rules shared by every repository of the team. Use when fixing lint errors.
+---
+Run `ruff check --fix` and explain the remaining errors.
+""",
+    )
+    (plugin / ".claude-plugin").mkdir(parents=True, exist_ok=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "demo-tools", "version": "1.0.0", "description": "Demo plugin"}, indent=2) + "\n"
+    )
+    _skill(
+        plugin / "skills" / "format-check",
+        """
+---
+name: format-check
+description: Check formatting of the files changed in the working tree.
+---
+Run the formatter in check mode on `git diff --name-only`.
+""",
+    )
+    _skill(
+        plugin / "commands",
+        """
+---
+description: Write a changelog entry for the current branch.
+---
+Write a changelog entry for the changes on this branch.
+""",
+        name="changelog.md",
+    )
+    _skill(
+        project / ".claude" / "commands" / "git",
+        """
+---
+description: Commit the staged changes with a conventional message.
+argument-hint: "[scope]"
+allowed-tools: Bash(git commit *)
+---
+Write a conventional commit message for the staged changes (scope: $ARGUMENTS) and commit.
+""",
+        name="commit.md",
+    )
+    return Locations(
+        project=project,
+        user_dir=user,
+        managed_dir=managed,
+        add_dirs=(shared,),
+        plugin_dirs=(plugin,),
+        environ={},
+    )

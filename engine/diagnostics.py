@@ -1,0 +1,82 @@
+"""Collecting diagnostics while loading, and the stable codes they carry.
+
+Every file that is not taken exactly as written gets one; the code is stable so that tests,
+scripts (`skilldeck validate --json`) and the TUI can rely on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .model import Diagnostic, Severity
+
+# code -> what it means; the single list of codes skilldeck emits.
+CODES: dict[str, str] = {
+    "yaml-invalid": "frontmatter YAML does not parse, even after Claude Code's repair retry",
+    "yaml-repaired": "frontmatter YAML only parses after Claude Code quotes some values",
+    "frontmatter-unterminated": "the opening --- has no closing ---",
+    "frontmatter-not-mapping": "the frontmatter is YAML but not key: value pairs",
+    "frontmatter-missing": "the file has no frontmatter",
+    "duplicate-key": "a frontmatter key appears twice",
+    "bom": "the file starts with a UTF-8 byte-order mark",
+    "crlf": "the file uses CRLF line endings",
+    "not-utf8": "the file contains bytes that are not UTF-8",
+    "empty-file": "the file is empty",
+    "limit-exceeded": "a field or the body is longer than its limit",
+    "unknown-field": "a frontmatter key that Claude Code ignores",
+    "invalid-value": "a frontmatter value of the wrong type or outside its choices",
+    "name-mismatch": "name: differs from the folder name that gives the command its name",
+    "spec-name": "the name breaks the Agent Skills specification",
+    "spec-description": "the description breaks the Agent Skills specification",
+    "spec-compatibility": "compatibility breaks the Agent Skills specification",
+    "spec-field": "a key the Agent Skills specification does not allow",
+    "skill-file-lowercase": "the skill file is not spelled SKILL.md",
+    "loose-markdown": "a .md file directly in a skills folder",
+    "not-a-skill-dir": "a folder in a skills folder without SKILL.md",
+    "too-deep": "a SKILL.md nested deeper than Claude Code looks",
+    "symlink-cycle": "a symlink that leads back into its own path",
+    "broken-symlink": "a symlink whose target does not exist",
+    "unreadable": "a file or folder that cannot be read",
+    "scan-limit": "the scan stopped at its directory or depth bound",
+    "duplicate-file": "the same file reached twice (symlink); loaded once",
+    "shadowed": "a skill hidden by another of the same name",
+    "plugin-manifest": "a plugin or marketplace manifest that is missing, invalid or incomplete",
+    "plugin-missing": "an enabled plugin whose files are not on disk",
+    "plugin-remote": "a marketplace plugin with a remote source, not loaded from disk",
+    "settings-invalid": "a settings file that is not valid JSON",
+}
+
+
+class Sink:
+    """An append-only list of diagnostics with short constructors."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        path: Path,
+        message: str,
+        hint: str = "",
+        line: int | None = None,
+        column: int | None = None,
+        skill: str | None = None,
+    ) -> None:
+        assert code in CODES, code
+        self.items.append(Diagnostic(severity, code, path, message, hint, line, column, skill))
+
+    def error(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
+        self.add(Severity.ERROR, code, path, message, hint, **kw)  # type: ignore[arg-type]
+
+    def warning(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
+        self.add(Severity.WARNING, code, path, message, hint, **kw)  # type: ignore[arg-type]
+
+    def info(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
+        self.add(Severity.INFO, code, path, message, hint, **kw)  # type: ignore[arg-type]
+
+    def extend(self, other: Sink) -> None:
+        self.items.extend(other.items)

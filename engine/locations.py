@@ -1,0 +1,112 @@
+"""Where each tier lives. Nothing else in the engine guesses a path."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
+DEFAULT_MANAGED_DIR = Path("/etc/claude-code")
+
+
+def _abs(path: Path | str) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(str(path))))
+
+
+@dataclass(frozen=True)
+class Locations:
+    """The places a Claude Code session started in `project` would read skills from.
+
+    `user_dir` defaults to `$CLAUDE_CONFIG_DIR`, else `~/.claude`; `managed_dir` to
+    `$SKILLDECK_MANAGED_DIR`, else `/etc/claude-code` (Claude Code's Linux policy folder).
+    """
+
+    project: Path
+    user_dir: Path | None = None
+    managed_dir: Path | None = None
+    add_dirs: tuple[Path, ...] = ()
+    plugin_dirs: tuple[Path, ...] = ()
+    bundled: bool = True
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        env = self.environ
+        user = self.user_dir or env.get("CLAUDE_CONFIG_DIR") or "~/.claude"
+        managed = self.managed_dir or env.get("SKILLDECK_MANAGED_DIR") or DEFAULT_MANAGED_DIR
+        object.__setattr__(self, "project", _abs(self.project))
+        object.__setattr__(self, "user_dir", _abs(user))
+        object.__setattr__(self, "managed_dir", _abs(managed))
+        object.__setattr__(self, "add_dirs", tuple(_abs(p) for p in self.add_dirs))
+        object.__setattr__(self, "plugin_dirs", tuple(_abs(p) for p in self.plugin_dirs))
+
+    @property
+    def user(self) -> Path:
+        assert self.user_dir is not None
+        return self.user_dir
+
+    @property
+    def managed(self) -> Path:
+        assert self.managed_dir is not None
+        return self.managed_dir
+
+    def git_root(self) -> Path | None:
+        for folder in (self.project, *self.project.parents):
+            if (folder / ".git").exists():
+                return folder
+        return None
+
+    def project_dirs(self) -> list[Path]:
+        """The start folder and each parent up to the repository root, nearest first.
+
+        Outside a repository only the start folder counts.
+        """
+        root = self.git_root()
+        if root is None:
+            return [self.project]
+        out = [self.project]
+        for folder in self.project.parents:
+            if not folder.is_relative_to(root):
+                break
+            out.append(folder)
+        return out
+
+    # Tier roots -------------------------------------------------------------------------
+    def managed_skills(self) -> Path:
+        return self.managed / ".claude" / "skills"
+
+    def user_skills(self) -> Path:
+        return self.user / "skills"
+
+    def user_commands(self) -> Path:
+        return self.user / "commands"
+
+    def project_skills(self) -> list[Path]:
+        return [d / ".claude" / "skills" for d in self.project_dirs()]
+
+    def project_commands(self) -> list[Path]:
+        return [d / ".claude" / "commands" for d in self.project_dirs()]
+
+    def add_dir_skills(self) -> list[Path]:
+        return [d / ".claude" / "skills" for d in self.add_dirs]
+
+    def bundled_skills(self) -> Path | None:
+        return BUNDLED_DIR if self.bundled else None
+
+    # Settings and plugin records ----------------------------------------------------------
+    def settings_files(self) -> list[tuple[str, Path]]:
+        """Settings files, highest precedence first (BEHAVIOR.md §6)."""
+        managed = [("managed", self.managed / "managed-settings.json")]
+        drop_in = self.managed / "managed-settings.d"
+        if drop_in.is_dir():
+            managed += [("managed", p) for p in sorted(drop_in.glob("*.json"))]
+        return [
+            *managed,
+            ("local", self.project / ".claude" / "settings.local.json"),
+            ("project", self.project / ".claude" / "settings.json"),
+            ("user", self.user / "settings.json"),
+        ]
+
+    def installed_plugins_file(self) -> Path:
+        return self.user / "plugins" / "installed_plugins.json"

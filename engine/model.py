@@ -1,0 +1,211 @@
+"""The catalog's vocabulary: immutable values that may cross threads.
+
+Nothing here touches the disk except `Skill.read_body`, which reads on demand so that a
+catalog of ten thousand skills never holds their bodies in memory.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class Severity(enum.StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class SourceKind(enum.StrEnum):
+    """Where a skill comes from, in the order skilldeck shows tiers and resolves clashes."""
+
+    MANAGED = "managed"
+    USER = "user"
+    PROJECT = "project"
+    ADD_DIR = "add-dir"
+    PLUGIN = "plugin"
+    COMMANDS = "commands"
+    BUNDLED = "bundled"
+    PATH = "path"  # `skilldeck validate PATH`: a folder named on the command line
+
+    @property
+    def rank(self) -> int:
+        return _KIND_ORDER.index(self)
+
+
+_KIND_ORDER = list(SourceKind)
+
+
+class LoadedFrom(enum.StrEnum):
+    """The file format a skill was read from (the seeds' `loadedFrom`)."""
+
+    SKILLS = "skills"
+    COMMANDS = "commands_DEPRECATED"
+    PLUGIN = "plugin"
+    BUNDLED = "bundled"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One tier root: a skills folder, a commands folder, a plugin or the bundled set."""
+
+    kind: SourceKind
+    root: Path
+    label: str
+    # Position among all sources of the workspace; lower wins a name clash.
+    order: int = 0
+    plugin: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "root": str(self.root),
+            "label": self.label,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: Severity
+    code: str
+    path: Path
+    message: str
+    hint: str = ""
+    line: int | None = None
+    column: int | None = None
+    skill: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "path": str(self.path),
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "hint": self.hint,
+            "skill": self.skill,
+        }
+
+    def where(self) -> str:
+        if self.line is None:
+            return str(self.path)
+        if self.column is None:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A loaded skill or command, as Claude Code would see it."""
+
+    name: str
+    display_name: str
+    description: str
+    # "frontmatter": the author wrote it; "body": taken from the first line of the body;
+    # "default": the body was empty too.
+    description_source: str
+    source: Source
+    loaded_from: LoadedFrom
+    path: Path
+    base_dir: Path
+    when_to_use: str | None = None
+    argument_hint: str | None = None
+    arguments: tuple[str, ...] = ()
+    disable_model_invocation: bool = False
+    user_invocable: bool = True
+    allowed_tools: tuple[str, ...] = ()
+    disallowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+    effort: str | None = None
+    context: str = "inline"
+    agent: str | None = None
+    background: bool = False
+    hooks: Any = None
+    paths: tuple[str, ...] = ()
+    shell: str | None = None
+    license: str | None = None
+    compatibility: str | None = None
+    metadata: Any = None
+    version: str | None = None
+    # Character offset of the body in the decoded file, and its length and digest, so the
+    # body can be re-read and checked for staleness without keeping it.
+    body_offset: int = 0
+    body_chars: int = 0
+    body_digest: str = ""
+    inode: tuple[int, int] | None = field(default=None, compare=False)
+
+    @property
+    def model_invocable(self) -> bool:
+        return not self.disable_model_invocation
+
+    @property
+    def has_user_description(self) -> bool:
+        return self.description_source == "frontmatter"
+
+    def read_body(self) -> str:
+        """The markdown the model receives, without the frontmatter, read from disk now."""
+        from .frontmatter import decode, split
+
+        text, _ = decode(self.path.read_bytes())
+        return split(text).body
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "display_name": self.display_name,
+            "description": self.description,
+            "description_source": self.description_source,
+            "source": self.source.kind.value,
+            "source_label": self.source.label,
+            "plugin": self.source.plugin,
+            "loaded_from": self.loaded_from.value,
+            "path": str(self.path),
+            "base_dir": str(self.base_dir),
+            "user_invocable": self.user_invocable,
+            "model_invocable": self.model_invocable,
+            "context": self.context,
+            "agent": self.agent,
+            "model": self.model,
+            "effort": self.effort,
+            "allowed_tools": list(self.allowed_tools),
+            "disallowed_tools": list(self.disallowed_tools),
+            "argument_hint": self.argument_hint,
+            "arguments": list(self.arguments),
+            "when_to_use": self.when_to_use,
+            "version": self.version,
+            "license": self.license,
+            "compatibility": self.compatibility,
+            "paths": list(self.paths),
+            "body_chars": self.body_chars,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Shadowed:
+    """A skill that lost a name clash: kept, with the one that hides it."""
+
+    skill: Skill
+    shadowed_by: Skill
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.skill.to_dict()
+        out["shadowed_by"] = {
+            "name": self.shadowed_by.name,
+            "source": self.shadowed_by.source.kind.value,
+            "path": str(self.shadowed_by.path),
+        }
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LoadStats:
+    files_read: int = 0
+    directories: int = 0
+    elapsed_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,261 @@
+"""The bounded, cycle-safe walk of skills and commands folders.
+
+Claude Code only looks at `<skills>/<dir>/SKILL.md`. Everything else a user may have put in a
+skills folder (a loose `foo.md`, a `skill.md`, a skill nested one level too deep, a dangling
+symlink) is reported here instead of being skipped silently. The walk is bounded as the seeds
+say: depth 6, 2,000 directories per root, hidden directories skipped, cycles detected by
+canonical path.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from .diagnostics import Sink
+from .skillfile import Entry
+
+MAX_DEPTH = 6
+MAX_DIRS_PER_ROOT = 2000
+
+
+class _Walk:
+    """Bounds shared by one root's walk."""
+
+    def __init__(self, root: Path, sink: Sink) -> None:
+        self.root = root
+        self.sink = sink
+        self.dirs = 0
+        self.stopped = False
+        self.visited: set[str] = set()
+
+    def enter(self, path: str) -> bool:
+        if self.stopped:
+            return False
+        self.dirs += 1
+        if self.dirs > MAX_DIRS_PER_ROOT:
+            self.stopped = True
+            self.sink.warning(
+                "scan-limit",
+                self.root,
+                f"stopped after {MAX_DIRS_PER_ROOT:,} folders, as Claude Code does; skills past this point are not loaded",
+                "split this folder, or move unrelated folders out of it",
+            )
+            return False
+        return True
+
+    def first_visit(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        if real in self.visited:
+            self.sink.warning(
+                "symlink-cycle",
+                Path(path),
+                f"this folder leads back to {real}, already scanned; not followed again",
+                "remove the symlink or point it somewhere outside its own tree",
+            )
+            return False
+        self.visited.add(real)
+        return True
+
+
+def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
+    try:
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name)
+    except PermissionError:
+        sink.error(
+            "unreadable",
+            Path(path),
+            "cannot list this folder (permission denied); nothing in it loads",
+            f"chmod a+rx {path}",
+        )
+    except OSError as exc:
+        sink.error("unreadable", Path(path), f"cannot list this folder: {exc.strerror}", "check the folder")
+    return None
+
+
+def _symlink_problem(entry: os.DirEntry[str], sink: Sink) -> bool:
+    """Report a dangling or looping symlink; True when the entry must be skipped."""
+    if not entry.is_symlink():
+        return False
+    try:
+        os.stat(entry.path)
+    except FileNotFoundError:
+        sink.warning(
+            "broken-symlink",
+            Path(entry.path),
+            f"symlink to {os.readlink(entry.path)}, which does not exist; skipped",
+            "fix the target or delete the link",
+        )
+        return True
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            sink.warning(
+                "symlink-cycle",
+                Path(entry.path),
+                "this symlink loops back on itself; skipped",
+                "delete the link or point it at a real folder",
+            )
+            return True
+        raise
+    return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def root_problem(root: Path, sink: Sink) -> bool:
+    """True when a root cannot be scanned (absent is not a problem, only reported when odd)."""
+    if root.is_symlink() and not root.exists():
+        sink.warning("broken-symlink", root, f"symlink to {os.readlink(root)}, which does not exist", "fix or delete the link")
+        return True
+    if not root.exists():
+        return True
+    if not root.is_dir():
+        sink.warning("not-a-skill-dir", root, "this is a file, not a folder; nothing loads from it", "make it a folder")
+        return True
+    return False
+
+
+def scan_skills_root(root: Path, sink: Sink, namespace: str = "", name_from_frontmatter: bool = False) -> list[Entry]:
+    """Find `<root>/<dir>/SKILL.md`, and explain everything else found in `root`."""
+    if root_problem(root, sink):
+        return []
+    walk = _Walk(root, sink)
+    walk.first_visit(str(root))
+    entries = _scandir(root, sink)
+    if entries is None:
+        return []
+    found: list[Entry] = []
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or _symlink_problem(entry, sink):
+            continue
+        if _is_dir(entry):
+            if not walk.enter(entry.path):
+                break
+            skill_md = os.path.join(entry.path, "SKILL.md")
+            if os.path.isfile(skill_md):
+                found.append(Entry(Path(skill_md), Path(entry.path), name, namespace, name_from_frontmatter))
+            else:
+                _explain_dir(Path(entry.path), walk, sink)
+        elif name.lower().endswith(".md"):
+            _loose_markdown(Path(entry.path), root, sink)
+    return found
+
+
+def single_skill(skill_dir: Path, namespace: str = "", name_from_frontmatter: bool = False) -> Entry:
+    return Entry(skill_dir / "SKILL.md", skill_dir, skill_dir.name, namespace, name_from_frontmatter)
+
+
+def _loose_markdown(path: Path, root: Path, sink: Sink) -> None:
+    if path.name == "SKILL.md":
+        sink.warning(
+            "loose-markdown",
+            path,
+            "SKILL.md directly in a skills folder is not a skill: each skill needs its own folder",
+            f"move it to {root}/<skill-name>/SKILL.md",
+        )
+    elif path.name.lower() == "readme.md":
+        sink.info("loose-markdown", path, "README.md in a skills folder is not loaded (that is fine)", "")
+    else:
+        sink.warning(
+            "loose-markdown",
+            path,
+            f"{path.name} is not a skill: Claude Code only loads <folder>/SKILL.md here",
+            f"move it to {root}/{path.stem}/SKILL.md (or to .claude/commands/ for a command)",
+        )
+
+
+def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink) -> None:
+    """A folder in a skills root without SKILL.md: say what is wrong with it."""
+    listing = _scandir(skill_dir, sink)
+    if listing is None or not walk.first_visit(str(skill_dir)):
+        return
+    for entry in listing:
+        if entry.name.lower() == "skill.md" and entry.name != "SKILL.md":
+            sink.error(
+                "skill-file-lowercase",
+                Path(entry.path),
+                f"the file is named {entry.name}; Claude Code only loads SKILL.md (upper case) on Linux",
+                f"git mv {entry.name} SKILL.md (or mv on a case-sensitive disk)",
+                skill=skill_dir.name,
+            )
+            return
+    nested = _find_nested(listing, walk, sink, depth=2)
+    if nested:
+        for path in nested:
+            rel = path.parent.relative_to(skill_dir.parent)
+            sink.warning(
+                "too-deep",
+                path,
+                f"SKILL.md found at {rel}/, deeper than Claude Code looks (<skills>/<name>/SKILL.md); not loaded",
+                f"move {path.parent.name}/ up to {skill_dir.parent}/{path.parent.name}/",
+            )
+        return
+    sink.warning(
+        "not-a-skill-dir",
+        skill_dir,
+        "this folder has no SKILL.md, so Claude Code ignores it",
+        f"add {skill_dir.name}/SKILL.md, or move the folder out of the skills folder",
+    )
+
+
+def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth: int) -> list[Path]:
+    """SKILL.md files below a folder that should have held one itself."""
+    out: list[Path] = []
+    for entry in listing:
+        if entry.name.startswith(".") or _symlink_problem(entry, sink) or not _is_dir(entry):
+            continue
+        if not walk.enter(entry.path):
+            break
+        if not walk.first_visit(entry.path):
+            continue
+        skill_md = Path(entry.path, "SKILL.md")
+        if skill_md.is_file():
+            out.append(skill_md)
+        elif depth < MAX_DEPTH:
+            sub = _scandir(entry.path, sink)
+            if sub:
+                out.extend(_find_nested(sub, walk, sink, depth + 1))
+    return out
+
+
+def scan_commands_root(root: Path, sink: Sink, namespace: str = "") -> list[Entry]:
+    """`commands/**/*.md`: each file a command; a subfolder adds `folder:` to the name.
+
+    A subfolder holding SKILL.md is one command in the skill format, named by the folder.
+    """
+    if root_problem(root, sink):
+        return []
+    walk = _Walk(root, sink)
+    found: list[Entry] = []
+    _walk_commands(root, (), walk, sink, namespace, found)
+    return found
+
+
+def _walk_commands(folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink, namespace: str, found: list[Entry]) -> None:
+    if len(parts) > MAX_DEPTH or not walk.first_visit(str(folder)):
+        return
+    listing = _scandir(folder, sink)
+    if listing is None:
+        return
+    ns = ":".join(p for p in (namespace, *parts) if p)
+    for entry in listing:
+        if entry.name.startswith(".") or _symlink_problem(entry, sink):
+            continue
+        path = Path(entry.path)
+        if _is_dir(entry):
+            if not walk.enter(entry.path):
+                return
+            if (path / "SKILL.md").is_file():
+                found.append(Entry(path / "SKILL.md", path, entry.name, ns, False, True))
+            else:
+                _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found)
+        elif entry.name.endswith(".md"):
+            found.append(Entry(path, folder, entry.name[:-3], ns, False, False))

@@ -1,0 +1,17 @@
+"""Loaders: one per kind of source. Each yields tier roots in precedence order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import LoadedFrom, Source
+from ..skillfile import Entry
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    """A source and the files found in it, ready to be read."""
+
+    source: Source
+    entries: tuple[Entry, ...]
+    loaded_from: LoadedFrom

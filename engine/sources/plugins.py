@@ -1,0 +1,274 @@
+"""Plugins: `--plugin-dir` folders, marketplaces, and what Claude Code has installed and enabled.
+
+Claude Code records installs in `<config>/plugins/installed_plugins.json` (`{"version": 2,
+"plugins": {"name@marketplace": [{"scope", "installPath", "version", "projectPath"?}]}}`; version 1
+held one object per key) and enables them with `enabledPlugins: {"name@marketplace": true}` in
+the settings files, the more specific file winning. A plugin is active only when both agree;
+when they do not, Claude Code says nothing, so skilldeck reports it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Sink
+from ..jsonfile import read_json
+from ..locations import Locations
+from ..model import LoadedFrom, Source, SourceKind
+from ..scan import scan_commands_root, scan_skills_root, single_skill
+from ..skillfile import Entry
+from . import Tier
+
+MANIFEST = Path(".claude-plugin") / "plugin.json"
+MARKETPLACE = Path(".claude-plugin") / "marketplace.json"
+
+
+@dataclass(frozen=True, slots=True)
+class PluginRef:
+    root: Path
+    # The name to use when the plugin has no manifest (a marketplace entry or install key).
+    fallback_name: str
+    # A marketplace entry stands in for a missing plugin.json (`strict: false`).
+    entry: dict[str, Any] | None = None
+
+
+def _paths(value: Any, key: str, manifest: Path, sink: Sink) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    if isinstance(value, dict) and key == "commands":
+        out = []
+        for spec in value.values():
+            src = spec.get("source") if isinstance(spec, dict) else None
+            if isinstance(src, str):
+                out.append(src)
+        return out
+    sink.error("plugin-manifest", manifest, f"`{key}` must be a path or a list of paths; ignored", f'"{key}": "./{key}/"')
+    return []
+
+
+def _resolve(root: Path, rel: str, key: str, manifest: Path, sink: Sink) -> Path | None:
+    path = (root / rel).resolve() if not os.path.isabs(rel) else Path(rel)
+    if not path.is_relative_to(root.resolve()):
+        sink.warning(
+            "plugin-manifest",
+            manifest,
+            f"`{key}` path {rel} points outside the plugin",
+            "keep paths inside the plugin, starting with ./",
+        )
+    if not path.exists():
+        sink.warning(
+            "plugin-manifest",
+            manifest,
+            f"`{key}` path {rel} does not exist; nothing loads from it",
+            "fix the path (relative to the plugin root, starting with ./)",
+        )
+        return None
+    return path
+
+
+def load_manifest(ref: PluginRef, sink: Sink) -> tuple[str, dict[str, Any]] | None:
+    """The plugin's name and manifest; None when the manifest is broken (the plugin is skipped)."""
+    path = ref.root / MANIFEST
+    if not path.exists():
+        return ref.fallback_name, dict(ref.entry or {})
+    data = read_json(path, sink, "plugin-manifest", "plugin manifest")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        sink.error(
+            "plugin-manifest", path, "the plugin manifest must be a JSON object; the plugin is skipped", '{"name": "my-plugin"}'
+        )
+        return None
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        sink.error(
+            "plugin-manifest",
+            path,
+            "the plugin manifest has no `name`, which Claude Code requires; the plugin is skipped",
+            f'add "name": "{ref.fallback_name}"',
+        )
+        return None
+    if " " in name:
+        sink.warning(
+            "plugin-manifest", path, f"plugin name `{name}` contains spaces; commands become awkward to type", "use kebab-case"
+        )
+    return name, data
+
+
+def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink) -> list[Entry]:
+    root = ref.root
+    manifest_path = root / MANIFEST
+    entries: list[Entry] = []
+    seen: set[str] = set()
+
+    def add(found: list[Entry]) -> None:
+        for entry in found:
+            key = os.path.realpath(entry.path)
+            if key not in seen:
+                seen.add(key)
+                entries.append(entry)
+
+    if (root / "SKILL.md").is_file():
+        add([Entry(root / "SKILL.md", root, root.name, name, True)])
+    add(scan_skills_root(root / "skills", sink, name, True))
+    for rel in _paths(manifest.get("skills"), "skills", manifest_path, sink):
+        path = _resolve(root, rel, "skills", manifest_path, sink)
+        if path is None:
+            continue
+        if (path / "SKILL.md").is_file():
+            add([single_skill(path, name, True)])
+        else:
+            add(scan_skills_root(path, sink, name, True))
+
+    if "commands" in manifest:
+        for rel in _paths(manifest.get("commands"), "commands", manifest_path, sink):
+            path = _resolve(root, rel, "commands", manifest_path, sink)
+            if path is None:
+                continue
+            if path.is_file():
+                add([Entry(path, path.parent, path.stem, name, False, False)])
+            else:
+                add(scan_commands_root(path, sink, name))
+    else:
+        add(scan_commands_root(root / "commands", sink, name))
+    return entries
+
+
+def marketplace_plugins(folder: Path, sink: Sink) -> list[PluginRef]:
+    """Every plugin a marketplace lists with a local source, so it can be browsed before install."""
+    path = folder / MARKETPLACE
+    data = read_json(path, sink, "plugin-manifest", "marketplace manifest")
+    if data is None:
+        return []
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, list):
+        sink.error(
+            "plugin-manifest",
+            path,
+            "the marketplace has no `plugins` list",
+            '"plugins": [{"name": ..., "source": "./plugins/x"}]',
+        )
+        return []
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    plugin_root = meta.get("pluginRoot") if isinstance(meta.get("pluginRoot"), str) else ""
+    refs: list[PluginRef] = []
+    for i, item in enumerate(plugins):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            sink.error(
+                "plugin-manifest", path, f"plugin #{i + 1} has no `name`; skipped", "give every plugin entry a name and a source"
+            )
+            continue
+        source = item.get("source")
+        if isinstance(source, str):
+            rel = source if source.startswith(("./", "../", "/")) or not plugin_root else f"{plugin_root}/{source}"
+            root = (folder / rel).resolve()
+            if not root.is_dir():
+                sink.warning(
+                    "plugin-manifest",
+                    path,
+                    f"plugin `{item['name']}`: source {source} is not a folder; skipped",
+                    "fix the source path",
+                )
+                continue
+            refs.append(PluginRef(root, item["name"], item))
+        else:
+            kind = source.get("source", "remote") if isinstance(source, dict) else type(source).__name__
+            sink.info(
+                "plugin-remote",
+                path,
+                f"plugin `{item['name']}` comes from a {kind} source; skilldeck only browses local plugins",
+                f"install it with: claude plugin install {item['name']}@{data.get('name', '<marketplace>')}",
+            )
+    return refs
+
+
+def _enabled(locations: Locations, sink: Sink) -> dict[str, tuple[bool, Path]]:
+    """`enabledPlugins` merged over the settings files, the more specific file winning."""
+    merged: dict[str, tuple[bool, Path]] = {}
+    for _scope, path in reversed(locations.settings_files()):
+        data = read_json(path, sink, "settings-invalid", "settings file")
+        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(plugins, dict):
+            for key, value in plugins.items():
+                merged[key] = (value is True, path)
+    return merged
+
+
+def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
+    if isinstance(records, dict):
+        records = [records]
+    if not isinstance(records, list):
+        return None
+    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("installPath"), str)]
+    for record in records:
+        if record.get("projectPath") and Path(record["projectPath"]) == locations.project:
+            return record
+    for record in records:
+        if record.get("scope", "user") == "user":
+            return record
+    return records[0] if records else None
+
+
+def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
+    enabled = {k: v for k, v in _enabled(locations, sink).items() if v[0]}
+    if not enabled:
+        return []
+    registry_path = locations.installed_plugins_file()
+    registry = read_json(registry_path, sink, "plugin-manifest", "plugin registry") or {}
+    installed = registry.get("plugins", {}) if isinstance(registry, dict) else {}
+    refs: list[PluginRef] = []
+    for key, (_on, settings_path) in enabled.items():
+        record = _pick_install(installed.get(key), locations)
+        if record is None:
+            sink.warning(
+                "plugin-missing",
+                settings_path,
+                f"plugin `{key}` is enabled here but not installed ({registry_path} has no entry); none of its skills load",
+                f"claude plugin install {key}",
+            )
+            continue
+        root = Path(record["installPath"])
+        if not root.is_dir():
+            sink.warning(
+                "plugin-missing",
+                registry_path,
+                f"plugin `{key}` is installed at {root}, but that folder is gone; Claude Code silently loads none of its skills",
+                f"reinstall it: claude plugin uninstall {key} && claude plugin install {key}",
+            )
+            continue
+        refs.append(PluginRef(root, key.split("@", 1)[0]))
+    return refs
+
+
+def plugin_tiers(locations: Locations, sink: Sink, first_order: int) -> list[Tier]:
+    refs: list[PluginRef] = []
+    for folder in locations.plugin_dirs:
+        if (folder / MARKETPLACE).is_file():
+            refs.extend(marketplace_plugins(folder, sink))
+        elif folder.is_dir():
+            refs.append(PluginRef(folder, folder.name))
+        else:
+            sink.error("plugin-manifest", folder, "--plugin-dir: no such folder", "check the path")
+    refs.extend(installed_plugins(locations, sink))
+
+    tiers: list[Tier] = []
+    roots: set[str] = set()
+    for ref in refs:
+        real = os.path.realpath(ref.root)
+        if real in roots:
+            continue
+        roots.add(real)
+        loaded = load_manifest(ref, sink)
+        if loaded is None:
+            continue
+        name, manifest = loaded
+        source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(tiers), plugin=name)
+        tiers.append(Tier(source, tuple(plugin_entries(ref, name, manifest, sink)), LoadedFrom.PLUGIN))
+    return tiers

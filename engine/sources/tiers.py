@@ -1,0 +1,76 @@
+"""The tiers of a workspace in Claude Code's precedence order, with the files each holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import Sink
+from ..locations import Locations
+from ..model import LoadedFrom, Source, SourceKind
+from ..scan import scan_commands_root, scan_skills_root, single_skill
+from . import Tier
+from .plugins import plugin_tiers
+
+
+def _project_label(kind: str, folder: Path, locations: Locations) -> str:
+    if folder == locations.project:
+        return kind
+    return f"{kind} ({folder.name or folder}/)"
+
+
+def collect(locations: Locations, sink: Sink) -> list[Tier]:
+    """Every tier, highest precedence first: managed, user, project (nearest first), add-dir,
+    plugins, legacy commands (user, then project), bundled."""
+    plan: list[tuple[SourceKind, Path, str, LoadedFrom]] = [
+        (SourceKind.MANAGED, locations.managed_skills(), "managed", LoadedFrom.SKILLS),
+        (SourceKind.USER, locations.user_skills(), "user", LoadedFrom.SKILLS),
+    ]
+    for folder in locations.project_dirs():
+        plan.append(
+            (SourceKind.PROJECT, folder / ".claude" / "skills", _project_label("project", folder, locations), LoadedFrom.SKILLS)
+        )
+    for folder in locations.add_dirs:
+        plan.append((SourceKind.ADD_DIR, folder / ".claude" / "skills", f"add-dir {folder.name or folder}", LoadedFrom.SKILLS))
+
+    tiers: list[Tier] = []
+    for kind, root, label, loaded_from in plan:
+        source = Source(kind, root, label, len(tiers))
+        tiers.append(Tier(source, tuple(scan_skills_root(root, sink)), loaded_from))
+
+    tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers)))
+
+    commands = [(locations.user_commands(), "commands (user)")]
+    for folder in locations.project_dirs():
+        commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
+    for root, label in commands:
+        source = Source(SourceKind.COMMANDS, root, label, len(tiers))
+        tiers.append(Tier(source, tuple(scan_commands_root(root, sink)), LoadedFrom.COMMANDS))
+
+    bundled = locations.bundled_skills()
+    if bundled is not None:
+        source = Source(SourceKind.BUNDLED, bundled, "bundled", len(tiers))
+        tiers.append(Tier(source, tuple(scan_skills_root(bundled, sink)), LoadedFrom.BUNDLED))
+    return tiers
+
+
+def path_tiers(paths: list[Path], sink: Sink) -> list[Tier]:
+    """`skilldeck validate PATH ...`: a SKILL.md, a skill folder, or a folder of skills."""
+    tiers: list[Tier] = []
+    for raw in paths:
+        path = Path(raw).absolute()
+        if path.is_file():
+            entries: tuple = (single_skill(path.parent),) if path.name == "SKILL.md" else ()
+            if not entries:
+                sink.warning(
+                    "not-a-skill-dir", path, "only SKILL.md files can be validated one by one", "pass the skill's folder"
+                )
+        elif (path / "SKILL.md").is_file():
+            entries = (single_skill(path),)
+        elif path.is_dir():
+            entries = tuple(scan_skills_root(path, sink))
+        else:
+            sink.error("unreadable", path, "no such file or folder", "check the path")
+            entries = ()
+        source = Source(SourceKind.PATH, path, str(path), len(tiers))
+        tiers.append(Tier(source, entries, LoadedFrom.SKILLS))
+    return tiers

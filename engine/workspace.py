@@ -1,0 +1,41 @@
+"""A workspace: the locations of one Claude Code session, and what can be done with them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .catalog import Catalog, Progress, build
+from .diagnostics import Sink
+from .listing import Listing, build_listing
+from .locations import Locations
+from .sources.tiers import collect, path_tiers
+
+
+class Workspace:
+    def __init__(self, locations: Locations) -> None:
+        self.locations = locations
+
+    def load(self, progress: Progress | None = None) -> Catalog:
+        """Read every tier from disk now. Never raises for bad files: they become diagnostics."""
+        started = time.perf_counter()
+        sink = Sink()
+        return build(collect(self.locations, sink), sink, progress, started)
+
+    def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
+        budget = budget if budget is not None else _env_budget(self.locations)
+        return build_listing(catalog.skills.values(), budget)
+
+
+def _env_budget(locations: Locations) -> int:
+    from .listing import budget_from_env
+
+    return budget_from_env(locations.environ)
+
+
+def load_paths(paths: Sequence[Path]) -> Catalog:
+    """A catalog of just the given skill folders, SKILL.md files or skills folders."""
+    started = time.perf_counter()
+    sink = Sink()
+    return build(path_tiers(list(paths), sink), sink, None, started)

@@ -1,0 +1,1 @@
+"""skilldeck's terminal face: the CLI now, the Textual app next."""

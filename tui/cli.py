@@ -1,0 +1,179 @@
+"""The `skilldeck` command: argument parsing and the subcommands, on the engine's public face."""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from engine import Catalog, Locations, Severity, Workspace, build_listing, load_paths
+
+from . import render
+
+
+def _location_flags(suppress: bool) -> argparse.ArgumentParser:
+    """The flags every subcommand takes. Subcommands get SUPPRESS defaults so that
+    `skilldeck --demo list` keeps the --demo given before the subcommand."""
+    parent = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS if suppress else None)
+    group = parent.add_argument_group("where to look")
+    many = {} if suppress else {"default": []}
+    group.add_argument("--project", type=Path, help="start folder of the session (default: the current folder)")
+    group.add_argument(
+        "--user-dir", type=Path, help="Claude Code's user config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)"
+    )
+    group.add_argument(
+        "--managed-dir", type=Path, help="managed policy folder (default: $SKILLDECK_MANAGED_DIR or /etc/claude-code)"
+    )
+    group.add_argument("--add-dir", type=Path, action="append", **many, help="an extra folder, as claude --add-dir (repeatable)")
+    group.add_argument(
+        "--plugin-dir", type=Path, action="append", **many, help="a plugin folder, or a marketplace folder (repeatable)"
+    )
+    flag = {} if suppress else {"default": False}
+    group.add_argument("--no-bundled", action="store_true", **flag, help="leave out skilldeck's bundled skills")
+    group.add_argument("--demo", action="store_true", **flag, help="use a self-contained demo workspace instead")
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skilldeck",
+        description="See every skill a Claude Code session would load, why some did not, and what the model receives.",
+        parents=[_location_flags(suppress=False)],
+    )
+    loc = _location_flags(suppress=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
+    p.add_argument("--json", action="store_true", help="one JSON object: skills, shadowed, diagnostics")
+    p = sub.add_parser("show", parents=[loc], help="one skill in full")
+    p.add_argument("name", help="the skill's command name, e.g. deploy or my-plugin:lint")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("validate", parents=[loc], help="check skills; exit 1 on errors (or warnings with --strict)")
+    p.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="a skill folder, a SKILL.md or a skills folder (default: every tier)"
+    )
+    p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
+    p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
+    return parser
+
+
+def locations_from(args: argparse.Namespace) -> Locations:
+    if args.demo:
+        from engine.demo import make_demo
+
+        folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
+        atexit.register(shutil.rmtree, folder, True)
+        return make_demo(folder)
+    return Locations(
+        project=args.project or Path.cwd(),
+        user_dir=args.user_dir,
+        managed_dir=args.managed_dir,
+        add_dirs=tuple(args.add_dir),
+        plugin_dirs=tuple(args.plugin_dir),
+        bundled=not args.no_bundled,
+    )
+
+
+def _dump(obj: Any) -> None:
+    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write("\n")
+
+
+def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
+    if args.json:
+        _dump(
+            {
+                "skills": [s.to_dict() for s in catalog.skills.values()],
+                "shadowed": [s.to_dict() for s in catalog.shadowed],
+                "diagnostics": [d.to_dict() for d in catalog.diagnostics],
+                "sources": [s.to_dict() for s in catalog.sources],
+            }
+        )
+    else:
+        render.catalog_table(catalog)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
+    skill = catalog.get(args.name)
+    shadow = None
+    if skill is None:
+        shadow = next((s for s in catalog.shadowed if s.skill.name == args.name.removeprefix("/")), None)
+        skill = shadow.skill if shadow else None
+    if skill is None:
+        render.not_found(args.name, catalog)
+        return 1
+    if args.json:
+        out = skill.to_dict()
+        out["body"] = skill.read_body()
+        out["diagnostics"] = [d.to_dict() for d in catalog.diagnostics_for(skill.path)]
+        out["shadowed_by"] = shadow.shadowed_by.to_dict() if shadow else None
+        out["shadows"] = [s.skill.to_dict() for s in catalog.shadowing(skill)]
+        _dump(out)
+    else:
+        render.skill_detail(skill, catalog, shadow)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    diags = list(catalog.diagnostics)
+
+    def fails(d: Any) -> bool:
+        if d.severity is Severity.ERROR:
+            return True
+        return args.strict and (d.severity is Severity.WARNING or d.code.startswith("spec-"))
+
+    failing = [d for d in diags if fails(d)]
+    if args.json:
+        _dump(
+            {
+                "ok": not failing,
+                "strict": args.strict,
+                "skills": len(catalog.skills) + len(catalog.shadowed),
+                "failing": len(failing),
+                "diagnostics": [d.to_dict() | {"fails": fails(d)} for d in diags],
+            }
+        )
+    else:
+        render.diagnostics_report(catalog, diags, failing, args.strict)
+    return 1 if failing else 0
+
+
+def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
+    listing = workspace.listing(catalog, args.budget) if workspace else build_listing(catalog.skills.values(), args.budget)
+    sys.stdout.write(listing.text + "\n")
+    render.listing_summary(listing)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "list"
+    if command == "list" and not hasattr(args, "json"):
+        args.json = False
+    locations = locations_from(args)
+    workspace = Workspace(locations)
+    catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
+    try:
+        if command == "list":
+            return cmd_list(args, catalog)
+        if command == "show":
+            return cmd_show(args, catalog)
+        if command == "validate":
+            return cmd_validate(args, catalog)
+        return cmd_listing(args, catalog, workspace)
+    except BrokenPipeError:
+        # `skilldeck list | head`: the reader left; nothing to report.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
