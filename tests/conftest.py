@@ -1,0 +1,87 @@
+"""Shared helpers: real folders in a temporary directory, shaped like Claude Code's tiers."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Catalog, Locations, Workspace
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def skill_text(body: str = "Do the thing.\n", **fields: Any) -> str:
+    lines = ["---"]
+    for key, value in fields.items():
+        lines.append(f"{key.replace('__', '-')}: {value}")
+    lines.append("---")
+    return "\n".join(lines) + "\n" + body
+
+
+class Tree:
+    """A workspace on disk: a project inside a git repository, a user and a managed folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.repo = root / "repo"
+        self.project = self.repo
+        self.user = root / "user"
+        self.managed = root / "managed"
+        (self.repo / ".git").mkdir(parents=True)
+        self.user.mkdir()
+        self.managed.mkdir()
+
+    def skills(self, tier: str = "project") -> Path:
+        return {
+            "project": self.project / ".claude" / "skills",
+            "user": self.user / "skills",
+            "managed": self.managed / ".claude" / "skills",
+        }[tier]
+
+    def skill(self, name: str, text: str | bytes | None = None, tier: str = "project", **fields: Any) -> Path:
+        if text is None:
+            fields.setdefault("description", f"The {name} skill.")
+            text = skill_text(**fields)
+        return write(self.skills(tier) / name / "SKILL.md", text)
+
+    def locations(self, **kw: Any) -> Locations:
+        kw.setdefault("project", self.project)
+        kw.setdefault("user_dir", self.user)
+        kw.setdefault("managed_dir", self.managed)
+        kw.setdefault("bundled", False)
+        kw.setdefault("environ", {})
+        return Locations(**kw)
+
+    def load(self, **kw: Any) -> Catalog:
+        return Workspace(self.locations(**kw)).load()
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Tree:
+    return Tree(tmp_path)
+
+
+def codes(catalog: Catalog, path: Path | None = None) -> list[str]:
+    return [d.code for d in catalog.diagnostics if path is None or d.path == path]
+
+
+def only(catalog: Catalog, code: str) -> Any:
+    found = [d for d in catalog.diagnostics if d.code == code]
+    assert len(found) == 1, (code, [d.to_dict() for d in catalog.diagnostics])
+    return found[0]
+
+
+Loader = Callable[..., Catalog]

@@ -1,0 +1,218 @@
+"""Every diagnostic the catalog gives, each from real files in a temporary folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from engine import CODES, Catalog, Locations, Severity, Workspace
+from engine.scan import MAX_DIRS_PER_ROOT
+from tests.conftest import Tree, codes, only, skill_text, write
+
+GOOD = skill_text(name="good", description="A good skill.")
+
+
+def _diag(catalog: Catalog, code: str):  # type: ignore[no-untyped-def]
+    found = only(catalog, code)
+    assert found.message and found.hint is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "code", "severity", "line", "loads"),
+    [
+        ("bad-yaml", "---\nname: bad-yaml\ndescription: \"open\nallowed-tools: [Read\n---\nbody\n", "yaml-invalid", Severity.ERROR, 5, True),
+        ("repaired", "---\nname: repaired\ndescription: Use when: asked\n---\nbody\n", "yaml-repaired", Severity.WARNING, 3, True),
+        ("bom", b"\xef\xbb\xbf---\nname: bom\ndescription: d\n---\nbody\n", "bom", Severity.ERROR, 1, True),
+        ("crlf", b"---\r\nname: crlf\r\ndescription: d\r\n---\r\nbody\r\n", "crlf", Severity.INFO, None, True),
+        ("latin", b"---\nname: latin\ndescription: caf\xe9\n---\nbody\n", "not-utf8", Severity.WARNING, 3, True),
+        ("empty", b"", "empty-file", Severity.WARNING, None, True),
+        ("open", "---\nname: open\ndescription: never closed\n\nbody\n", "frontmatter-unterminated", Severity.ERROR, 1, True),
+        ("listy", "---\n- a\n- b\n---\nbody\n", "frontmatter-not-mapping", Severity.ERROR, 2, True),
+        ("nofm", "# Title\n\nbody\n", "frontmatter-missing", Severity.INFO, 1, True),
+        ("dup", "---\nname: dup\ndescription: a\ndescription: b\n---\n", "duplicate-key", Severity.WARNING, 4, True),
+        ("other", "---\nname: different\ndescription: d\n---\n", "name-mismatch", Severity.WARNING, 2, True),
+        ("Bad_Name", "---\nname: Bad_Name\ndescription: d\n---\n", "spec-name", Severity.WARNING, 2, True),
+        ("nodesc", "---\nname: nodesc\n---\nbody\n", "spec-description", Severity.WARNING, None, True),
+        ("compat", "---\nname: compat\ndescription: d\ncompatibility: " + "x" * 501 + "\n---\n", "spec-compatibility", Severity.WARNING, 4, True),
+        ("extra", "---\nname: extra\ndescription: d\nmodel: opus\n---\n", "spec-field", Severity.INFO, 4, True),
+        ("unknown", "---\nname: unknown\ndescription: d\nallowed_tools: Read\n---\n", "unknown-field", Severity.WARNING, 4, True),
+        ("long", "---\nname: long\ndescription: " + "d" * 1025 + "\n---\n", "limit-exceeded", Severity.WARNING, 3, True),
+        ("hint", "---\nname: hint\ndescription: d\nargument-hint: " + "h" * 257 + "\n---\n", "limit-exceeded", Severity.WARNING, 4, True),
+        ("big", "---\nname: big\ndescription: d\n---\n" + "b" * 15_001, "limit-exceeded", Severity.WARNING, None, True),
+    ],
+)  # fmt: skip
+def test_file_diagnostics(
+    tree: Tree, name: str, content: str | bytes, code: str, severity: Severity, line: int | None, loads: bool
+) -> None:
+    path = tree.skill(name, content)
+    tree.skill("good", GOOD)
+    catalog = tree.load()
+    diag = _diag(catalog, code)
+    assert diag.severity is severity
+    assert diag.path == path
+    assert diag.line == line
+    assert diag.skill == name
+    assert (name in catalog.skills) is loads
+    assert "good" in catalog.skills, "one bad file never stops the others"
+
+
+def test_invalid_yaml_loads_with_empty_metadata_and_body_description(tree: Tree) -> None:
+    tree.skill("bad", "---\ndescription: \"open\ndisable-model-invocation: true\n---\nFirst line.\n")
+    skill = tree.load().skills["bad"]
+    assert skill.description == "First line."
+    assert skill.model_invocable
+
+
+def test_bom_hides_the_frontmatter_like_claude_code(tree: Tree) -> None:
+    tree.skill("bom", b"\xef\xbb\xbf---\nname: bom\ndescription: real\ndisable-model-invocation: true\n---\n")
+    skill = tree.load().skills["bom"]
+    assert skill.description == "---"
+    assert skill.model_invocable
+
+
+def test_unterminated_frontmatter_is_all_body(tree: Tree) -> None:
+    tree.skill("open", "---\ndescription: never closed\ndisable-model-invocation: true\n")
+    skill = tree.load().skills["open"]
+    assert skill.description == "---"
+    assert skill.model_invocable
+    assert skill.read_body().startswith("---\ndescription")
+
+
+def test_invalid_yaml_skips_field_checks(tree: Tree) -> None:
+    tree.skill("bad", "---\nname: bad\ndescription: \"open\n---\n")
+    assert codes(tree.load()) == ["yaml-invalid"]
+
+
+def test_layout_diagnostics(tree: Tree) -> None:
+    root = tree.skills()
+    tree.skill("good", GOOD)
+    lower = write(root / "lower" / "skill.md", GOOD)
+    loose = write(root / "loose.md", "# loose\n")
+    top = write(root / "SKILL.md", GOOD)
+    deep = write(root / "group" / "inner" / "SKILL.md", GOOD)
+    (root / "empty-folder").mkdir()
+    readme = write(root / "README.md", "# Skills\n")
+    write(root / ".hidden" / "x" / "SKILL.md", GOOD)
+    catalog = tree.load()
+    assert set(catalog.skills) == {"good"}
+    assert _diag(catalog, "skill-file-lowercase").path == lower
+    assert {d.path for d in catalog.diagnostics if d.code == "loose-markdown"} == {loose, top, readme}
+    assert _diag(catalog, "too-deep").path == deep
+    assert _diag(catalog, "not-a-skill-dir").path == root / "empty-folder"
+    assert not any(".hidden" in str(d.path) for d in catalog.diagnostics)
+
+
+def test_nested_deeper_than_the_bound_is_not_searched(tree: Tree) -> None:
+    deep = tree.skills() / "a" / "b" / "c" / "d" / "e" / "f" / "g" / "SKILL.md"
+    write(deep, GOOD)
+    catalog = tree.load()
+    assert "too-deep" not in codes(catalog)
+    assert "not-a-skill-dir" in codes(catalog)
+
+
+def test_symlinks(tree: Tree) -> None:
+    root = tree.skills()
+    target = tree.skill("real", GOOD.replace("good", "real"))
+    os.symlink(target.parent, root / "zz-alias")  # sorted after "real": the real one is read first
+    os.symlink(root / "nowhere", root / "dangling")
+    os.symlink(root / "self", root / "self")
+    (root / "loop").mkdir()
+    os.symlink(root / "loop", root / "loop" / "back")
+    catalog = tree.load()
+    assert "real" in catalog.skills and "zz-alias" not in catalog.skills
+    dup = _diag(catalog, "duplicate-file")
+    assert dup.path == root / "zz-alias" / "SKILL.md"
+    assert _diag(catalog, "broken-symlink").path == root / "dangling"
+    cycles = {d.path for d in catalog.diagnostics if d.code == "symlink-cycle"}
+    assert cycles == {root / "self", root / "loop" / "back"}
+
+
+def test_symlinked_skill_in_two_tiers_is_loaded_once(tree: Tree) -> None:
+    target = tree.skill("shared", GOOD.replace("good", "shared"), tier="user")
+    tree.skills().mkdir(parents=True)
+    os.symlink(target.parent, tree.skills() / "shared")
+    catalog = tree.load()
+    assert catalog.skills["shared"].source.kind.value == "user"
+    assert catalog.shadowed == ()
+    assert codes(catalog) == ["duplicate-file"]
+
+
+def test_directory_bound_stops_the_scan(tree: Tree) -> None:
+    root = tree.skills()
+    for i in range(MAX_DIRS_PER_ROOT + 5):
+        (root / f"d{i:05d}").mkdir(parents=True)
+    tree.skill("zzz-after-bound", GOOD.replace("good", "zzz-after-bound"))
+    catalog = tree.load()
+    assert "scan-limit" in codes(catalog)
+    assert "zzz-after-bound" not in catalog.skills
+
+
+def _load_as_nobody(locations: Locations) -> list[dict[str, object]]:
+    """Root reads everything, so permission errors are only real for another user: fork,
+    drop to `nobody`, load, and send the diagnostics back through a pipe."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        try:
+            os.close(read_fd)
+            os.setgid(65534)
+            os.setuid(65534)
+            catalog = Workspace(locations).load()
+            payload = json.dumps({"skills": list(catalog.skills), "diags": [d.to_dict() for d in catalog.diagnostics]})
+            os.write(write_fd, payload.encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    chunks = []
+    while chunk := os.read(read_fd, 65536):
+        chunks.append(chunk)
+    os.close(read_fd)
+    os.waitpid(pid, 0)
+    data = json.loads(b"".join(chunks))
+    return [{"skills": data["skills"]}, *data["diags"]]
+
+
+def test_unreadable_file_and_folder() -> None:
+    base = Path(tempfile.mkdtemp(prefix="skilldeck-perm-"))
+    try:
+        base.chmod(0o755)
+        skills = base / "proj" / ".claude" / "skills"
+        write(skills / "fine" / "SKILL.md", GOOD.replace("good", "fine"))
+        secret = write(skills / "secret" / "SKILL.md", GOOD.replace("good", "secret"))
+        locked = skills / "locked"
+        write(locked / "inner" / "SKILL.md", GOOD)
+        for folder in (base / "proj", base / "proj" / ".claude", skills, skills / "fine", skills / "secret"):
+            folder.chmod(0o755)
+        (skills / "fine" / "SKILL.md").chmod(0o644)
+        secret.chmod(0o000)
+        locked.chmod(0o000)
+        loc = Locations(project=base / "proj", user_dir=base / "u", managed_dir=base / "m", bundled=False, environ={})
+        if os.geteuid() == 0:
+            result = _load_as_nobody(loc)
+            skills_loaded, diags = result[0]["skills"], result[1:]
+        else:
+            catalog = Workspace(loc).load()
+            skills_loaded, diags = list(catalog.skills), [d.to_dict() for d in catalog.diagnostics]
+        unreadable = {d["path"]: d for d in diags if d["code"] == "unreadable"}
+        assert set(unreadable) == {str(secret), str(locked)}
+        assert all(d["severity"] == "error" and d["hint"] for d in unreadable.values())
+        assert skills_loaded == ["fine"]
+    finally:
+        for p in base.rglob("*"):
+            if p.is_dir() and not p.is_symlink():
+                p.chmod(0o755)
+        for p in (secret, locked):
+            p.chmod(0o755)
+        import shutil
+
+        shutil.rmtree(base)
+
+
+def test_every_code_has_a_meaning() -> None:
+    assert all(CODES.values())
+    assert "yaml-invalid" in CODES and "plugin-manifest" in CODES

@@ -1,0 +1,113 @@
+"""Frontmatter splitting and YAML parsing, as BEHAVIOR.md §2 describes Claude Code's."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.frontmatter import decode, first_line_description, parse, repair, split
+
+
+def test_split_takes_block_between_first_line_and_next_dashes() -> None:
+    parts = split("---\nname: a\ndescription: b --- c\n---\nbody\n---\nmore\n")
+    assert parts.terminated
+    assert parts.yaml_text == "name: a\ndescription: b --- c\n"
+    assert parts.body == "body\n---\nmore\n"
+    assert parts.closing_line == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "has", "terminated"),
+    [
+        ("no frontmatter\n", False, False),
+        ("\n---\nname: a\n---\n", False, False),  # must open on the very first line
+        ("---\nname: a\n", True, False),
+        ("--- x\nname: a\n---\n", False, False),
+        ("---  \nname: a\n---   \nbody", True, True),
+        ("---\r\nname: a\r\n---\r\nbody", True, True),
+    ],
+)
+def test_split_cases(text: str, has: bool, terminated: bool) -> None:
+    parts = split(text)
+    assert (parts.has_frontmatter, parts.terminated) == (has, terminated)
+    if not terminated:
+        assert parts.body == text
+
+
+def test_parse_plain_mapping_with_positions() -> None:
+    parsed = parse("name: demo\ndescription: hello\n")
+    assert parsed.data == {"name": "demo", "description": "hello"}
+    assert parsed.positions["description"] == (3, 1)
+    assert parsed.error is None
+
+
+def test_repair_retry_quotes_problem_values_only() -> None:
+    text = "name: x\ndescription: Use when: reviewing\n  indented: a: b\nhint: 'a: b'\n"
+    repaired, changed = repair(text)
+    assert changed == [1]
+    assert repaired.splitlines()[1] == 'description: "Use when: reviewing"'
+    assert repaired.splitlines()[2] == "  indented: a: b"
+    assert repaired.splitlines()[3] == "hint: 'a: b'"
+
+
+def test_repair_escapes_backslashes_and_quotes() -> None:
+    repaired, _ = repair('description: say "hi": \\d+ now\n')
+    assert parse(repaired).data["description"] == 'say "hi": \\d+ now'
+
+
+def test_parse_uses_the_repair_when_first_attempt_fails() -> None:
+    parsed = parse("description: Use when: the user asks\nname: x\n")
+    assert parsed.data["description"] == "Use when: the user asks"
+    assert parsed.repaired_lines == [2]
+    assert parsed.error is not None and parsed.error.line == 2
+
+
+def test_parse_falls_back_to_empty_with_error_position() -> None:
+    parsed = parse("name: ok\ndescription: \"open\nallowed-tools: [Read\n")
+    assert parsed.data == {}
+    assert parsed.error is not None
+    assert parsed.error.line is not None and parsed.error.line >= 3
+
+
+def test_crlf_lines_are_not_repaired_as_in_javascript() -> None:
+    parsed = parse("description: Use when: x\r\nname: y\r\n")
+    assert parsed.data == {}
+    assert parsed.repaired_lines == []
+
+
+def test_duplicate_keys_last_wins_and_are_reported() -> None:
+    parsed = parse("name: a\ndescription: one\ndescription: two\n")
+    assert parsed.data["description"] == "two"
+    assert parsed.duplicates == [("description", 4, 1)]
+
+
+def test_not_a_mapping() -> None:
+    assert parse("- a\n- b\n").not_mapping == "list"
+    assert parse("just text\n").not_mapping == "str"
+
+
+def test_list_values_keep_their_source_text() -> None:
+    parsed = parse("argument-hint: [file, \"mode\"]\n")
+    assert parsed.data["argument-hint"] == ["file", "mode"]
+    assert parsed.value_text["argument-hint"] == '[file, "mode"]'
+
+
+def test_decode_keeps_bom_and_replaces_bad_bytes() -> None:
+    text, info = decode(b"\xef\xbb\xbf---\nname: a\n---\n")
+    assert info.bom and text.startswith("\ufeff")
+    text, info = decode(b"---\ndescription: caf\xe9\n---\n")
+    assert "\ufffd" in text
+    assert info.bad_utf8_line == 2 and info.bad_utf8_offset == 20
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("\n\n# My Skill\n\nText", ("My Skill", "body")),
+        ("  First line here.\nSecond", ("First line here.", "body")),
+        ("", ("Skill", "default")),
+        ("   \n\t\n", ("Skill", "default")),
+        ("x" * 150, ("x" * 97 + "...", "body")),
+    ],
+)
+def test_description_from_body(body: str, expected: tuple[str, str]) -> None:
+    assert first_line_description(body, "Skill") == expected
