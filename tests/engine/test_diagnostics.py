@@ -62,7 +62,7 @@ def test_file_diagnostics(
 
 
 def test_invalid_yaml_loads_with_empty_metadata_and_body_description(tree: Tree) -> None:
-    tree.skill("bad", "---\ndescription: \"open\ndisable-model-invocation: true\n---\nFirst line.\n")
+    tree.skill("bad", '---\ndescription: "open\ndisable-model-invocation: true\n---\nFirst line.\n')
     skill = tree.load().skills["bad"]
     assert skill.description == "First line."
     assert skill.model_invocable
@@ -84,7 +84,7 @@ def test_unterminated_frontmatter_is_all_body(tree: Tree) -> None:
 
 
 def test_invalid_yaml_skips_field_checks(tree: Tree) -> None:
-    tree.skill("bad", "---\nname: bad\ndescription: \"open\n---\n")
+    tree.skill("bad", '---\nname: bad\ndescription: "open\n---\n')
     assert codes(tree.load()) == ["yaml-invalid"]
 
 

@@ -62,7 +62,7 @@ def test_parse_uses_the_repair_when_first_attempt_fails() -> None:
 
 
 def test_parse_falls_back_to_empty_with_error_position() -> None:
-    parsed = parse("name: ok\ndescription: \"open\nallowed-tools: [Read\n")
+    parsed = parse('name: ok\ndescription: "open\nallowed-tools: [Read\n')
     assert parsed.data == {}
     assert parsed.error is not None
     assert parsed.error.line is not None and parsed.error.line >= 3
@@ -86,7 +86,7 @@ def test_not_a_mapping() -> None:
 
 
 def test_list_values_keep_their_source_text() -> None:
-    parsed = parse("argument-hint: [file, \"mode\"]\n")
+    parsed = parse('argument-hint: [file, "mode"]\n')
     assert parsed.data["argument-hint"] == ["file", "mode"]
     assert parsed.value_text["argument-hint"] == '[file, "mode"]'
 

@@ -1,0 +1,164 @@
+"""Plugins from --plugin-dir, marketplaces and Claude Code's installed + enabled records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import LoadedFrom, SourceKind
+from tests.conftest import CORPUS, Tree, codes, only, skill_text, write
+
+
+def _manifest(root: Path, data: object) -> None:
+    write(root / ".claude-plugin" / "plugin.json", json.dumps(data, indent=2))
+
+
+def _plugin(root: Path, name: str = "tools", **manifest: object) -> Path:
+    _manifest(root, {"name": name, **manifest})
+    write(root / "skills" / "lint" / "SKILL.md", skill_text(name="lint", description="Lint."))
+    write(root / "commands" / "ship.md", "---\ndescription: Ship it.\n---\nShip.\n")
+    return root
+
+
+def test_plugin_dir_namespaces_skills_and_commands(tree: Tree, tmp_path: Path) -> None:
+    root = _plugin(tmp_path / "p")
+    catalog = tree.load(plugin_dirs=(root,))
+    assert set(catalog.skills) == {"tools:lint", "tools:ship"}
+    lint = catalog.skills["tools:lint"]
+    assert lint.source.kind is SourceKind.PLUGIN and lint.source.plugin == "tools"
+    assert lint.loaded_from is LoadedFrom.PLUGIN
+
+
+def test_plugin_name_field_sets_the_part_after_the_colon(tree: Tree, tmp_path: Path) -> None:
+    root = _plugin(tmp_path / "p")
+    write(root / "skills" / "folder" / "SKILL.md", skill_text(name="renamed", description="d"))
+    catalog = tree.load(plugin_dirs=(root,))
+    assert "tools:renamed" in catalog.skills and "tools:folder" not in catalog.skills
+    assert "in a plugin it sets the command" in only(catalog, "name-mismatch").message
+
+
+def test_manifest_skills_paths_add_and_commands_replace(tree: Tree, tmp_path: Path) -> None:
+    root = _plugin(tmp_path / "p", skills=["./extra", "./skills/lint"], commands="./cmds/only.md")
+    write(root / "extra" / "more" / "SKILL.md", skill_text(description="More."))
+    write(root / "cmds" / "only.md", "Only command.\n")
+    catalog = tree.load(plugin_dirs=(root,))
+    assert set(catalog.skills) == {"tools:lint", "tools:more", "tools:only"}
+    assert "duplicate-file" not in codes(catalog)
+
+
+def test_root_skill_md_plugin(tree: Tree, tmp_path: Path) -> None:
+    root = tmp_path / "single"
+    _manifest(root, {"name": "single"})
+    write(root / "SKILL.md", skill_text(description="A one-skill plugin."))
+    catalog = tree.load(plugin_dirs=(root,))
+    assert list(catalog.skills) == ["single:single"]
+
+
+def test_plugin_without_manifest_is_named_by_its_folder(tree: Tree, tmp_path: Path) -> None:
+    root = tmp_path / "bare"
+    write(root / "skills" / "s" / "SKILL.md", skill_text(description="s"))
+    assert list(tree.load(plugin_dirs=(root,)).skills) == ["bare:s"]
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment", "line"),
+    [
+        ('{"name": "x",\n  "version": }\n', "not valid JSON", 2),
+        ('["a"]', "must be a JSON object", None),
+        ('{"version": "1"}', "has no `name`", None),
+    ],
+)
+def test_bad_manifest_skips_the_plugin(tree: Tree, tmp_path: Path, content: str, fragment: str, line: int | None) -> None:
+    root = tmp_path / "bad"
+    write(root / ".claude-plugin" / "plugin.json", content)
+    write(root / "skills" / "s" / "SKILL.md", skill_text(description="s"))
+    tree.skill("fine", skill_text(description="fine"))
+    catalog = tree.load(plugin_dirs=(root,))
+    diag = only(catalog, "plugin-manifest")
+    assert fragment in diag.message and diag.line == line and diag.severity.value == "error"
+    assert list(catalog.skills) == ["fine"]
+
+
+def test_manifest_path_that_does_not_exist(tree: Tree, tmp_path: Path) -> None:
+    root = _plugin(tmp_path / "p", skills="./nope")
+    catalog = tree.load(plugin_dirs=(root,))
+    assert "does not exist" in only(catalog, "plugin-manifest").message
+    assert "tools:lint" in catalog.skills
+
+
+def test_marketplace_loads_local_plugins_and_notes_remote_ones(tree: Tree, tmp_path: Path) -> None:
+    market = tmp_path / "market"
+    _plugin(market / "plugins" / "a", name="alpha")
+    _plugin(market / "plugins" / "b", name="beta")
+    write(
+        market / ".claude-plugin" / "marketplace.json",
+        json.dumps(
+            {
+                "name": "mk",
+                "plugins": [
+                    {"name": "alpha", "source": "./plugins/a"},
+                    {"name": "beta", "source": "./plugins/b"},
+                    {"name": "far", "source": {"source": "github", "repo": "o/r"}},
+                    {"name": "gone", "source": "./plugins/gone"},
+                ],
+            }
+        ),
+    )
+    catalog = tree.load(plugin_dirs=(market,))
+    assert set(catalog.skills) == {"alpha:lint", "alpha:ship", "beta:lint", "beta:ship"}
+    assert "claude plugin install far@mk" in only(catalog, "plugin-remote").hint
+    assert "gone" in only(catalog, "plugin-manifest").message
+
+
+def _install(tree: Tree, key: str, path: Path, scope: str = "user") -> None:
+    registry = tree.user / "plugins" / "installed_plugins.json"
+    data = json.loads(registry.read_text()) if registry.exists() else {"version": 2, "plugins": {}}
+    data["plugins"][key] = [{"scope": scope, "installPath": str(path), "version": "1.0.0"}]
+    write(registry, json.dumps(data))
+
+
+def test_installed_and_enabled_plugins_load(tree: Tree, tmp_path: Path) -> None:
+    cache = tree.user / "plugins" / "cache" / "mk"
+    _plugin(cache / "tools" / "1.0.0", name="tools")
+    _plugin(cache / "off" / "1.0.0", name="off")
+    _install(tree, "tools@mk", cache / "tools" / "1.0.0")
+    _install(tree, "off@mk", cache / "off" / "1.0.0")
+    write(tree.user / "settings.json", json.dumps({"enabledPlugins": {"tools@mk": True, "off@mk": True}}))
+    write(tree.project / ".claude" / "settings.json", json.dumps({"enabledPlugins": {"off@mk": False}}))
+    catalog = tree.load()
+    assert set(catalog.skills) == {"tools:lint", "tools:ship"}
+    assert codes(catalog) == []
+
+
+def test_enabled_but_not_installed_or_missing_on_disk(tree: Tree) -> None:
+    _install(tree, "ghost@mk", tree.user / "plugins" / "cache" / "mk" / "ghost" / "1.0.0")
+    settings = write(tree.user / "settings.json", json.dumps({"enabledPlugins": {"ghost@mk": True, "never@mk": True}}))
+    catalog = tree.load()
+    missing = {d.message.split("`")[1]: d for d in catalog.diagnostics if d.code == "plugin-missing"}
+    assert set(missing) == {"ghost@mk", "never@mk"}
+    assert missing["never@mk"].path == settings
+    assert "folder is gone" in missing["ghost@mk"].message
+
+
+def test_broken_settings_file_is_reported_and_skipped(tree: Tree) -> None:
+    write(tree.user / "settings.json", '{"enabledPlugins": {,}}')
+    catalog = tree.load()
+    diag = only(catalog, "settings-invalid")
+    assert (diag.line, diag.severity.value) == (1, "error")
+
+
+CORPUS_MARKET = CORPUS / "wshobson__agents"
+
+
+@pytest.mark.skipif(not CORPUS_MARKET.is_dir(), reason="the shared corpus is not beside this checkout")
+def test_real_marketplace_corpus(tree: Tree) -> None:
+    catalog = tree.load(plugin_dirs=(CORPUS_MARKET,))
+    skills = [s for s in catalog.skills.values() if s.path.name == "SKILL.md"]
+    commands = [s for s in catalog.skills.values() if s.path.name != "SKILL.md"]
+    assert (len(skills), len(commands)) == (181, 105)
+    assert catalog.shadowed == ()
+    assert all(":" in s.name and s.source.kind is SourceKind.PLUGIN for s in catalog.skills.values())
+    assert len([s for s in catalog.sources if s.kind is SourceKind.PLUGIN]) == 91
+    assert not [d for d in catalog.diagnostics if d.severity.value == "error"]

@@ -1,0 +1,126 @@
+"""The `skilldeck` CLI, in-process for speed and once through the installed command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Tree, skill_text, write
+from tui.cli import main
+
+
+def _args(tree: Tree, *extra: str) -> list[str]:
+    return [
+        *extra,
+        "--project",
+        str(tree.project),
+        "--user-dir",
+        str(tree.user),
+        "--managed-dir",
+        str(tree.managed),
+        "--no-bundled",
+    ]
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict]:
+    code = main(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_list_json_shape(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("x", skill_text(name="x", description="project x"))
+    tree.skill("x", skill_text(name="x", description="user x"), tier="user")
+    tree.skill("broken", '---\ndescription: "open\n---\nbody\n')
+    code, out = _json(capsys, _args(tree, "list", "--json"))
+    assert code == 0
+    assert {"skills", "shadowed", "diagnostics"} <= set(out)
+    required = {"name", "display_name", "description", "description_source", "source", "loaded_from", "path", "base_dir",
+                "user_invocable", "model_invocable", "context", "agent", "model", "allowed_tools", "argument_hint", "when_to_use"}  # fmt: skip
+    assert all(required <= set(s) for s in out["skills"])
+    assert [s["name"] for s in out["skills"]] == ["x", "broken"]
+    assert out["shadowed"][0]["shadowed_by"]["source"] == "user"
+    diag = next(d for d in out["diagnostics"] if d["code"] == "yaml-invalid")
+    assert set(diag) >= {"severity", "code", "path", "line", "column", "message", "hint", "skill"}
+    assert diag["skill"] == "broken"
+
+
+def test_location_flags_before_the_subcommand(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("x", skill_text(name="x", description="d"))
+    code, out = _json(capsys, [*_args(tree), "list", "--json"])
+    assert code == 0 and [s["name"] for s in out["skills"]] == ["x"]
+
+
+def test_show(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("x", skill_text(body="Body here.\n", name="x", description="d"))
+    tree.skill("x", skill_text(name="x", description="user"), tier="user")
+    code, out = _json(capsys, _args(tree, "show", "/x", "--json"))
+    assert code == 0 and out["source"] == "user" and out["shadows"][0]["source"] == "project"
+    assert main(_args(tree, "show", "x")) == 0
+    text = capsys.readouterr().out
+    assert "/x" in text and "shadows" in text
+    assert main(_args(tree, "show", "xy")) == 1
+    assert "did you mean x" in capsys.readouterr().err
+
+
+def test_validate_exit_codes(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tree.skill("good", skill_text(name="good", description="Good."))
+    assert main(_args(tree, "validate", str(good.parent))) == 0
+    warn = tree.skill("warn", skill_text(name="warn", description="Warn.", allowed_tools="Read"))
+    assert main(_args(tree, "validate", str(warn))) == 0
+    assert main(_args(tree, "validate", str(warn), "--strict")) == 1
+    spec = tree.skill("spec", skill_text(name="spec", description="Spec.", model="opus"))
+    assert main(_args(tree, "validate", str(spec.parent))) == 0
+    assert main(_args(tree, "validate", str(spec.parent), "--strict")) == 1
+    tree.skill("bad", '---\ndescription: "open\n---\n')
+    capsys.readouterr()
+    code, out = _json(capsys, _args(tree, "validate", str(tree.skills()), "--json"))
+    assert code == 1 and out["ok"] is False
+    assert {d["code"] for d in out["diagnostics"] if d["fails"]} == {"yaml-invalid"}
+    assert main(_args(tree, "validate")) == 1
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_listing_prints_exact_text_and_summary_to_stderr(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("a", skill_text(description="x" * 50))
+    tree.skill("b", skill_text(description="y" * 50))
+    assert main(_args(tree, "listing", "--budget", "70")) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1:] == ["- a: " + "x" * 50, "- b"]
+    assert "1 descriptions dropped" in captured.err
+
+
+def test_demo_workspace(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--demo", "list", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    names = {s["name"] for s in out["skills"]}
+    assert {
+        "deploy",
+        "research",
+        "api-conventions",
+        "shared-lint",
+        "demo-tools:format-check",
+        "git:commit",
+        "skill-author",
+    } <= names
+    assert [s["name"] for s in out["shadowed"]] == ["security-review"]
+    errors = {d["code"] for d in out["diagnostics"] if d["severity"] == "error"}
+    assert errors == {"yaml-invalid", "skill-file-lowercase"}
+    kinds = {s["source"] for s in out["skills"]}
+    assert kinds == {"managed", "user", "project", "add-dir", "plugin", "commands", "bundled"}
+
+
+def test_installed_command_runs(tmp_path: Path) -> None:
+    exe = shutil.which("skilldeck", path=str(Path(sys.executable).parent))
+    assert exe, "the skilldeck console script is installed next to the interpreter"
+    write(tmp_path / "p" / ".claude" / "skills" / "hello" / "SKILL.md", skill_text(name="hello", description="Hi."))
+    result = subprocess.run(
+        [exe, "list", "--json", "--project", str(tmp_path / "p"), "--user-dir", str(tmp_path / "u"), "--no-bundled"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert [s["name"] for s in json.loads(result.stdout)["skills"]] == ["hello"]
+    assert result.stderr == ""
