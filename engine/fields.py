@@ -7,6 +7,7 @@ becomes a diagnostic with the key's line, so a typo like `allowed_tools` is visi
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,30 @@ _ALIASES = {
     "model-invocable": "disable-model-invocation",
 }
 _NORMALISED = {k.replace("_", "-").lower(): k for k in KNOWN_FIELDS}
+# Frontmatter key -> (Skill attribute, how to read it).
+_READERS: dict[str, tuple[str, str]] = {
+    "when_to_use": ("when_to_use", "text"),
+    "argument-hint": ("argument_hint", "text"),
+    "arguments": ("arguments", "words"),
+    "disable-model-invocation": ("disable_model_invocation", "flag"),
+    "user-invocable": ("user_invocable", "flag"),
+    "allowed-tools": ("allowed_tools", "tools"),
+    "disallowed-tools": ("disallowed_tools", "tools"),
+    "model": ("model", "model"),
+    "effort": ("effort", "text"),
+    "context": ("context", "context"),
+    "agent": ("agent", "text"),
+    "background": ("background", "flag"),
+    "hooks": ("hooks", "raw"),
+    "paths": ("paths", "words"),
+    "shell": ("shell", "text"),
+    "license": ("license", "text"),
+    "compatibility": ("compatibility", "text"),
+    "metadata": ("metadata", "raw"),
+    "version": ("version", "text"),
+}
+_FLAG_DEFAULTS = {"disable-model-invocation": False, "user-invocable": True, "background": False}
+_SPEC_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 LIMITS = {"name": 64, "description": 1024, "when_to_use": 1024, "argument-hint": 256}
 BODY_LIMIT = 15_000
@@ -106,7 +131,7 @@ class FieldReader:
         self.skill = skill
 
     def _at(self, key: str) -> dict[str, Any]:
-        pos = self.parsed.positions.get(key)
+        pos = self.parsed.position(key)
         out: dict[str, Any] = {"skill": self.skill}
         if pos:
             out["line"], out["column"] = pos
@@ -123,8 +148,8 @@ class FieldReader:
             return value
         if isinstance(value, (list, dict)):
             # `argument-hint: [file]` is a YAML list; Claude Code shows what was written.
-            if key == "argument-hint" and key in self.parsed.value_text:
-                return self.parsed.value_text[key]
+            if key == "argument-hint":
+                return self.parsed.value_text(key)
             self._bad(
                 key,
                 f"{key} should be text but is a YAML {type(value).__name__}; it is ignored",
@@ -172,19 +197,48 @@ class FieldReader:
         self._bad(key, f"{key} must be a string or a list", f"{key}: [a, b]")
         return ()
 
-    def unknown_keys(self) -> None:
-        for key in self.data:
-            if key in KNOWN_FIELDS:
+    def read(self) -> dict[str, Any]:
+        """Keyword arguments for `Skill` from the keys present (absent keys keep the defaults),
+        warning about keys Claude Code does not know. `name` and `description` are read by the
+        caller because they decide the command's name and the listing."""
+        out: dict[str, Any] = {}
+        for key, value in self.data.items():
+            spec = _READERS.get(key)
+            if spec is None:
+                if key not in KNOWN_FIELDS:
+                    self._unknown(key)
                 continue
-            guess = suggest_field(key)
-            hint = f"did you mean `{guess}`?" if guess else "remove it, or see the list of frontmatter fields"
-            self.sink.warning(
-                "unknown-field",
-                self.path,
-                f"unknown frontmatter key `{key}`: Claude Code ignores it",
-                hint,
-                **self._at(key),
-            )
+            attr, kind = spec
+            if kind == "text":
+                result: Any = self.text(key)
+            elif kind == "flag":
+                result = self.flag(key, _FLAG_DEFAULTS[key])
+            elif kind == "tools":
+                result = self.tools(key)
+            elif kind == "words":
+                result = self.words(key, "," if key == "paths" else None)
+            elif kind == "model":
+                result = self.text(key)
+                result = None if result == "inherit" else result
+            elif kind == "context":
+                result = self.text(key)
+                if result is not None and result not in ("fork", "inline"):
+                    self._bad(
+                        key, f"context: {result!r} is not `fork`; the skill runs inline", "write context: fork, or remove it"
+                    )
+                result = "fork" if result == "fork" else "inline"
+            else:
+                result = value
+            if result is not None:
+                out[attr] = result
+        return out
+
+    def _unknown(self, key: str) -> None:
+        guess = suggest_field(key)
+        hint = f"did you mean `{guess}`?" if guess else "remove it, or see the list of frontmatter fields"
+        self.sink.warning(
+            "unknown-field", self.path, f"unknown frontmatter key `{key}`: Claude Code ignores it", hint, **self._at(key)
+        )
 
     def limits(self, values: dict[str, str | None], body_chars: int) -> None:
         for key, limit in LIMITS.items():
@@ -210,6 +264,17 @@ class FieldReader:
 
     def spec(self, dir_name: str) -> None:
         """The Agent Skills specification's rules, as the reference validator applies them."""
+        data = self.data
+        name, desc = data.get("name"), data.get("description")
+        if (
+            data.keys() <= SPEC_FIELDS
+            and isinstance(name, str)
+            and isinstance(desc, str)
+            and desc.strip()
+            and not spec_name_problems(name)
+            and "compatibility" not in data
+        ):
+            return
         # Claude Code's own keys are fine in a Claude Code skill, so they are only noted here;
         # `validate --strict` promotes every spec-* diagnostic to an error. Keys nobody knows
         # already have an unknown-field warning.
@@ -263,6 +328,8 @@ class FieldReader:
 
 
 def spec_name_problems(name: str) -> list[str]:
+    if len(name) <= SPEC_NAME_MAX and _SPEC_NAME.fullmatch(name):
+        return []
     name = unicodedata.normalize("NFKC", name.strip())
     problems = []
     if len(name) > SPEC_NAME_MAX:

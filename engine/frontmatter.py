@@ -9,22 +9,20 @@ everything a user needs to fix the file: positions, repaired lines, duplicate ke
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_CLOSING = re.compile(r"^---[ \t\r]*$", re.M)
 # BEHAVIOR.md §2: unindented `key: value` lines are candidates for quoting. JavaScript's `.`
 # stops at `\r`, so a CRLF line never matches there; the character class keeps that quirk.
 _REPAIRABLE = re.compile(r"^([a-zA-Z_-]+):\s+([^\r\n\u2028\u2029]+)\Z")
 _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
+class Decoded(NamedTuple):
     text: str
     bom: bool
     # 1-based line and byte offset of the first byte that is not UTF-8, if any.
@@ -43,19 +41,44 @@ def decode(data: bytes) -> tuple[str, Decoded]:
         bad_offset = exc.start
         bad_line = data.count(b"\n", 0, exc.start) + 1
     bom = text.startswith("\ufeff")
-    info = Decoded(text, bom, bad_line, bad_offset, "\r\n" in text[:4096])
+    # A one-byte search is a memchr; searching for "\r\n" directly is several times slower.
+    crlf = b"\r" in data and b"\r\n" in data
+    info = Decoded(text, bom, bad_line, bad_offset, crlf)
     return text, info
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
     has_frontmatter: bool
     terminated: bool
     yaml_text: str
-    body: str
+    text: str
     body_offset: int
     # 1-based file line of the closing `---`, for messages.
     closing_line: int | None = None
+
+    @property
+    def body(self) -> str:
+        return self.text[self.body_offset :]
+
+    @property
+    def body_chars(self) -> int:
+        return len(self.text) - self.body_offset
+
+
+def _closing(text: str, start: int) -> tuple[int, int] | None:
+    """Start and end of the first line at or after `start` that is `---` plus blanks."""
+    pos = start - 1
+    while True:
+        pos = text.find("\n---", pos)
+        if pos < 0:
+            return None
+        line_start = pos + 1
+        line_end = text.find("\n", line_start)
+        if line_end < 0:
+            line_end = len(text)
+        if not text[line_start + 3 : line_end].strip(" \t\r"):
+            return line_start, line_end
+        pos = line_end
 
 
 def split(text: str) -> Split:
@@ -65,15 +88,14 @@ def split(text: str) -> Split:
     first_nl = text.find("\n")
     if first_nl < 0 or text[3:first_nl].strip():
         return Split(False, False, "", text, 0)
-    close = _CLOSING.search(text, first_nl + 1)
+    close = _closing(text, first_nl)
     if close is None:
         return Split(True, False, "", text, 0)
-    yaml_text = text[first_nl + 1 : close.start()]
-    end = close.end()
-    if end < len(text) and text[end] == "\n":
+    start, end = close
+    if end < len(text):
         end += 1
-    closing_line = text.count("\n", 0, close.start()) + 1
-    return Split(True, True, yaml_text, text[end:], end, closing_line)
+    closing_line = text.count("\n", 0, start) + 1
+    return Split(True, True, text[first_nl + 1 : start], text, end, closing_line)
 
 
 @dataclass(slots=True)
@@ -83,19 +105,47 @@ class YamlProblem:
     column: int | None
 
 
-@dataclass(slots=True)
 class Parsed:
-    """The frontmatter as Claude Code would read it, plus what skilldeck learned doing so."""
+    """The frontmatter as Claude Code would read it, plus what skilldeck learned doing so.
 
-    data: dict[str, Any] = field(default_factory=dict)
-    # Key -> (file line, file column) of the key, 1-based.
-    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
-    # Key -> exact source text of the value, kept for values YAML turned into lists or maps.
-    value_text: dict[str, str] = field(default_factory=dict)
-    error: YamlProblem | None = None
-    repaired_lines: list[int] = field(default_factory=list)
-    duplicates: list[tuple[str, int, int]] = field(default_factory=list)
-    not_mapping: str | None = None
+    Positions and source text are looked up in the YAML node only when a diagnostic needs
+    them, which keeps the common case (a clean file) as cheap as a plain `yaml.load`."""
+
+    __slots__ = ("data", "duplicates", "error", "first_line", "node", "not_mapping", "repaired_lines", "src")
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.error: YamlProblem | None = None
+        self.repaired_lines: list[int] = []
+        self.duplicates: list[tuple[str, int, int]] = []
+        self.not_mapping: str | None = None
+        self.node: Any = None
+        self.src = ""
+        self.first_line = 2
+
+    def _pair(self, key: str) -> tuple[Any, Any] | None:
+        if self.node is None:
+            return None
+        found = None
+        for key_node, value_node in self.node.value:
+            if str(key_node.value) == key:
+                found = (key_node, value_node)  # the last one wins, as in the mapping
+        return found
+
+    def position(self, key: str) -> tuple[int, int] | None:
+        """File line and column (1-based) of `key`."""
+        pair = self._pair(key)
+        if pair is None:
+            return None
+        mark = pair[0].start_mark
+        return mark.line + self.first_line, mark.column + 1
+
+    def value_text(self, key: str) -> str | None:
+        """The value exactly as written, for values YAML turned into lists or maps."""
+        pair = self._pair(key)
+        if pair is None:
+            return None
+        return self.src[pair[1].start_mark.index : pair[1].end_mark.index]
 
 
 def _compose(src: str) -> tuple[Any, Any]:
@@ -159,17 +209,17 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         result.not_mapping = type(data).__name__
         return result
-    seen: dict[str, tuple[int, int]] = {}
-    for key_node, value_node in node.value:
-        key = str(key_node.value)
-        pos = (key_node.start_mark.line + first_line, key_node.start_mark.column + 1)
-        if key in seen:
-            result.duplicates.append((key, *pos))
-        seen[key] = pos
-        if not isinstance(value_node, yaml.ScalarNode):
-            result.value_text[key] = src[value_node.start_mark.index : value_node.end_mark.index]
-    result.positions = seen
-    result.data = {str(k): v for k, v in data.items()}
+    result.node, result.src, result.first_line = node, src, first_line
+    if len(node.value) != len(data) or not all(isinstance(k, str) for k in data):
+        seen: set[str] = set()
+        for key_node, _ in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                mark = key_node.start_mark
+                result.duplicates.append((key, mark.line + first_line, mark.column + 1))
+            seen.add(key)
+        data = {str(k): v for k, v in data.items()}
+    result.data = data
     return result
 
 
@@ -177,10 +227,12 @@ _FIRST_TEXT = re.compile(r"[^\s\ufeff][^\n]*")
 _HEADING = re.compile(r"^#+\s+(.+)$")
 
 
-def first_line_description(body: str, default: str) -> tuple[str, str]:
+def first_line_description(body: str, default: str, start: int = 0) -> tuple[str, str]:
     """Claude Code's description fallback: the body's first non-empty line, heading marks removed,
-    cut to 100 characters. Returns (description, "body" | "default")."""
-    m = _FIRST_TEXT.search(body)
+    cut to 100 characters. Returns (description, "body" | "default").
+
+    `start` lets a caller pass the whole file and the body's offset, saving a copy."""
+    m = _FIRST_TEXT.search(body, start)
     if m is None:
         return default, "default"
     line = m.group().strip()

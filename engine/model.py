@@ -111,7 +111,6 @@ class Skill:
     source: Source
     loaded_from: LoadedFrom
     path: Path
-    base_dir: Path
     when_to_use: str | None = None
     argument_hint: str | None = None
     arguments: tuple[str, ...] = ()
@@ -131,12 +130,19 @@ class Skill:
     compatibility: str | None = None
     metadata: Any = None
     version: str | None = None
-    # Character offset of the body in the decoded file, and its length and digest, so the
-    # body can be re-read and checked for staleness without keeping it.
+    # Character offset and length of the body in the decoded file: the body is re-read when
+    # asked for, never kept.
     body_offset: int = 0
     body_chars: int = 0
-    body_digest: str = ""
+    # (device, inode) and (mtime_ns, size) of the file as read, for de-duplication and for
+    # telling a changed file from an unchanged one without reading it.
     inode: tuple[int, int] | None = field(default=None, compare=False)
+    stamp: tuple[int, int] = (0, 0)
+
+    @property
+    def base_dir(self) -> Path:
+        """The folder holding the skill file: `Base directory for this skill` in a run."""
+        return self.path.parent
 
     @property
     def model_invocable(self) -> bool:

@@ -141,7 +141,7 @@ def scan_skills_root(root: Path, sink: Sink, namespace: str = "", name_from_fron
                 break
             skill_md = os.path.join(entry.path, "SKILL.md")
             if os.path.isfile(skill_md):
-                found.append(Entry(Path(skill_md), Path(entry.path), name, namespace, name_from_frontmatter))
+                found.append(Entry(Path(skill_md), name, namespace, name_from_frontmatter))
             else:
                 _explain_dir(Path(entry.path), walk, sink)
         elif name.lower().endswith(".md"):
@@ -150,7 +150,7 @@ def scan_skills_root(root: Path, sink: Sink, namespace: str = "", name_from_fron
 
 
 def single_skill(skill_dir: Path, namespace: str = "", name_from_frontmatter: bool = False) -> Entry:
-    return Entry(skill_dir / "SKILL.md", skill_dir, skill_dir.name, namespace, name_from_frontmatter)
+    return Entry(skill_dir / "SKILL.md", skill_dir.name, namespace, name_from_frontmatter)
 
 
 def _loose_markdown(path: Path, root: Path, sink: Sink) -> None:
@@ -254,8 +254,8 @@ def _walk_commands(folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink
             if not walk.enter(entry.path):
                 return
             if (path / "SKILL.md").is_file():
-                found.append(Entry(path / "SKILL.md", path, entry.name, ns, False, True))
+                found.append(Entry(path / "SKILL.md", entry.name, ns, False, True))
             else:
                 _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found)
         elif entry.name.endswith(".md"):
-            found.append(Entry(path, folder, entry.name[:-3], ns, False, False))
+            found.append(Entry(path, entry.name[:-3], ns, False, False))

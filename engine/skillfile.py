@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .diagnostics import Sink
 from .fields import FieldReader
@@ -13,12 +12,11 @@ from .frontmatter import Decoded, Parsed, Split, decode, first_line_description,
 from .model import LoadedFrom, Skill, Source
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A file a loader found, and how its command name is formed."""
+class Entry(NamedTuple):
+    """A file a loader found, and how its command name is formed. (A named tuple: thousands
+    are made per load and a tuple is the cheapest immutable record.)"""
 
     path: Path
-    base_dir: Path
     # The name part that comes from the folder (skills) or file stem (commands).
     stem: str
     # "plugin" for `plugin:stem`, "ns:sub" for a command in commands/ns/sub/, or "".
@@ -27,19 +25,34 @@ class Entry:
     name_from_frontmatter: bool = False
     is_skill_md: bool = True
 
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent
+
 
 def _effective_name(entry: Entry, fm_name: str | None) -> str:
     stem = fm_name if (entry.name_from_frontmatter and fm_name) else entry.stem
     return f"{entry.namespace}:{stem}" if entry.namespace else stem
 
 
+def _read(path: Path) -> tuple[bytes, os.stat_result]:
+    # os-level calls: a buffered file object costs more than the read itself for small files.
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        chunks = [os.read(fd, st.st_size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 65536))
+    finally:
+        os.close(fd)
+    return b"".join(chunks) if len(chunks) > 2 else chunks[0], st
+
+
 def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink) -> Skill | None:
     path = entry.path
     provisional = _effective_name(entry, None)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-            st = os.fstat(fh.fileno())
+        data, st = _read(path)
     except PermissionError:
         sink.error(
             "unreadable",
@@ -68,55 +81,29 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     # A frontmatter that did not parse leaves nothing to check field by field.
     readable = parsed is not None and parsed.not_mapping is None and not (parsed.error and not parsed.repaired_lines)
     reader = FieldReader(parsed, path, sink, name) if readable and parsed else None
-    body = parts.body
-    body_chars = len(body)
+    body_chars = parts.body_chars
     description_text = reader.text("description") if reader else None
     if description_text is not None and description_text.strip():
         description, description_source = description_text, "frontmatter"
     else:
-        description, description_source = first_line_description(body, "Skill" if entry.is_skill_md else "Custom command")
+        description, description_source = first_line_description(
+            text, "Skill" if entry.is_skill_md else "Custom command", parts.body_offset
+        )
 
     values: dict[str, str | None] = {}
     kwargs: dict[str, object] = {}
     if reader:
+        kwargs = reader.read()
         values = {
             "name": fm_name,
             "description": description_text,
-            "when_to_use": reader.text("when_to_use"),
-            "argument-hint": reader.text("argument-hint"),
+            "when_to_use": kwargs.get("when_to_use"),  # type: ignore[dict-item]
+            "argument-hint": kwargs.get("argument_hint"),  # type: ignore[dict-item]
         }
-        model = reader.text("model")
-        context = reader.text("context")
-        if context is not None and context not in ("fork", "inline"):
-            reader._bad(
-                "context", f"context: {context!r} is not `fork`; the skill runs inline", "write context: fork, or remove it"
-            )
-        kwargs = {
-            "when_to_use": values["when_to_use"],
-            "argument_hint": values["argument-hint"],
-            "arguments": reader.words("arguments"),
-            "disable_model_invocation": reader.flag("disable-model-invocation", False),
-            "user_invocable": reader.flag("user-invocable", True),
-            "allowed_tools": reader.tools("allowed-tools"),
-            "disallowed_tools": reader.tools("disallowed-tools"),
-            "model": None if model == "inherit" else model,
-            "effort": reader.text("effort"),
-            "context": "fork" if context == "fork" else "inline",
-            "agent": reader.text("agent"),
-            "background": reader.flag("background", False),
-            "hooks": fm.get("hooks"),
-            "paths": reader.words("paths", ","),
-            "shell": reader.text("shell"),
-            "license": reader.text("license"),
-            "compatibility": reader.text("compatibility"),
-            "metadata": fm.get("metadata"),
-            "version": reader.text("version"),
-        }
-        reader.unknown_keys()
         if entry.is_skill_md:
-            reader.spec(entry.base_dir.name)
+            reader.spec(entry.stem)
         if fm_name is not None and fm_name != entry.stem and entry.is_skill_md:
-            _name_mismatch(sink, path, entry, fm_name, name, parsed.positions.get("name"))
+            _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None)
     limit_reader = reader or FieldReader(parse(""), path, sink, name)
     limit_reader.limits(values, body_chars)
 
@@ -128,11 +115,10 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         source=source,
         loaded_from=loaded_from,
         path=path,
-        base_dir=entry.base_dir,
         body_offset=parts.body_offset,
         body_chars=body_chars,
-        body_digest=hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest(),
         inode=(st.st_dev, st.st_ino),
+        stamp=(st.st_mtime_ns, st.st_size),
         **kwargs,  # type: ignore[arg-type]
     )
 

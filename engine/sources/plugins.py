@@ -116,7 +116,7 @@ def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Si
                 entries.append(entry)
 
     if (root / "SKILL.md").is_file():
-        add([Entry(root / "SKILL.md", root, root.name, name, True)])
+        add([Entry(root / "SKILL.md", root.name, name, True)])
     add(scan_skills_root(root / "skills", sink, name, True))
     for rel in _paths(manifest.get("skills"), "skills", manifest_path, sink):
         path = _resolve(root, rel, "skills", manifest_path, sink)
@@ -133,7 +133,7 @@ def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Si
             if path is None:
                 continue
             if path.is_file():
-                add([Entry(path, path.parent, path.stem, name, False, False)])
+                add([Entry(path, path.stem, name, False, False)])
             else:
                 add(scan_commands_root(path, sink, name))
     else:

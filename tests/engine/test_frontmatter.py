@@ -36,7 +36,7 @@ def test_split_cases(text: str, has: bool, terminated: bool) -> None:
 def test_parse_plain_mapping_with_positions() -> None:
     parsed = parse("name: demo\ndescription: hello\n")
     assert parsed.data == {"name": "demo", "description": "hello"}
-    assert parsed.positions["description"] == (3, 1)
+    assert parsed.position("description") == (3, 1)
     assert parsed.error is None
 
 
@@ -88,7 +88,7 @@ def test_not_a_mapping() -> None:
 def test_list_values_keep_their_source_text() -> None:
     parsed = parse('argument-hint: [file, "mode"]\n')
     assert parsed.data["argument-hint"] == ["file", "mode"]
-    assert parsed.value_text["argument-hint"] == '[file, "mode"]'
+    assert parsed.value_text("argument-hint") == '[file, "mode"]'
 
 
 def test_decode_keeps_bom_and_replaces_bad_bytes() -> None:
