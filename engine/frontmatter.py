@@ -161,6 +161,11 @@ def _compose(src: str) -> tuple[Any, Any]:
 def _problem(exc: yaml.YAMLError, line_offset: int) -> YamlProblem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     text = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if context and context_mark is not None:
+        # "found unexpected end of stream" means little without "while scanning a quoted
+        # scalar" and where that began.
+        text = f"{text} ({context} that starts on line {context_mark.line + line_offset})"
     if mark is None:
         return YamlProblem(text, None, None)
     return YamlProblem(text, mark.line + line_offset, mark.column + 1)

@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         "paths", nargs="*", type=Path, metavar="PATH", help="a skill folder, a SKILL.md or a skills folder (default: every tier)"
     )
     p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
+    p.add_argument("-v", "--verbose", action="store_true", help="also show notes (info diagnostics)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
@@ -141,13 +142,14 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
             }
         )
     else:
-        render.diagnostics_report(catalog, diags, failing, args.strict)
+        render.diagnostics_report(catalog, diags, failing, args.strict, args.verbose)
     return 1 if failing else 0
 
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
     listing = workspace.listing(catalog, args.budget) if workspace else build_listing(catalog.skills.values(), args.budget)
     sys.stdout.write(listing.text + "\n")
+    sys.stdout.flush()
     render.listing_summary(listing)
     return 0
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich import box
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -95,19 +96,23 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
     out.print(escape(skill.read_body().rstrip()))
 
 
-def _diagnostic(d: Diagnostic, show_path: bool = False) -> None:
-    where = d.where() if show_path else (f"line {d.line}" if d.line else "")
+def _diagnostic(d: Diagnostic) -> None:
+    where = "" if d.line is None else f"line {d.line}" + ("" if d.column is None else f", column {d.column}")
     style = SEVERITY_STYLE[d.severity]
     out.print(f"  [{style}]{d.severity.value:<7}[/] [dim]{d.code:<24}[/] {escape(where)}")
-    out.print(f"           {escape(d.message)}")
+    # Indented as a block so that wrapped lines stay under the diagnostic they belong to.
+    out.print(Padding(Text(d.message), (0, 0, 0, 11)))
     if d.hint:
-        out.print(f"           [green]→ {escape(d.hint)}[/]")
+        out.print(Padding(Text(f"→ {d.hint}", style="green"), (0, 0, 0, 11)))
 
 
-def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool) -> None:
+def diagnostics_report(
+    catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool, verbose: bool
+) -> None:
     by_file: dict[Path, list[Diagnostic]] = defaultdict(list)
     for d in diags:
-        by_file[d.path].append(d)
+        if verbose or d.severity is not Severity.INFO or d in failing:
+            by_file[d.path].append(d)
     for path, items in by_file.items():
         out.print(f"[bold]{escape(str(path))}[/]")
         for d in items:
@@ -119,6 +124,7 @@ def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[
     out.print(
         f"{verdict}{mode}: {total} skills checked, [red]{counts[Severity.ERROR]} errors[/], "
         f"[yellow]{counts[Severity.WARNING]} warnings[/], [cyan]{counts[Severity.INFO]} notes[/]"
+        + ("" if verbose or not counts[Severity.INFO] else " [dim](-v shows the notes)[/]")
     )
 
 

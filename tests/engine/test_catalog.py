@@ -112,3 +112,22 @@ def test_body_is_read_on_demand(tree: Tree) -> None:
     assert catalog.skills["b"].read_body() == "Line one.\n"
     path.write_text(path.read_text().replace("Line one.", "Changed."))
     assert catalog.skills["b"].read_body() == "Changed.\n"
+
+
+def test_locations_from_environment(tmp_path: Path) -> None:
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg"), "SKILLDECK_MANAGED_DIR": str(tmp_path / "policy")}
+    loc = Locations(project=tmp_path, environ=env)
+    assert (loc.user, loc.managed) == (tmp_path / "cfg", tmp_path / "policy")
+    assert loc.user_skills() == tmp_path / "cfg" / "skills"
+    assert loc.managed_skills() == tmp_path / "policy" / ".claude" / "skills"
+    plain = Locations(project=tmp_path, environ={})
+    assert (plain.user, plain.managed) == (Path.home() / ".claude", Path("/etc/claude-code"))
+    flags = Locations(project=tmp_path, user_dir=tmp_path / "flag", environ=env)
+    assert flags.user == tmp_path / "flag"
+
+
+def test_claude_config_dir_selects_the_user_tier(tree: Tree, tmp_path: Path) -> None:
+    cfg = tmp_path / "cfg"
+    write(cfg / "skills" / "mine" / "SKILL.md", _desc("from CLAUDE_CONFIG_DIR"))
+    catalog = tree.load(user_dir=None, environ={"CLAUDE_CONFIG_DIR": str(cfg)})
+    assert catalog.skills["mine"].source.kind is SourceKind.USER
