@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/skilldeck --demo list
+	$(BIN)/skilldeck --demo
 
 test: $(STAMP)
 	$(BIN)/ruff check engine tui tests

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -70,6 +71,7 @@ def locations_from(args: argparse.Namespace) -> Locations:
 
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
+        args.demo_root = folder
         return make_demo(folder)
     return Locations(
         project=args.project or Path.cwd(),
@@ -157,10 +159,10 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = args.command or "list"
-    if command == "list" and not hasattr(args, "json"):
-        args.json = False
     locations = locations_from(args)
+    if args.command is None:
+        return run_app(args, locations)
+    command = args.command
     workspace = Workspace(locations)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
     try:
@@ -175,6 +177,18 @@ def main(argv: list[str] | None = None) -> int:
         # `skilldeck list | head`: the reader left; nothing to report.
         sys.stderr.close()
         return 0
+
+
+def run_app(args: argparse.Namespace, locations: Locations) -> int:
+    # Imported here so that `list`, `show` and the others never pay for textual.
+    from .app import SkilldeckApp
+    from .view import PathDisplay
+
+    demo = getattr(args, "demo_root", None)
+    paths = PathDisplay.default([(demo, "<demo>")] if demo else [])
+    app = SkilldeckApp(locations, paths)
+    app.run(headless=bool(os.environ.get("SKILLDECK_FIRST_PAINT_FILE")))
+    return 0
 
 
 if __name__ == "__main__":

@@ -106,9 +106,7 @@ def _diagnostic(d: Diagnostic) -> None:
         out.print(Padding(Text(f"→ {d.hint}", style="green"), (0, 0, 0, 11)))
 
 
-def diagnostics_report(
-    catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool, verbose: bool
-) -> None:
+def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool, verbose: bool) -> None:
     by_file: dict[Path, list[Diagnostic]] = defaultdict(list)
     for d in diags:
         if verbose or d.severity is not Severity.INFO or d in failing:

@@ -24,7 +24,45 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Locations, Workspace
 
-WORDS = ["review", "deploy", "lint", "test", "docs", "api", "schema", "migrate", "release", "notes", "debug", "trace", "profile", "cache", "security", "audit", "format", "refactor", "explain", "commit", "branch", "build", "bundle", "package", "config", "monitor", "alert", "incident", "report", "metric", "query", "index", "search", "translate", "summarise", "plan", "design"]
+WORDS = [
+    "review",
+    "deploy",
+    "lint",
+    "test",
+    "docs",
+    "api",
+    "schema",
+    "migrate",
+    "release",
+    "notes",
+    "debug",
+    "trace",
+    "profile",
+    "cache",
+    "security",
+    "audit",
+    "format",
+    "refactor",
+    "explain",
+    "commit",
+    "branch",
+    "build",
+    "bundle",
+    "package",
+    "config",
+    "monitor",
+    "alert",
+    "incident",
+    "report",
+    "metric",
+    "query",
+    "index",
+    "search",
+    "translate",
+    "summarise",
+    "plan",
+    "design",
+]
 
 
 def _paragraph(rng: random.Random, words: int) -> str:

@@ -1,0 +1,37 @@
+"""The real app on the bundled demo workspace, driven by Textual's pilot."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine.demo import make_demo
+from tui.app import SkilldeckApp
+from tui.view import PathDisplay
+
+
+def demo_app(folder: Path, **kw: object) -> SkilldeckApp:
+    return SkilldeckApp(make_demo(folder), PathDisplay.default([(folder, "<demo>")]), blink=False, **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> SkilldeckApp:
+    return demo_app(tmp_path / "demo")
+
+
+async def until(pilot, predicate: Callable[[], object], timeout: float = 5.0, what: str = "") -> None:  # type: ignore[no-untyped-def]
+    """Let the app run until `predicate()` holds; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        await pilot.pause(0.02)
+
+
+async def loaded(pilot) -> None:  # type: ignore[no-untyped-def]
+    await until(pilot, lambda: pilot.app.loaded_once, what="the catalog to load")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()

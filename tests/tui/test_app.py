@@ -1,0 +1,240 @@
+"""The browser under Textual's pilot: navigation, details, search, diagnostics, reload, keys."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from textual.widgets import Markdown, Static, TabbedContent
+
+from tui.app import SkilldeckApp, editor_command
+from tui.screens.help import HelpScreen
+from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.search import ResultsList, SearchBox
+
+from .conftest import demo_app, loaded, until
+
+
+def _selected(app: SkilldeckApp) -> str | None:
+    data = app.tree.current
+    return data.skill.name if data and data.skill else None
+
+
+async def _walk_to(pilot, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Press j until the named skill is under the cursor, as a user would."""
+    for _ in range(60):
+        if _selected(pilot.app) == name:
+            return
+        await pilot.press("j")
+    raise AssertionError(f"{name} not reached with j")
+
+
+def text_of(widget: Static) -> str:
+    """The plain text a Static shows, whatever renderable it holds."""
+    from rich.console import Console
+
+    console = Console(width=300, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(widget.content)
+    return console.export_text()
+
+
+def _title(app: SkilldeckApp) -> str:
+    return text_of(app.query_one("#details-title", Static))
+
+
+def _body(app: SkilldeckApp) -> str:
+    return app.query_one("#details-body", Markdown).source
+
+
+async def test_first_screen_shows_tiers_and_selects_the_first_skill(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        tiers = [str(node.label).split("  ")[0] for node in app.tree.root.children]
+        assert tiers == [
+            "managed",
+            "user",
+            "project",
+            "add-dir shared-skills",
+            "plugin demo-tools",
+            "commands (project)",
+            "bundled",
+        ]
+        await until(pilot, lambda: _selected(app) == "security-review", what="first skill")
+        assert "/security-review" in _title(app)
+        assert "15 skills" in app.sub_title
+
+
+async def test_vim_keys_move_and_details_follow(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: _selected(app) == "security-review")
+        await pilot.press("j", "j")
+        assert _selected(app) == "daily-notes"
+        assert "/daily-notes" in _title(app)
+        await pilot.press("k")
+        assert app.tree.cursor_node.data.skill is None  # the user tier's node
+        await pilot.press("G")
+        assert _selected(app) == "skill-doctor"
+        await pilot.press("g")
+        assert app.tree.cursor_line == 0
+
+
+async def test_body_renders_once_the_cursor_rests(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("j", "j", "j", "j", "j")
+        assert _selected(app) == "api-conventions"
+        await until(pilot, lambda: "pydantic" in _body(app), what="the body of api-conventions")
+        assert "---" not in _body(app), "the frontmatter is not part of the body"
+
+
+async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("j", "j", "j")
+        assert app.tree.current.shadow is not None
+        relations = text_of(app.query_one("#details-relations", Static))
+        assert "Shadowed by the managed skill" in relations
+
+
+async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash")
+        box = app.query_one(SearchBox)
+        assert box.display and not app.tree.display
+        await pilot.press(*"dep")
+        results = app.query_one(ResultsList)
+        assert [r.skill.name for r in results.results] == ["deploy"]
+        await pilot.press("backspace", "backspace", "backspace", *"review")
+        assert len(results.results) >= 2
+        first = results.results[0]
+        assert first.skill.name == "security-review" and first.skill.source.label == "managed"
+        assert results.results[1].shadowed
+        await pilot.press("down", "enter")
+        assert not box.display and app.tree.display
+        await until(pilot, lambda: app.tree.current and app.tree.current.shadow is not None, what="the shadowed review")
+
+
+async def test_search_escape_returns_to_the_tree(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash", "x", "escape")
+        assert not app.query_one(SearchBox).display
+        assert app.focused is app.tree
+
+
+async def test_diagnostics_jump_and_filter(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        assert app.query_one(TabbedContent).active == "diagnostics"
+        tree = app.query_one(DiagnosticsTree)
+        assert app.focused is tree
+        await pilot.press("f")  # errors only
+        files = [str(n.label) for n in tree.root.children]
+        assert len(files) == 2 and any("broken-yaml" in f for f in files)
+        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_node.data is tree.current):
+            await pilot.press("j")
+        await pilot.press("enter")
+        assert app.query_one(TabbedContent).active == "details"
+        await until(pilot, lambda: _selected(app) == "broken-yaml", what="jump to broken-yaml")
+        assert "yaml-invalid" in text_of(app.query_one("#details-diagnostics", Static))
+
+
+async def test_reload_keeps_the_cursor_and_shows_changes(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "deploy")
+        skill_file = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "deploy" / "SKILL.md"
+        skill_file.write_text(skill_file.read_text().replace("Deploy the app to staging or production.", "Ship it."))
+        app.loaded_once = False
+        await pilot.press("r")
+        await loaded(pilot)
+        assert _selected(app) == "deploy"
+        assert "Ship it." in text_of(app.query_one("#details-facts", Static))
+        assert any("Reloaded" in n.message for n in app._notifications)
+
+
+async def test_copy_path_and_edit_at_the_diagnostic_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "editor-args"
+    editor = tmp_path / "fake-vi" / "vi"
+    editor.parent.mkdir()
+    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("c")
+        assert app.clipboard.endswith("etc/claude-code/.claude/skills/security-review/SKILL.md")
+        await pilot.press("3", "f")
+        tree = app.query_one(DiagnosticsTree)
+        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_node.data is tree.current):
+            await pilot.press("j")
+        await pilot.press("e")
+        await until(pilot, record.exists, what="the editor to run")
+        args = record.read_text().split("\n")
+        assert args[0] == "+5" and args[1].endswith("broken-yaml/SKILL.md")
+
+
+def test_editor_command_forms() -> None:
+    path = Path("/x/SKILL.md")
+    assert editor_command({"EDITOR": "nvim"}, path, 3) == ["nvim", "+3", "/x/SKILL.md"]
+    assert editor_command({"VISUAL": "code -w", "EDITOR": "vi"}, path, 3) == ["code", "-w", "--goto", "/x/SKILL.md:3"]
+    assert editor_command({"EDITOR": "ed"}, path, 3) == ["ed", "/x/SKILL.md"]
+    assert editor_command({}, path, 3) is None
+
+
+async def test_edit_without_editor_says_so(app: SkilldeckApp, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("e")
+        assert any("$EDITOR" in n.message for n in app._notifications)
+
+
+async def test_help_lists_every_app_key(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = " ".join(str(row) for _, rows in app.screen.sections for row in rows)
+        for binding in app.BINDINGS:
+            assert binding.description in text  # type: ignore[union-attr]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_pane_keys(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        tabs = app.query_one(TabbedContent)
+        await pilot.press("4")
+        assert tabs.active == "listing"
+        await pilot.press("2")
+        assert tabs.active == "details"
+        await pilot.press("1")
+        assert app.focused is app.tree
+
+
+async def test_palette_goes_to_a_skill(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"research")
+        await until(
+            pilot,
+            lambda: (
+                "Go to /research" in str(app.screen.query("CommandList").first().get_option_at_index(0).prompt)
+                if app.screen.query("CommandList") and app.screen.query("CommandList").first().option_count
+                else False
+            ),
+            what="palette hit",
+        )
+        await pilot.press("enter")
+        await until(pilot, lambda: _selected(app) == "research", what="research selected")

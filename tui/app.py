@@ -1,0 +1,358 @@
+"""The skilldeck app: the tiers tree on the left, details / diagnostics / listing on the right."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import time
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+
+from textual import on
+from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
+
+from engine import Locations, Severity, Skill, Workspace
+
+from .commands import SkillCommands
+from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
+from .screens.help import HelpScreen, key_rows
+from .search import SearchIndex
+from .view import CatalogView, PathDisplay, build_view
+from .widgets.details import SkillDetails
+from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
+from .widgets.listing import ListingPane
+from .widgets.navigation import VIM_BINDINGS
+from .widgets.search import SearchBox
+from .widgets.tiers import NodeData, TiersTree
+
+BODY_DEBOUNCE_S = 0.12
+PANES = ("tiers", "details", "diagnostics", "listing")
+
+
+class SkilldeckApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "skilldeck"
+    COMMANDS = App.COMMANDS | {SkillCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("slash", "search", "Search", key_display="/", id="app.search"),
+        Binding("r", "reload", "Reload", id="app.reload"),
+        Binding("e", "edit", "Edit", id="app.edit"),
+        Binding("c", "copy_path", "Copy path", id="app.copy_path"),
+        Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
+        Binding("1", "pane('tiers')", "Tiers pane", show=False, id="app.pane.tiers"),
+        Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),
+        Binding("3", "pane('diagnostics')", "Diagnostics pane", show=False, id="app.pane.diagnostics"),
+        Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
+    ]
+
+    def __init__(
+        self, locations: Locations, paths: PathDisplay | None = None, budget: int | None = None, blink: bool = True
+    ) -> None:
+        super().__init__()
+        # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
+        self.blink = blink
+        self.workspace = Workspace(locations)
+        self.paths = paths or PathDisplay.default()
+        self.budget = budget
+        self.view: CatalogView | None = None
+        self.search_index = SearchIndex(())
+        self.selected: Path | None = None
+        self._body_timer: Timer | None = None
+        self.loaded_once = False
+        # The skill whose body the details pane shows, for tests and screenshots to wait on.
+        self.body_shown_for: Path | None = None
+
+    # Layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield ProgressBar(id="load-progress", show_eta=False)
+                yield SearchBox(id="search")
+                yield TiersTree(id="tiers")
+            with TabbedContent(id="panes", initial="details"):
+                with TabPane("2 Details", id="details"):
+                    yield SkillDetails(id="details-pane")
+                with TabPane("3 Diagnostics", id="diagnostics"):
+                    yield DiagnosticsPane(id="diagnostics-pane")
+                with TabPane("4 Listing", id="listing"):
+                    yield ListingPane(id="listing-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.paths(self.workspace.locations.project)
+        self.query_one(SearchBox).display = False
+        self.query_one(TiersTree).focus()
+        # Start reading only once the first frame is up: the loading thread competes for
+        # the GIL, and the first screen must not wait for a large catalog.
+        self.call_after_refresh(self._first_paint)
+
+    def _first_paint(self) -> None:
+        mark = os.environ.get("SKILLDECK_FIRST_PAINT_FILE")
+        if mark:
+            # `make bench` asks for the moment of the first frame, then for an exit.
+            Path(mark).write_text(repr(time.time()))
+            self.exit()
+            return
+        self._start_load(reload=False)
+
+    @property
+    def tree(self) -> TiersTree:
+        return self.query_one(TiersTree)
+
+    # Loading ------------------------------------------------------------------------------
+    def _start_load(self, reload: bool) -> None:
+        bar = self.query_one("#load-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=None, progress=0)
+        self.run_worker(partial(self._load, reload), thread=True, exclusive=True, group="load", name="load")
+
+    def _load(self, reload: bool) -> None:
+        started = time.perf_counter()
+        catalog = self.workspace.load(progress=lambda done, total: self.post_message(LoadProgress(done, total)))
+        view = build_view(catalog, self.budget)
+        self.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        self.query_one("#load-progress", ProgressBar).update(total=max(message.total, 1), progress=message.done)
+
+    def on_catalog_loaded(self, message: CatalogLoaded) -> None:
+        view = self.view = message.view
+        catalog = view.catalog
+        self.search_index = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
+        self.query_one("#load-progress", ProgressBar).display = False
+        self.tree.show_view(view, self.paths, self.selected)
+        self.query_one(DiagnosticsPane).show_view(view, self.paths)
+        self.query_one(ListingPane).show_listing(view.listing)
+        counts = catalog.counts()
+        summary = f"{len(catalog.skills)} skills · {counts[Severity.ERROR]} errors · {counts[Severity.WARNING]} warnings"
+        self.sub_title = f"{self.paths(self.workspace.locations.project)} · {summary}"
+        if message.reload:
+            self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
+        self.loaded_once = True
+
+    @property
+    def settled(self) -> bool:
+        """Loaded, and the details show the body of the skill under the cursor (if any)."""
+        skill, _ = self._current()
+        return self.loaded_once and (skill is None or self.body_shown_for == skill.path)
+
+    def search_index_skills(self) -> Iterable[Skill]:
+        return self.view.catalog.skills.values() if self.view else ()
+
+    # Selection and details ------------------------------------------------------------------
+    @on(Tree.NodeHighlighted, "#tiers")
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        data = event.node.data
+        self.selected = data.skill.path if isinstance(data, NodeData) and data.skill else None
+        if self.selected is None and isinstance(data, NodeData) and self.view is not None:
+            tier = next((t for t in self.view.tiers if t.source == data.source), None)
+            if tier is not None:
+                self.query_one(SkillDetails).show_tier(tier, self.paths)
+                return
+        self._show_selected()
+
+    @on(Tree.NodeSelected, "#tiers")
+    def _chosen(self, event: Tree.NodeSelected) -> None:
+        data = event.node.data
+        if isinstance(data, NodeData) and data.skill is not None:
+            self.query_one(TabbedContent).active = "details"
+
+    def _current(self) -> tuple[Skill | None, object]:
+        data = self.tree.current
+        if data is None or data.skill is None or data.skill.path != self.selected:
+            return None, None
+        return data.skill, data.shadow
+
+    def _show_selected(self) -> None:
+        if self.view is None:
+            return
+        skill, shadow = self._current()
+        self.query_one(SkillDetails).show(self.view, skill, shadow, self.paths)  # type: ignore[arg-type]
+        if self._body_timer is not None:
+            self._body_timer.stop()
+        if skill is not None:
+            self._body_timer = self.set_timer(BODY_DEBOUNCE_S, partial(self._read_body_later, skill))
+
+    def _read_body_later(self, skill: Skill) -> None:
+        self.run_worker(partial(self._read_body, skill), thread=True, exclusive=True, group="body", name="body")
+
+    def _read_body(self, skill: Skill) -> None:
+        try:
+            body = skill.read_body()
+        except OSError as exc:
+            self.post_message(BodyLoaded(skill.path, "", [], f"{exc.strerror}: {skill.path}"))
+            return
+        files: list[str] = []
+        if skill.path.name == "SKILL.md":
+            for root, dirs, names in os.walk(skill.base_dir):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                rel = Path(root).relative_to(skill.base_dir)
+                files += [str(rel / n) for n in sorted(names) if not n.startswith(".") and (rel / n) != Path("SKILL.md")]
+                if len(files) > 50:
+                    files = [*files[:50], "…"]
+                    break
+        self.post_message(BodyLoaded(skill.path, body, files, None))
+
+    def on_body_loaded(self, message: BodyLoaded) -> None:
+        skill, _ = self._current()
+        if skill is not None and message.path == skill.path:
+            self.query_one(SkillDetails).show_body(skill, message.body, message.files, message.error)
+            self.body_shown_for = skill.path
+
+    def go_to_path(self, path: Path) -> None:
+        self._close_search()
+        self.query_one(TabbedContent).active = "details"
+        self.selected = path
+        if self.tree.select_path(path):
+            self.tree.focus()
+
+    def on_jump_to_skill(self, message: JumpToSkill) -> None:
+        self.go_to_path(message.path)  # type: ignore[arg-type]
+
+    # Search ---------------------------------------------------------------------------------
+    def action_search(self) -> None:
+        if self.view is None:
+            self.notify("Still loading…", severity="warning")
+            return
+        self.tree.display = False
+        self.query_one(SearchBox).open(self.search_index, self.blink)
+
+    @on(SearchBox.Picked)
+    def _picked(self, message: SearchBox.Picked) -> None:
+        if message.result is None:
+            self._close_search()
+            self.tree.focus()
+        else:
+            self.go_to_path(message.result.skill.path)
+
+    def _close_search(self) -> None:
+        self.query_one(SearchBox).display = False
+        self.tree.display = True
+
+    # Actions --------------------------------------------------------------------------------
+    def action_reload(self) -> None:
+        self._start_load(reload=True)
+
+    def action_pane(self, name: str) -> None:
+        if name == "tiers":
+            self._close_search()
+            self.tree.focus()
+            return
+        self.query_one(TabbedContent).active = name
+        target = {"details": SkillDetails, "diagnostics": DiagnosticsTree, "listing": ListingPane}[name]
+        self.query_one(target).focus()
+
+    def _target(self) -> tuple[Path, int] | None:
+        """The file (and line) the user means: a diagnostic when the diagnostics have focus,
+        else the selected skill."""
+        focused = self.focused
+        if isinstance(focused, DiagnosticsTree) and focused.current is not None:
+            diag = focused.current
+            return diag.path, diag.line or 1
+        skill, _ = self._current()
+        return (skill.path, 1) if skill is not None else None
+
+    def action_copy_path(self) -> None:
+        target = self._target()
+        if target is None:
+            self.notify("Nothing selected", severity="warning")
+            return
+        self.copy_to_clipboard(str(target[0]))
+        self.notify(f"Copied {self.paths(target[0])}", title="Copy path")
+
+    def action_edit(self) -> None:
+        target = self._target()
+        if target is None:
+            self.notify("Nothing selected", severity="warning")
+            return
+        command = editor_command(os.environ, *target)
+        if command is None:
+            self.notify("Set $EDITOR (or $VISUAL) to open files", severity="error", title="Edit")
+            return
+        try:
+            with self.suspend():
+                result = subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            result = subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+        except OSError as exc:
+            self.notify(f"Could not start {command[0]}: {exc.strerror}", severity="error", title="Edit")
+            return
+        self.notify(f"Edited {self.paths(target[0])} (exit {result.returncode}); reloading", title="Edit")
+        self._start_load(reload=True)
+
+    def action_help(self) -> None:
+        display = self.get_key_display
+        sections = [
+            (
+                "Anywhere",
+                [
+                    *key_rows(list(self.BINDINGS), display),
+                    ("ctrl+p", "Command palette: go to skill, reload, theme"),
+                    ("tab", "Next pane"),
+                ],
+            ),
+            (
+                "Tiers tree, diagnostics",
+                [*key_rows(VIM_BINDINGS, display), ("↑ ↓", "Move"), ("enter", "Open: show details / go to skill")],
+            ),
+            ("Diagnostics pane", [*key_rows(DiagnosticsPane.BINDINGS, display), ("e", "Open the file at the diagnostic's line")]),
+            (
+                "Search",
+                [
+                    ("type", "Narrow the ranked results"),
+                    ("↑ ↓", "Move"),
+                    ("enter", "Go to the skill"),
+                    ("escape", "Close search"),
+                ],
+            ),
+        ]
+        self.push_screen(HelpScreen(sections))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
+        yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
+
+
+EDITORS_PLUS_LINE = {
+    "vi",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
+    "emacsclient",
+    "micro",
+    "kak",
+    "hx",
+    "helix",
+    "joe",
+    "ne",
+    "mcedit",
+    "pico",
+}
+EDITORS_GOTO = {"code", "codium", "code-insiders", "cursor", "windsurf"}
+
+
+def editor_command(environ: os._Environ[str] | dict[str, str], path: Path, line: int) -> list[str] | None:
+    """The command that opens `path` at `line` in the user's editor, or None without one."""
+    editor = environ.get("VISUAL") or environ.get("EDITOR")
+    if not editor:
+        return None
+    argv = shlex.split(editor)
+    name = Path(argv[0]).name
+    if name in EDITORS_PLUS_LINE:
+        return [*argv, f"+{line}", str(path)]
+    if name in EDITORS_GOTO:
+        return [*argv, "--goto", f"{path}:{line}"]
+    if name in {"subl", "zed", "mate"}:
+        return [*argv, f"{path}:{line}"]
+    return [*argv, str(path)]

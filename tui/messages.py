@@ -1,0 +1,45 @@
+"""Messages the engine adapter posts into the app. Each carries an immutable snapshot."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from .view import CatalogView
+
+
+class LoadProgress(Message):
+    """Posted from the loading thread every few hundred files."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+
+
+class CatalogLoaded(Message):
+    """A new catalog snapshot is ready; widgets re-project it."""
+
+    def __init__(self, view: CatalogView, elapsed_ms: float, reload: bool) -> None:
+        super().__init__()
+        self.view = view
+        self.elapsed_ms = elapsed_ms
+        self.reload = reload
+
+
+class BodyLoaded(Message):
+    """The body and folder listing of a skill, read in a thread after the cursor settled."""
+
+    def __init__(self, path: object, body: str, files: list[str], error: str | None) -> None:
+        super().__init__()
+        self.path = path
+        self.body = body
+        self.files = files
+        self.error = error
+
+
+class JumpToSkill(Message):
+    """Select a skill (by file path, so shadowed skills can be reached too) and show it."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__()
+        self.path = path

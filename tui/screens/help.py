@@ -1,0 +1,48 @@
+"""`?`: every key of the app and of its panes, from their bindings (so it cannot drift)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close", id="help.close"),
+        Binding("question_mark", "dismiss", "Close", show=False, id="help.close2"),
+        Binding("q", "dismiss", "Close", show=False, id="help.close3"),
+    ]
+
+    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold cyan", no_wrap=True)
+        table.add_column()
+        for title, rows in self.sections:
+            table.add_row(f"[bold]{title}[/]", "")
+            for keys, description in rows:
+                table.add_row(keys, description)
+            table.add_row("", "")
+        with VerticalScroll(id="help-box"):
+            yield Static("[b]skilldeck keys[/b]   [dim]escape closes[/]", id="help-title")
+            yield Static(table)
+
+
+def key_rows(bindings: list[Binding], display: object) -> list[tuple[str, str]]:
+    """(keys, description) rows, merging bindings that share an action."""
+    rows: dict[str, list[str]] = {}
+    descriptions: dict[str, str] = {}
+    for binding in bindings:
+        if not binding.description:
+            continue
+        key = display(binding)  # type: ignore[operator]
+        rows.setdefault(binding.action, []).append(key)
+        descriptions.setdefault(binding.action, binding.description)
+    return [(" ".join(keys), descriptions[action]) for action, keys in rows.items()]

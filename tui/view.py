@@ -1,0 +1,129 @@
+"""What the app shows, computed from a `Catalog` off the UI thread.
+
+Widgets re-project this snapshot; nothing here imports textual, so it is cheap to test.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind, build_listing
+from engine.locations import BUNDLED_DIR
+
+
+@dataclass(frozen=True)
+class PathDisplay:
+    """Shortens paths for the screen: `~` for home, labels for known roots (the demo folder)."""
+
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def default(cls, extra: Iterable[tuple[Path, str]] = ()) -> PathDisplay:
+        pairs = [(str(p), label) for p, label in extra]
+        pairs.append((str(BUNDLED_DIR), "<bundled>"))
+        pairs.append((str(Path.home()), "~"))
+        return cls(tuple(pairs))
+
+    def in_text(self, text: str) -> str:
+        """Shorten every known path inside a message."""
+        for prefix, label in self.aliases:
+            if prefix in text:
+                text = text.replace(prefix + os.sep, label + os.sep).replace(prefix, label)
+        return text
+
+    def __call__(self, path: Path | str) -> str:
+        text = str(path)
+        for prefix, label in self.aliases:
+            if text == prefix:
+                return label
+            if text.startswith(prefix + os.sep):
+                return label + text[len(prefix) :]
+        return text
+
+
+@dataclass(frozen=True)
+class TierView:
+    source: Source
+    skills: tuple[Skill, ...]
+    shadowed: tuple[Shadowed, ...]
+    errors: int
+    warnings: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.skills and not self.shadowed and not self.errors and not self.warnings
+
+
+@dataclass(frozen=True)
+class CatalogView:
+    catalog: Catalog
+    tiers: tuple[TierView, ...]
+    listing: Listing
+    diagnostics_by_path: dict[Path, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+
+    def diagnostics_for(self, path: Path) -> tuple[Diagnostic, ...]:
+        return self.diagnostics_by_path.get(path, ())
+
+    def worst(self, path: Path) -> Severity | None:
+        diags = self.diagnostics_for(path)
+        for severity in (Severity.ERROR, Severity.WARNING):
+            if any(d.severity is severity for d in diags):
+                return severity
+        return None
+
+    def find(self, name: str) -> Skill | None:
+        return self.catalog.get(name)
+
+
+def _owner(path: Path, roots: Sequence[tuple[str, Source]]) -> Source | None:
+    text = str(path)
+    for root, source in roots:
+        if text == root or text.startswith(root + os.sep):
+            return source
+    return None
+
+
+# Tier kinds that are shown even when empty, so a user sees where skills *would* come from.
+ALWAYS_SHOWN = frozenset({SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT})
+
+
+def build_view(catalog: Catalog, budget: int | None = None) -> CatalogView:
+    skills_by_source: dict[Source, list[Skill]] = defaultdict(list)
+    for skill in catalog.skills.values():
+        skills_by_source[skill.source].append(skill)
+    shadowed_by_source: dict[Source, list[Shadowed]] = defaultdict(list)
+    for entry in catalog.shadowed:
+        shadowed_by_source[entry.skill.source].append(entry)
+
+    # Longest roots first, so a plugin inside a project folder owns its own diagnostics.
+    roots = sorted(((str(s.root), s) for s in catalog.sources), key=lambda r: -len(r[0]))
+    counts: dict[Source, list[int]] = defaultdict(lambda: [0, 0])
+    by_path: dict[Path, list[Diagnostic]] = defaultdict(list)
+    for diag in catalog.diagnostics:
+        by_path[diag.path].append(diag)
+        if diag.severity is Severity.INFO:
+            continue
+        owner = _owner(diag.path, roots)
+        if owner is not None:
+            counts[owner][0 if diag.severity is Severity.ERROR else 1] += 1
+
+    tiers = []
+    for source in catalog.sources:
+        errors, warnings = counts.get(source, (0, 0))
+        tier = TierView(
+            source,
+            tuple(skills_by_source.get(source, ())),
+            tuple(shadowed_by_source.get(source, ())),
+            errors,
+            warnings,
+        )
+        if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
+            tiers.append(tier)
+    listing = build_listing(catalog.skills.values(), budget)
+    listed = frozenset(e.name for e in listing.entries)
+    return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()}, listed)

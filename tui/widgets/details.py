@@ -1,0 +1,153 @@
+"""Skill details: what matters about the selected skill, its body, files and diagnostics."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static
+
+from engine import Diagnostic, Severity, Shadowed, Skill
+
+from ..view import CatalogView, PathDisplay, TierView
+
+TIER_NOTES = {
+    "managed": "highest: a managed skill wins every name clash",
+    "user": "beats project, add-dir, commands and bundled skills of the same name",
+    "project": "the nearest folder first, up to the git root; beats add-dir, commands, bundled",
+    "add-dir": "beats commands and bundled skills of the same name",
+    "plugin": "names are plugin:skill, so plugin skills never clash",
+    "commands": "legacy .claude/commands: a skill of the same name wins",
+    "bundled": "shipped with skilldeck: any local skill of the same name wins",
+    "path": "named on the command line",
+}
+
+SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def yes_no(value: bool, why_not: str = "") -> Text:
+    if value:
+        return Text("yes", "green")
+    return Text.assemble(("no", "red"), (f"  {why_not}" if why_not else "", "dim"))
+
+
+def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    trimmed = skill.name in view.listing.trimmed
+    if not skill.model_invocable:
+        listed = Text("no", "dim")
+    elif skill.name not in view.listed:
+        listed = Text("no", "red")
+    elif trimmed:
+        listed = Text("name only: description trimmed by the budget", "yellow")
+    else:
+        listed = Text("yes", "green")
+    rows: list[tuple[str, Text | str]] = [
+        ("display name", skill.display_name),
+        ("source", Text.assemble(skill.source.label, (f"  {skill.loaded_from.value}", "dim"))),
+        ("path", paths(skill.path)),
+        ("user can invoke", yes_no(skill.user_invocable, "user-invocable: false")),
+        ("model can invoke", yes_no(skill.model_invocable, "disable-model-invocation: true")),
+        ("in model listing", listed),
+        ("context", Text("fork", "magenta") if skill.context == "fork" else Text("inline")),
+        ("agent", skill.agent or ("general-purpose" if skill.context == "fork" else "—")),
+        ("model", skill.model or "inherit"),
+        ("allowed-tools", ", ".join(skill.allowed_tools) or "—"),
+        ("argument hint", skill.argument_hint or "—"),
+        ("when_to_use", skill.when_to_use or "—"),
+        ("description", Text.assemble(skill.description, (f"  ({skill.description_source})", "dim"))),
+    ]
+    for key, value in rows:
+        table.add_row(key, value)
+    return table
+
+
+def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Group:
+    parts = []
+    for d in diags:
+        where = f"line {d.line}" if d.line else ""
+        parts.append(Text.assemble((f"{d.severity.value:<8}", SEVERITY_STYLE[d.severity]), (f"{d.code}  ", "dim"), where))
+        parts.append(Text(f"  {paths.in_text(d.message)}"))
+        if d.hint:
+            parts.append(Text(f"  → {paths.in_text(d.hint)}", "green"))
+    return Group(*parts)
+
+
+class SkillDetails(VerticalScroll):
+    """The right-hand pane for the skill under the cursor. The body is rendered later, once the
+    cursor has rested (the app debounces and reads it in a thread)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading skills…", id="details-title")
+        yield Static(id="details-facts")
+        yield Static(id="details-relations")
+        yield Static(id="details-diagnostics")
+        yield Static("body", id="details-body-title", classes="section")
+        yield Markdown(id="details-body")
+        yield Static(id="details-files")
+
+    def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None, paths: PathDisplay) -> None:
+        title = self.query_one("#details-title", Static)
+        facts = self.query_one("#details-facts", Static)
+        relations = self.query_one("#details-relations", Static)
+        diags = self.query_one("#details-diagnostics", Static)
+        if skill is None:
+            title.update(Text("Select a skill", "dim"))
+            for widget in (facts, relations, diags):
+                widget.update("")
+            self.show_body(None, "", [], None)
+            return
+        title.update(Text.assemble(("/" + skill.name, "bold"), ("  shadowed" if shadow else "", "bold yellow")))
+        facts.update(facts_table(skill, view, paths))
+        lines = []
+        if shadow is not None:
+            winner = shadow.shadowed_by
+            lines.append(
+                Text(f"Shadowed by the {winner.source.label} skill at {paths(winner.path)}: this one never runs.", "yellow")
+            )
+        for entry in view.catalog.shadowing(skill):
+            lines.append(Text(f"Shadows the {entry.skill.source.label} skill at {paths(entry.skill.path)}.", "dim"))
+        relations.update(Group(*lines))
+        found = view.diagnostics_for(skill.path)
+        diags.update(diagnostics_block(found, paths) if found else "")
+        diags.set_class(bool(found), "has-diagnostics")
+        self.query_one("#details-body", Markdown).update("*…*")
+        self.query_one("#details-files", Static).update("")
+
+    def show_tier(self, tier: TierView, paths: PathDisplay) -> None:
+        """A tier under the cursor: where it is, what it holds, where it stands in precedence."""
+        self.query_one("#details-title", Static).update(Text(tier.source.label, "bold"))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(overflow="fold")
+        table.add_row("folder", paths(tier.source.root))
+        table.add_row("kind", tier.source.kind.value)
+        table.add_row("skills", str(len(tier.skills)))
+        table.add_row("shadowed here", str(len(tier.shadowed)))
+        table.add_row("errors", Text(str(tier.errors), "red" if tier.errors else ""))
+        table.add_row("warnings", Text(str(tier.warnings), "yellow" if tier.warnings else ""))
+        table.add_row("precedence", TIER_NOTES.get(tier.source.kind.value, ""))
+        self.query_one("#details-facts", Static).update(table)
+        for name in ("#details-relations", "#details-diagnostics"):
+            self.query_one(name, Static).update("")
+        self.query_one("#details-diagnostics", Static).set_class(False, "has-diagnostics")
+        self.query_one("#details-body", Markdown).update("")
+        self.query_one("#details-files", Static).update("")
+
+    def show_body(self, skill: Skill | None, body: str, files: list[str], error: str | None) -> None:
+        markdown = self.query_one("#details-body", Markdown)
+        if error:
+            markdown.update(f"**Cannot read the body:** {error}")
+        else:
+            markdown.update(body if body.strip() else "*(empty body)*")
+        listing = self.query_one("#details-files", Static)
+        if skill is None:
+            listing.update("")
+        elif files:
+            listing.update(Text.assemble(("other files  ", "bold"), ("  ".join(files), "")))
+        else:
+            listing.update(Text("no other files in the folder", "dim"))

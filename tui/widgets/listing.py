@@ -1,0 +1,44 @@
+"""The listing the model receives, the budget it uses, and whose descriptions were dropped."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import ProgressBar, Static
+
+from engine import Listing
+
+
+class ListingPane(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(id="listing-summary")
+        yield ProgressBar(id="listing-bar", show_eta=False)
+        yield Static(id="listing-trimmed")
+        yield Static(id="listing-text")
+
+    def show_listing(self, listing: Listing) -> None:
+        over = listing.wanted > listing.budget
+        summary = Text.assemble(
+            ("What the model is told about skills  ", "bold"),
+            (f"{len(listing.entries)} skills, {listing.used:,} of {listing.budget:,} characters", "red" if over else "green"),
+            ("  (SLASH_COMMAND_TOOL_CHAR_BUDGET)", "dim"),
+        )
+        self.query_one("#listing-summary", Static).update(summary)
+        self.query_one("#listing-bar", ProgressBar).update(
+            total=max(listing.budget, 1), progress=min(listing.used, listing.budget)
+        )
+        trimmed = listing.trimmed
+        note = self.query_one("#listing-trimmed", Static)
+        if trimmed:
+            note.update(
+                Text.assemble(
+                    (f"{len(trimmed)} descriptions dropped to fit ({listing.wanted:,} characters wanted): ", "yellow"),
+                    ", ".join(trimmed),
+                )
+            )
+        else:
+            note.update(Text("Every description fits.", "dim"))
+        text = Text(listing.text)
+        text.stylize("bold", 0, len(listing.text.split("\n", 1)[0]))
+        self.query_one("#listing-text", Static).update(text)
