@@ -3,22 +3,31 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Exact versions for a reproducible suite (the snapshot tests draw with these textual/rich).
+CONSTRAINTS := tests/constraints.txt
 
-.PHONY: demo test lint bench screenshots clean
+.PHONY: demo test lint bench screenshots tmux clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=python3.x)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(STAMP): $(BIN)/python pyproject.toml $(CONSTRAINTS)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[test]'
 	@touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/skilldeck --demo
 
-test: $(STAMP)
+# The end-to-end test drives the installed command in tmux; install it when the machine lacks it.
+tmux:
+	@command -v tmux >/dev/null 2>&1 || { \
+		echo "installing tmux for the end-to-end test"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tmux >/dev/null; }
+
+test: $(STAMP) tmux
 	$(BIN)/ruff check engine tui tests
 	$(BIN)/python -m pytest
 
@@ -28,9 +37,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_catalog.py
+	$(BIN)/python tests/bench/bench_tui.py
 
 screenshots: $(STAMP)
-	@echo "no screens yet: the TUI arrives with issue 3"
+	$(BIN)/python tests/make_screenshots.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info tests/bench/.data
+	rm -rf $(VENV) build *.egg-info

@@ -109,5 +109,5 @@ class SearchIndex:
             results = [Result(self._total(words, i), self._skills[i], self._shadowed[i]) for i in top]
             # Keep the rank order; shadowed skills still go after live ones.
             return sorted(results, key=lambda r: r.shadowed)
-        scored = sorted(((self._total(words, i), i) for i in hits), key=lambda pair: -pair[0])
+        scored = sorted(((self._total(words, i), i) for i in hits), key=lambda pair: (self._shadowed[pair[1]], -pair[0]))
         return [Result(score, self._skills[i], self._shadowed[i]) for score, i in scored[:limit]]

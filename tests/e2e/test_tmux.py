@@ -1,0 +1,90 @@
+"""The installed `skilldeck --demo` in a real terminal (tmux): keys in, screen text out."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+EXE = Path(sys.executable).parent / "skilldeck"
+
+
+class Terminal:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, text: str, timeout: float = 15.0) -> str:
+        return self.wait_until(lambda screen: text in screen, timeout, f"{text!r} to appear")
+
+    def wait_until(self, predicate, timeout: float = 15.0, what: str = "the condition") -> str:  # type: ignore[no-untyped-def]
+        """Poll the captured screen until `predicate` holds; fail with the screen after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+            subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
+
+    def alive(self) -> bool:
+        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    assert shutil.which("tmux"), "make test installs tmux; run the suite through make test"
+    assert EXE.exists(), f"the installed command is missing at {EXE}"
+    name = f"skilldeck-e2e-{uuid.uuid4().hex[:8]}"
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "36", "-e", "TERM=xterm-256color", f"{EXE} --demo"],
+        check=True,
+    )
+    term = Terminal(name)
+    try:
+        yield term
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def test_demo_browse_search_and_quit(terminal: Terminal) -> None:
+    screen = terminal.wait_for("15 skills")
+    assert "managed" in screen and "bundled" in screen
+    terminal.wait_for("/security-review")
+    terminal.keys("j", "j")
+    terminal.wait_for("/daily-notes")
+    terminal.keys("/")
+    terminal.wait_for("search names")
+    terminal.keys("d", "e", "p", "l")
+    terminal.wait_for("deploy  project")
+    terminal.keys("Enter")
+    terminal.wait_for("/deploy")
+    terminal.keys("3")
+    terminal.wait_for("yaml-invalid")
+    terminal.keys("4")
+    terminal.wait_for("The following skills are available")
+    terminal.keys("?")
+    terminal.wait_for("skilldeck keys")
+    terminal.keys("Escape")
+    # ESC followed at once by q reads as alt+q; wait for the help to close first.
+    terminal.wait_until(lambda screen: "skilldeck keys" not in screen)
+    terminal.keys("q")
+    deadline = time.monotonic() + 10
+    while terminal.alive() and time.monotonic() < deadline:
+        subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
+    assert not terminal.alive(), "q quits the app (and the tmux session with it)"

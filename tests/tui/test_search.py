@@ -1,0 +1,60 @@
+"""Search ranking and narrowing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import LoadedFrom, Skill, Source, SourceKind
+from tui.search import SearchIndex
+
+SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
+
+
+def _skill(name: str, description: str = "", folder: str | None = None) -> Skill:
+    path = Path("/p/.claude/skills") / (folder or name) / "SKILL.md"
+    return Skill(name, name, description or f"The {name} skill.", "frontmatter", SOURCE, LoadedFrom.SKILLS, path)
+
+
+SKILLS = [
+    _skill("review-pr", "Review a pull request."),
+    _skill("review", "General review."),
+    _skill("code-review-bot", "Bot."),
+    _skill("deploy", "Ship to production; runs a review first."),
+    _skill("rvw-tools", "Tools."),
+    _skill("lint", "Lint.", folder="reviewer-rules"),
+]
+
+
+def _names(query: str, index: SearchIndex | None = None) -> list[str]:
+    return [r.skill.name for r in (index or SearchIndex(SKILLS)).search(query)]
+
+
+def test_rank_order() -> None:
+    assert _names("review") == ["review", "review-pr", "code-review-bot", "deploy", "lint"]
+
+
+def test_fuzzy_name_match() -> None:
+    assert _names("rvwt") == ["rvw-tools", "code-review-bot"], "the tighter match first"
+    assert _names("dply") == ["deploy"]
+
+
+def test_every_word_must_match() -> None:
+    assert _names("review bot") == ["code-review-bot"]
+    assert _names("review nothing") == []
+    assert _names("") == []
+
+
+def test_shadowed_come_after_live_ones() -> None:
+    index = SearchIndex([SKILLS[0]], [_skill("review", "shadowed one")])
+    results = index.search("review")
+    assert [(r.skill.name, r.shadowed) for r in results] == [("review-pr", False), ("review", True)]
+
+
+def test_narrowing_while_typing_matches_a_fresh_search() -> None:
+    many = [_skill(f"skill-{i:04d}", f"does {'alpha' if i % 3 else 'beta'} things") for i in range(2000)]
+    typing = SearchIndex(many)
+    for prefix in ("s", "sk", "ski", "skill-00", "skill-001"):
+        typed = [r.skill.name for r in typing.search(prefix)]
+        assert typed == [r.skill.name for r in SearchIndex(many).search(prefix)]
+    typing.search("beta")
+    assert len(typing.search("alpha")) == 200, "a new word after a different one searches everything again"
