@@ -109,12 +109,14 @@ async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:
         assert [r.skill.name for r in results.results] == ["deploy"]
         await pilot.press("backspace", "backspace", "backspace", *"review")
         assert len(results.results) >= 2
-        first = results.results[0]
+        first, last = results.results[0], results.results[-1]
         assert first.skill.name == "security-review" and first.skill.source.label == "managed"
-        assert results.results[1].shadowed
-        await pilot.press("down", "enter")
+        assert last.skill.name == "security-review" and last.shadowed, "shadowed skills come last"
+        await pilot.press("down", "up", "enter")
         assert not box.display and app.tree.display
-        await until(pilot, lambda: app.tree.current and app.tree.current.shadow is not None, what="the shadowed review")
+        await until(
+            pilot, lambda: _selected(app) == "security-review" and app.tree.current.shadow is None, what="the managed review"
+        )
 
 
 async def test_search_escape_returns_to_the_tree(app: SkilldeckApp) -> None:

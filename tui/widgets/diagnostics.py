@@ -102,7 +102,8 @@ class DiagnosticsPane(Vertical):
                 grouped[diag.path].append(diag)
         tree = self.tree
         tree.clear()
-        for path in sorted(grouped, key=str):
+        # Sorted as shown, so the order does not depend on where the checkout lives.
+        for path in sorted(grouped, key=self._paths):
             diags = grouped[path]
             node = tree.root.add(Text(self._paths(path), "bold"), path, expand=True)
             for diag in diags:
