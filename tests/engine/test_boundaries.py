@@ -34,3 +34,21 @@ def test_loading_the_engine_pulls_in_neither_textual_nor_tui_nor_anthropic() -> 
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_app_does_not_import_anthropic_before_a_run() -> None:
+    code = (
+        "import sys, asyncio, tempfile, pathlib\n"
+        "from engine.demo import make_demo\n"
+        "from tui.app import SkilldeckApp\n"
+        "from tui.cli import build_parser\n"
+        "app = SkilldeckApp(make_demo(pathlib.Path(tempfile.mkdtemp())))\n"
+        "async def main():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        while not app.loaded_once:\n"
+        "            await pilot.pause(0.02)\n"
+        "asyncio.run(main())\n"
+        "print('anthropic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "False"

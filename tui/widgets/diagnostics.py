@@ -102,8 +102,14 @@ class DiagnosticsPane(Vertical):
                 grouped[diag.path].append(diag)
         tree = self.tree
         tree.clear()
-        # Sorted as shown, so the order does not depend on where the checkout lives.
-        for path in sorted(grouped, key=self._paths):
+        # Files with errors first, then by the path as shown (not the absolute path, so the
+        # order does not depend on where a checkout lives).
+        rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+        def order(path: Path) -> tuple[int, str]:
+            return min(rank[d.severity] for d in grouped[path]), self._paths(path)
+
+        for path in sorted(grouped, key=order):
             diags = grouped[path]
             node = tree.root.add(Text(self._paths(path), "bold"), path, expand=True)
             for diag in diags:
