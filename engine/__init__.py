@@ -6,14 +6,17 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 
 from .catalog import Catalog
 from .diagnostics import CODES
+from .diff import CatalogDiff
 from .listing import Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .watch import WatchHandle
 from .workspace import Workspace, load_paths
 
 __all__ = [
     "CODES",
     "Catalog",
+    "CatalogDiff",
     "Diagnostic",
     "Listing",
     "ListingEntry",
@@ -25,6 +28,7 @@ __all__ = [
     "Skill",
     "Source",
     "SourceKind",
+    "WatchHandle",
     "Workspace",
     "build_listing",
     "load_paths",

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
 from .diagnostics import Sink
-from .model import Diagnostic, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
-from .skillfile import load_entry
+from .loadcache import Loaded
+from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .skillfile import Entry, load_entry
 from .sources import Tier
 
 Progress = Callable[[int, int], None]
@@ -69,7 +70,31 @@ class Catalog:
         return out
 
 
-def build(tiers: Iterable[Tier], sink: Sink, progress: Progress | None = None, started: float | None = None) -> Catalog:
+def _load(entry: Entry, tier: Tier, sink: Sink, memo: dict[tuple[Entry, LoadedFrom], Loaded] | None) -> Skill | None:
+    """Read one file, or take it from `memo` when it was read before and has not changed."""
+    if memo is None:
+        return load_entry(entry, tier.source, tier.loaded_from, sink)
+    key = (entry, tier.loaded_from)
+    known = memo.get(key)
+    if known is None:
+        local = Sink()
+        known = Loaded(load_entry(entry, tier.source, tier.loaded_from, local), tuple(local.items))
+        memo[key] = known
+    sink.items.extend(known.diagnostics)
+    skill = known.skill
+    if skill is not None and skill.source != tier.source:
+        # A tier appeared or went before this one: same file, new position.
+        skill = replace(skill, source=tier.source)
+    return skill
+
+
+def build(
+    tiers: Iterable[Tier],
+    sink: Sink,
+    progress: Progress | None = None,
+    started: float | None = None,
+    memo: dict[tuple[Entry, LoadedFrom], Loaded] | None = None,
+) -> Catalog:
     started = time.perf_counter() if started is None else started
     tiers = list(tiers)
     total = sum(len(t.entries) for t in tiers)
@@ -82,7 +107,7 @@ def build(tiers: Iterable[Tier], sink: Sink, progress: Progress | None = None, s
             done += 1
             if progress is not None and done % 200 == 0:
                 progress(done, total)
-            skill = load_entry(entry, tier.source, tier.loaded_from, sink)
+            skill = _load(entry, tier, sink, memo)
             if skill is None:
                 continue
             first = by_inode.get(skill.inode) if skill.inode else None

@@ -12,8 +12,10 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from .diagnostics import Sink
+from .model import Diagnostic
 from .skillfile import Entry
 
 MAX_DEPTH = 6
@@ -25,38 +27,48 @@ class _Walk:
 
     def __init__(self, root: Path, sink: Sink) -> None:
         self.root = root
+        # Where per-name findings go (swapped while a name is read); the bound's own
+        # diagnostic always goes to the root's sink.
         self.sink = sink
+        self.root_sink = sink
         self.dirs = 0
         self.stopped = False
-        self.visited: set[str] = set()
 
     def enter(self, path: str) -> bool:
         if self.stopped:
             return False
         self.dirs += 1
         if self.dirs > MAX_DIRS_PER_ROOT:
+            self.stop()
+            return False
+        return True
+
+    def stop(self) -> None:
+        if not self.stopped:
             self.stopped = True
-            self.sink.warning(
+            self.root_sink.warning(
                 "scan-limit",
                 self.root,
                 f"stopped after {MAX_DIRS_PER_ROOT:,} folders, as Claude Code does; skills past this point are not loaded",
                 "split this folder, or move unrelated folders out of it",
             )
-            return False
-        return True
 
-    def first_visit(self, path: str) -> bool:
-        real = os.path.realpath(path)
-        if real in self.visited:
-            self.sink.warning(
+
+def _cycle_free(path: str, chain: tuple[str, ...], sink: Sink) -> str | None:
+    """The real path of `path`, or None (with a diagnostic) when following it would lead back
+    into a folder on the current walk. Only the path being walked counts, so what one name
+    finds never depends on another (which lets a reload re-read one name alone)."""
+    real = os.path.realpath(path)
+    for folder in chain:
+        if folder == real or folder.startswith(real + os.sep):
+            sink.warning(
                 "symlink-cycle",
                 Path(path),
-                f"this folder leads back to {real}, already scanned; not followed again",
+                f"this folder leads back to {real}, which contains it; not followed",
                 "remove the symlink or point it somewhere outside its own tree",
             )
-            return False
-        self.visited.add(real)
-        return True
+            return None
+    return real
 
 
 def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
@@ -122,31 +134,84 @@ def root_problem(root: Path, sink: Sink) -> bool:
     return False
 
 
-def scan_skills_root(root: Path, sink: Sink, namespace: str = "", name_from_frontmatter: bool = False) -> list[Entry]:
-    """Find `<root>/<dir>/SKILL.md`, and explain everything else found in `root`."""
+class NameResult(NamedTuple):
+    """What one name in a skills folder gave: kept between loads until that name changes."""
+
+    entries: tuple[Entry, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    # Folders the walk entered for this name, for the per-root bound.
+    dirs: int
+    # The real path of the folder when the name is a symlink (its edits happen there).
+    link: str | None
+
+
+def scan_skills_root(
+    root: Path,
+    sink: Sink,
+    namespace: str = "",
+    name_from_frontmatter: bool = False,
+    cache: dict[str, NameResult] | None = None,
+) -> list[Entry]:
+    """Find `<root>/<dir>/SKILL.md`, and explain everything else found in `root`.
+
+    With `cache`, names already in it are taken from it unread, and the names read now are
+    added to it: a reload after one folder changed re-reads that folder only.
+    """
     if root_problem(root, sink):
         return []
     walk = _Walk(root, sink)
-    walk.first_visit(str(root))
+    chain = (os.path.realpath(root),)
     entries = _scandir(root, sink)
     if entries is None:
         return []
     found: list[Entry] = []
     for entry in entries:
         name = entry.name
-        if name.startswith(".") or _symlink_problem(entry, sink):
+        if name.startswith("."):
             continue
-        if _is_dir(entry):
-            if not walk.enter(entry.path):
-                break
-            skill_md = os.path.join(entry.path, "SKILL.md")
-            if os.path.isfile(skill_md):
-                found.append(Entry(Path(skill_md), name, namespace, name_from_frontmatter))
-            else:
-                _explain_dir(Path(entry.path), walk, sink)
-        elif name.lower().endswith(".md"):
-            _loose_markdown(Path(entry.path), root, sink)
+        known = cache.get(name) if cache is not None else None
+        if known is None:
+            local = Sink()
+            before = walk.dirs
+            walk.sink = local
+            found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain)
+            walk.sink = sink
+            link = os.path.realpath(entry.path) if entry.is_symlink() else None
+            known = NameResult(tuple(found_here), tuple(local.items), walk.dirs - before, link)
+            if cache is not None and not walk.stopped:
+                cache[name] = known
+        else:
+            walk.dirs += known.dirs
+            if walk.dirs > MAX_DIRS_PER_ROOT:
+                walk.stop()
+        if walk.stopped:
+            break
+        found.extend(known.entries)
+        sink.items.extend(known.diagnostics)
     return found
+
+
+def _scan_name(
+    entry: os.DirEntry[str],
+    root: Path,
+    walk: _Walk,
+    sink: Sink,
+    namespace: str,
+    name_from_frontmatter: bool,
+    chain: tuple[str, ...],
+) -> list[Entry]:
+    if _symlink_problem(entry, sink):
+        return []
+    if _is_dir(entry):
+        if not walk.enter(entry.path):
+            return []
+        skill_md = os.path.join(entry.path, "SKILL.md")
+        if os.path.isfile(skill_md):
+            return [Entry(Path(skill_md), entry.name, namespace, name_from_frontmatter)]
+        _explain_dir(Path(entry.path), walk, sink, chain)
+    elif entry.name.lower().endswith(".md"):
+        _loose_markdown(Path(entry.path), root, sink)
+    return []
 
 
 def single_skill(skill_dir: Path, namespace: str = "", name_from_frontmatter: bool = False) -> Entry:
@@ -172,10 +237,11 @@ def _loose_markdown(path: Path, root: Path, sink: Sink) -> None:
         )
 
 
-def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink) -> None:
+def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink, chain: tuple[str, ...]) -> None:
     """A folder in a skills root without SKILL.md: say what is wrong with it."""
     listing = _scandir(skill_dir, sink)
-    if listing is None or not walk.first_visit(str(skill_dir)):
+    real = _cycle_free(str(skill_dir), chain, sink) if listing is not None else None
+    if listing is None or real is None:
         return
     for entry in listing:
         if entry.name.lower() == "skill.md" and entry.name != "SKILL.md":
@@ -187,7 +253,7 @@ def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink) -> None:
                 skill=skill_dir.name,
             )
             return
-    nested = _find_nested(listing, walk, sink, depth=2)
+    nested = _find_nested(listing, walk, sink, 2, (*chain, real))
     if nested:
         for path in nested:
             rel = path.parent.relative_to(skill_dir.parent)
@@ -206,7 +272,7 @@ def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink) -> None:
     )
 
 
-def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth: int) -> list[Path]:
+def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth: int, chain: tuple[str, ...]) -> list[Path]:
     """SKILL.md files below a folder that should have held one itself."""
     out: list[Path] = []
     for entry in listing:
@@ -214,7 +280,8 @@ def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth
             continue
         if not walk.enter(entry.path):
             break
-        if not walk.first_visit(entry.path):
+        real = _cycle_free(entry.path, chain, sink)
+        if real is None:
             continue
         skill_md = Path(entry.path, "SKILL.md")
         if skill_md.is_file():
@@ -222,7 +289,7 @@ def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth
         elif depth < MAX_DEPTH:
             sub = _scandir(entry.path, sink)
             if sub:
-                out.extend(_find_nested(sub, walk, sink, depth + 1))
+                out.extend(_find_nested(sub, walk, sink, depth + 1, (*chain, real)))
     return out
 
 
@@ -235,12 +302,14 @@ def scan_commands_root(root: Path, sink: Sink, namespace: str = "") -> list[Entr
         return []
     walk = _Walk(root, sink)
     found: list[Entry] = []
-    _walk_commands(root, (), walk, sink, namespace, found)
+    _walk_commands(root, (), walk, sink, namespace, found, (os.path.realpath(root),))
     return found
 
 
-def _walk_commands(folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink, namespace: str, found: list[Entry]) -> None:
-    if len(parts) > MAX_DEPTH or not walk.first_visit(str(folder)):
+def _walk_commands(
+    folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink, namespace: str, found: list[Entry], chain: tuple[str, ...]
+) -> None:
+    if len(parts) > MAX_DEPTH:
         return
     listing = _scandir(folder, sink)
     if listing is None:
@@ -256,6 +325,8 @@ def _walk_commands(folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink
             if (path / "SKILL.md").is_file():
                 found.append(Entry(path / "SKILL.md", entry.name, ns, False, True))
             else:
-                _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found)
+                real = _cycle_free(entry.path, chain, sink)
+                if real is not None:
+                    _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found, (*chain, real))
         elif entry.name.endswith(".md"):
             found.append(Entry(path, entry.name[:-3], ns, False, False))

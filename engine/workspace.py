@@ -11,6 +11,7 @@ from .diagnostics import Sink
 from .listing import Listing, build_listing
 from .locations import Locations
 from .sources.tiers import collect, path_tiers
+from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
 
 
 class Workspace:
@@ -22,6 +23,11 @@ class Workspace:
         started = time.perf_counter()
         sink = Sink()
         return build(collect(self.locations, sink), sink, progress, started)
+
+    def watch(self, callback: Callback, debounce: float = DEBOUNCE_S) -> WatchHandle:
+        """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
+        `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
+        return watch(self.locations, callback, debounce)
 
     def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
         budget = budget if budget is not None else _env_budget(self.locations)

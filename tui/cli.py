@@ -9,10 +9,11 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
-from engine import Catalog, Locations, Severity, Workspace, build_listing, load_paths
+from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, load_paths
 
 from . import render
 
@@ -60,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
     p.add_argument("-v", "--verbose", action="store_true", help="also show notes (info diagnostics)")
     p.add_argument("--json", action="store_true")
+    p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
+    p.add_argument("--json", action="store_true", help="one JSON object per change, one per line")
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
     return parser
@@ -149,10 +152,30 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
-    listing = workspace.listing(catalog, args.budget) if workspace else build_listing(catalog.skills.values(), args.budget)
+    listing = workspace.listing(catalog, args.budget)
     sys.stdout.write(listing.text + "\n")
     sys.stdout.flush()
     render.listing_summary(listing)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
+    def report(catalog: Catalog, change: CatalogDiff) -> None:
+        if args.json:
+            sys.stdout.write(json.dumps(change.to_dict()) + "\n")
+            sys.stdout.flush()
+        else:
+            render.change_line(change)
+
+    handle = workspace.watch(report)
+    if not args.json:
+        render.watching(handle.catalog, len(handle.polled))
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        handle.stop()
     return 0
 
 
@@ -164,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(args, locations)
     command = args.command
     workspace = Workspace(locations)
+    if command == "watch":
+        return cmd_watch(args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
     try:
         if command == "list":

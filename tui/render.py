@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill
+from engine import Catalog, CatalogDiff, Diagnostic, Listing, Severity, Shadowed, Skill
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -140,3 +141,20 @@ def not_found(name: str, catalog: Catalog) -> None:
     close = difflib.get_close_matches(name.removeprefix("/"), names, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run skilldeck list to see them all"
     err.print(f"[red]no skill named {escape(name)}[/]{escape(hint)}")
+
+
+def watching(catalog: Catalog, polled: int) -> None:
+    note = f"; {polled} folders polled (inotify limit)" if polled else ""
+    err.print(f"[dim]watching {len(catalog.skills)} skills in {len(catalog.sources)} tiers{note}; ctrl+c stops[/]")
+
+
+def change_line(change: CatalogDiff) -> None:
+    parts = [f"[dim]{time.strftime('%H:%M:%S')}[/]", escape(change.summary())]
+    if change.added:
+        parts.append(f"[green]+ {escape(', '.join(change.added))}[/]")
+    if change.removed:
+        parts.append(f"[red]- {escape(', '.join(change.removed))}[/]")
+    for name, what in change.changed.items():
+        parts.append(f"[yellow]~ {escape(name)}[/] [dim]({escape(', '.join(what))})[/]")
+    parts.append(f"[dim]{change.elapsed_ms:.0f} ms[/]")
+    out.print("  ".join(parts))

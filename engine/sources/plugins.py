@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..diagnostics import Sink
 from ..jsonfile import read_json
+from ..loadcache import LoadCache
 from ..locations import Locations
-from ..model import LoadedFrom, Source, SourceKind
+from ..model import Diagnostic, LoadedFrom, Source, SourceKind
 from ..scan import scan_commands_root, scan_skills_root, single_skill
 from ..skillfile import Entry
 from . import Tier
@@ -102,11 +103,19 @@ def load_manifest(ref: PluginRef, sink: Sink) -> tuple[str, dict[str, Any]] | No
     return name, data
 
 
-def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink) -> list[Entry]:
+def plugin_entries(
+    ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None = None
+) -> tuple[list[Entry], list[Entry]]:
+    """The plugin's skills and commands, and which of them it names directly (not found by
+    scanning a folder)."""
     root = ref.root
     manifest_path = root / MANIFEST
     entries: list[Entry] = []
+    direct: list[Entry] = []
     seen: set[str] = set()
+
+    def skills_in(folder: Path) -> list[Entry]:
+        return scan_skills_root(folder, sink, name, True, cache.root(folder) if cache else None)
 
     def add(found: list[Entry]) -> None:
         for entry in found:
@@ -116,16 +125,18 @@ def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Si
                 entries.append(entry)
 
     if (root / "SKILL.md").is_file():
-        add([Entry(root / "SKILL.md", root.name, name, True)])
-    add(scan_skills_root(root / "skills", sink, name, True))
+        direct.append(Entry(root / "SKILL.md", root.name, name, True))
+        add(direct[-1:])
+    add(skills_in(root / "skills"))
     for rel in _paths(manifest.get("skills"), "skills", manifest_path, sink):
         path = _resolve(root, rel, "skills", manifest_path, sink)
         if path is None:
             continue
         if (path / "SKILL.md").is_file():
-            add([single_skill(path, name, True)])
+            direct.append(single_skill(path, name, True))
+            add(direct[-1:])
         else:
-            add(scan_skills_root(path, sink, name, True))
+            add(skills_in(path))
 
     if "commands" in manifest:
         for rel in _paths(manifest.get("commands"), "commands", manifest_path, sink):
@@ -133,12 +144,13 @@ def plugin_entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Si
             if path is None:
                 continue
             if path.is_file():
-                add([Entry(path, path.stem, name, False, False)])
+                direct.append(Entry(path, path.stem, name, False, False))
+                add(direct[-1:])
             else:
                 add(scan_commands_root(path, sink, name))
     else:
         add(scan_commands_root(root / "commands", sink, name))
-    return entries
+    return entries, direct
 
 
 def marketplace_plugins(folder: Path, sink: Sink) -> list[PluginRef]:
@@ -247,8 +259,34 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
     return refs
 
 
-def plugin_tiers(locations: Locations, sink: Sink, first_order: int) -> list[Tier]:
+class PluginResult(NamedTuple):
+    tiers: tuple[Tier, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    first_order: int
+
+
+def plugin_tiers(locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None = None) -> list[Tier]:
+    if cache is not None:
+        known = cache.plugins
+        if isinstance(known, PluginResult) and known.first_order == first_order:
+            sink.items.extend(known.diagnostics)
+            return list(known.tiers)
+    local = Sink()
+    tiers, inputs, direct = _plugin_tiers(locations, local, first_order, cache)
+    sink.items.extend(local.items)
+    if cache is not None:
+        cache.plugins = PluginResult(tuple(tiers), tuple(local.items), first_order)
+        cache.plugin_inputs = tuple(inputs)
+        cache.plugin_direct = tuple(direct)
+    return tiers
+
+
+def _plugin_tiers(
+    locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None
+) -> tuple[list[Tier], list[str], list[Entry]]:
     refs: list[PluginRef] = []
+    inputs = [str(p) for _, p in locations.settings_files()]
+    inputs += [str(locations.installed_plugins_file()), *(str(p) for p in locations.plugin_dirs)]
     for folder in locations.plugin_dirs:
         if (folder / MARKETPLACE).is_file():
             refs.extend(marketplace_plugins(folder, sink))
@@ -259,16 +297,22 @@ def plugin_tiers(locations: Locations, sink: Sink, first_order: int) -> list[Tie
     refs.extend(installed_plugins(locations, sink))
 
     tiers: list[Tier] = []
+    direct: list[Entry] = []
     roots: set[str] = set()
     for ref in refs:
+        inputs.append(str(ref.root))
         real = os.path.realpath(ref.root)
         if real in roots:
             continue
         roots.add(real)
+        if real != str(ref.root):
+            inputs.append(real)
         loaded = load_manifest(ref, sink)
         if loaded is None:
             continue
         name, manifest = loaded
         source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(tiers), plugin=name)
-        tiers.append(Tier(source, tuple(plugin_entries(ref, name, manifest, sink)), LoadedFrom.PLUGIN))
-    return tiers
+        entries, named = plugin_entries(ref, name, manifest, sink, cache)
+        direct.extend(named)
+        tiers.append(Tier(source, tuple(entries), LoadedFrom.PLUGIN))
+    return tiers, inputs, direct

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import Sink
+from ..loadcache import LoadCache
 from ..locations import Locations
 from ..model import LoadedFrom, Source, SourceKind
 from ..scan import scan_commands_root, scan_skills_root, single_skill
+from ..skillfile import Entry
 from . import Tier
 from .plugins import plugin_tiers
 
@@ -18,9 +20,22 @@ def _project_label(kind: str, folder: Path, locations: Locations) -> str:
     return f"{kind} ({folder.name or folder}/)"
 
 
-def collect(locations: Locations, sink: Sink) -> list[Tier]:
+def _commands(root: Path, sink: Sink, cache: LoadCache | None) -> tuple[Entry, ...]:
+    if cache is None:
+        return tuple(scan_commands_root(root, sink))
+    known = cache.commands.get(str(root))
+    if known is None:
+        local = Sink()
+        known = (tuple(scan_commands_root(root, local)), tuple(local.items))
+        cache.commands[str(root)] = known
+    sink.items.extend(known[1])
+    return known[0]
+
+
+def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None) -> list[Tier]:
     """Every tier, highest precedence first: managed, user, project (nearest first), add-dir,
-    plugins, legacy commands (user, then project), bundled."""
+    plugins, legacy commands (user, then project), bundled. With `cache`, what did not change
+    since the last call is reused (see LoadCache)."""
     plan: list[tuple[SourceKind, Path, str, LoadedFrom]] = [
         (SourceKind.MANAGED, locations.managed_skills(), "managed", LoadedFrom.SKILLS),
         (SourceKind.USER, locations.user_skills(), "user", LoadedFrom.SKILLS),
@@ -35,21 +50,23 @@ def collect(locations: Locations, sink: Sink) -> list[Tier]:
     tiers: list[Tier] = []
     for kind, root, label, loaded_from in plan:
         source = Source(kind, root, label, len(tiers))
-        tiers.append(Tier(source, tuple(scan_skills_root(root, sink)), loaded_from))
+        names = cache.root(root) if cache is not None else None
+        tiers.append(Tier(source, tuple(scan_skills_root(root, sink, cache=names)), loaded_from))
 
-    tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers)))
+    tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers), cache=cache))
 
     commands = [(locations.user_commands(), "commands (user)")]
     for folder in locations.project_dirs():
         commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
     for root, label in commands:
         source = Source(SourceKind.COMMANDS, root, label, len(tiers))
-        tiers.append(Tier(source, tuple(scan_commands_root(root, sink)), LoadedFrom.COMMANDS))
+        tiers.append(Tier(source, _commands(root, sink, cache), LoadedFrom.COMMANDS))
 
     bundled = locations.bundled_skills()
     if bundled is not None:
         source = Source(SourceKind.BUNDLED, bundled, "bundled", len(tiers))
-        tiers.append(Tier(source, tuple(scan_skills_root(bundled, sink)), LoadedFrom.BUNDLED))
+        names = cache.root(bundled) if cache is not None else None
+        tiers.append(Tier(source, tuple(scan_skills_root(bundled, sink, cache=names)), LoadedFrom.BUNDLED))
     return tiers
 
 

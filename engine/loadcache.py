@@ -1,0 +1,85 @@
+"""What the last load read, kept so that a reload re-reads only what changed on disk.
+
+Three levels, each dropped by `invalidate(path)` when a change touches it:
+- per skills folder, the result of each name in it (`<root>/<name>`: a skill, or a finding);
+- per commands folder, its whole result (command trees are small);
+- per file, the loaded skill and its diagnostics.
+Plugins (manifests, marketplaces, settings, the install registry) are recomputed whenever a
+path they depend on changes; their skills folders still use the per-name cache.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from .model import Diagnostic, LoadedFrom, Skill
+from .scan import NameResult
+from .skillfile import Entry
+
+SEP = os.sep
+
+
+class Loaded(NamedTuple):
+    skill: Skill | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + SEP)
+
+
+class LoadCache:
+    def __init__(self) -> None:
+        self.roots: dict[str, dict[str, NameResult]] = {}
+        self.commands: dict[str, tuple[tuple[Entry, ...], tuple[Diagnostic, ...]]] = {}
+        self.files: dict[tuple[Entry, LoadedFrom], Loaded] = {}
+        # Everything the plugin tiers were built from, and what they gave (see sources.plugins).
+        self.plugins: object | None = None
+        self.plugin_inputs: tuple[str, ...] = ()
+        self.plugin_direct: tuple[Entry, ...] = ()
+
+    def root(self, root: Path) -> dict[str, NameResult]:
+        return self.roots.setdefault(str(root), {})
+
+    def _forget(self, entries: Iterable[Entry]) -> None:
+        for entry in entries:
+            for loaded_from in LoadedFrom:
+                self.files.pop((entry, loaded_from), None)
+
+    def clear(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def invalidate(self, path: str | Path) -> None:
+        """Forget everything a change at `path` (a file or folder, created, changed or gone)
+        may have changed."""
+        path = str(path)
+        for root in list(self.roots):
+            names = self.roots[root]
+            if _under(root, path):
+                # The skills folder itself (or a parent) appeared, moved or went away.
+                for result in names.values():
+                    self._forget(result.entries)
+                del self.roots[root]
+                continue
+            if _under(path, root):
+                name = path[len(root) + 1 :].split(SEP, 1)[0]
+                self._drop_name(names, name)
+            for name, result in list(names.items()):
+                if result.link is not None and _under(path, result.link):
+                    self._drop_name(names, name)
+        for root in list(self.commands):
+            if _under(root, path) or _under(path, root):
+                self._forget(self.commands.pop(root)[0])
+        if self.plugins is not None and any(_under(path, p) or _under(p, path) for p in self.plugin_inputs):
+            # Files a plugin names directly (its root SKILL.md, manifest paths) are not under
+            # a cached skills folder, so they are forgotten with the plugins.
+            self._forget(self.plugin_direct)
+            self.plugins = None
+
+    def _drop_name(self, names: dict[str, NameResult], name: str) -> None:
+        result = names.pop(name, None)
+        if result is not None:
+            self._forget(result.entries)

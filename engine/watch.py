@@ -1,0 +1,279 @@
+"""Follow the disk: a watchdog observer on every tier, an incremental reload, a diff per change.
+
+Claude Code re-reads edited SKILL.md files but needs a restart for new skill folders and new
+tier folders. Here every tier root is watched recursively, and a tier root that does not exist
+yet is watched through its nearest existing parent, so creating `.claude/skills/` is seen too.
+Bursts (a `git checkout` touching hundreds of files, an editor's write-then-rename) are
+coalesced into one reload, which re-reads only the folders the events touched.
+
+When the kernel refuses more inotify watches (or instances), the roots that could not be
+watched are polled instead and a `watch-limit` diagnostic says how to raise the limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import errno
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
+
+from .catalog import Catalog, build
+from .diagnostics import Sink
+from .diff import CatalogDiff, diff
+from .loadcache import LoadCache, _under
+from .locations import Locations
+from .model import Diagnostic, Severity
+from .sources.tiers import collect
+
+log = logging.getLogger(__name__)
+
+Callback = Callable[[Catalog, CatalogDiff], None]
+DEBOUNCE_S = 0.05
+MAX_DELAY_S = 1.0
+POLL_INTERVAL_S = 0.5
+_STOP = object()
+_RELOAD_ALL = object()
+# Event kinds that say nothing changed (watchdog reports opens and read-only closes too).
+_QUIET_EVENTS = frozenset({"opened", "closed_no_write"})
+
+
+class IncrementalLoader:
+    """Loads like `Workspace.load`, keeping what it read so that a reload after a change
+    re-reads only what the change touched."""
+
+    def __init__(self, locations: Locations) -> None:
+        self.locations = locations
+        self.cache = LoadCache()
+
+    def load(self) -> Catalog:
+        started = time.perf_counter()
+        sink = Sink()
+        tiers = collect(self.locations, sink, self.cache)
+        return build(tiers, sink, None, started, self.cache.files)
+
+    def invalidate(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            self.cache.invalidate(path)
+
+
+def _nearest_existing(path: Path) -> Path | None:
+    for folder in (path, *path.parents):
+        if folder.is_dir():
+            return folder
+    return None
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, sink: queue.Queue[object], relevant: Callable[[str], bool]) -> None:
+        self.sink = sink
+        self.relevant = relevant
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in _QUIET_EVENTS:
+            return
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            path = os.fsdecode(raw) if raw else ""
+            if path and self.relevant(path):
+                self.sink.put(path)
+
+
+class WatchHandle:
+    """A running watch. `catalog` is always the latest snapshot; `stop()` ends it."""
+
+    def __init__(self, locations: Locations, callback: Callback, debounce: float, max_delay: float) -> None:
+        self.locations = locations
+        self.callback = callback
+        self.debounce = debounce
+        self.max_delay = max_delay
+        self.loader = IncrementalLoader(locations)
+        self._events: queue.Queue[object] = queue.Queue()
+        self._handler = _Handler(self._events, self._relevant)
+        self._inotify: BaseObserver | None = None
+        self._polling: PollingObserver | None = None
+        self._watches: dict[tuple[str, bool], object] = {}
+        self._tracked: tuple[str, ...] = ()
+        self._recursive: tuple[str, ...] = ()
+        self._watch_diagnostics: list[Diagnostic] = []
+        self._force_callback = False
+        self._thread = threading.Thread(target=self._run, name="skilldeck-watch", daemon=True)
+        self._stopped = threading.Event()
+        self.catalog: Catalog | None = None
+        self.catalog = self._reload()
+
+    # Watches ----------------------------------------------------------------------------------
+    def _targets(self, catalog: Catalog | None) -> tuple[set[str], set[str]]:
+        """Folders to watch recursively, and files and folders whose appearance matters."""
+        loc = self.locations
+        roots = [loc.managed_skills(), loc.user_skills(), loc.user_commands(), *loc.project_skills(), *loc.project_commands()]
+        roots += [*loc.add_dir_skills(), *loc.plugin_dirs]
+        if catalog is not None:
+            roots += [s.root for s in catalog.sources if s.kind.value == "plugin"]
+        recursive = {str(r) for r in roots}
+        for names in self.loader.cache.roots.values():
+            recursive.update(r.link for r in names.values() if r.link)
+        tracked = set(recursive)
+        tracked.update(str(p) for _, p in loc.settings_files())
+        tracked.add(str(loc.installed_plugins_file()))
+        return recursive, tracked
+
+    def _relevant(self, path: str) -> bool:
+        if any(_under(path, root) for root in self._recursive):
+            return True
+        return any(_under(target, path) for target in self._tracked)
+
+    def _plan(self) -> None:
+        recursive, tracked = self._targets(self.catalog)
+        self._recursive, self._tracked = tuple(sorted(recursive)), tuple(sorted(tracked))
+        wanted: set[tuple[str, bool]] = set()
+        for target in tracked:
+            path = Path(target)
+            if target in recursive and path.is_dir():
+                wanted.add((target, True))
+                continue
+            parent = _nearest_existing(path if target in recursive else path.parent)
+            if parent is not None:
+                wanted.add((str(parent), False))
+        for key in [k for k in self._watches if k not in wanted]:
+            self._unschedule(key)
+        for key in sorted(wanted - set(self._watches)):
+            self._schedule(key)
+
+    def _schedule(self, key: tuple[str, bool]) -> None:
+        path, recursive = key
+        try:
+            if self._inotify is None:
+                from watchdog.observers.inotify import InotifyObserver
+
+                self._inotify = InotifyObserver()
+                self._inotify.start()
+            self._watches[key] = (self._inotify, self._inotify.schedule(self._handler, path, recursive=recursive))
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EMFILE, errno.ENOMEM):
+                log.warning("cannot watch %s: %s", path, exc)
+                return
+            reason = "inotify watch limit reached" if exc.errno == errno.ENOSPC else "inotify instance limit reached"
+        except (ImportError, AttributeError):
+            reason = "inotify is not available"
+        if self._polling is None:
+            self._polling = PollingObserver(timeout=POLL_INTERVAL_S)
+            self._polling.start()
+        self._watches[key] = (self._polling, self._polling.schedule(self._handler, path, recursive=recursive))
+        self._watch_diagnostics.append(
+            Diagnostic(
+                Severity.WARNING,
+                "watch-limit",
+                Path(path),
+                f"cannot watch this folder with inotify ({reason}); it is polled every "
+                f"{POLL_INTERVAL_S:g} s instead, so changes show a little later",
+                "raise the limits: sudo sysctl fs.inotify.max_user_watches=524288 fs.inotify.max_user_instances=1024",
+            )
+        )
+
+    def _unschedule(self, key: tuple[str, bool]) -> None:
+        observer, watch = self._watches.pop(key)  # type: ignore[misc]
+        with contextlib.suppress(KeyError, OSError):
+            observer.unschedule(watch)
+        self._watch_diagnostics = [d for d in self._watch_diagnostics if str(d.path) != key[0]]
+
+    # Reloading --------------------------------------------------------------------------------
+    def _with_watch_diagnostics(self, catalog: Catalog) -> Catalog:
+        if not self._watch_diagnostics:
+            return catalog
+        return dataclasses.replace(catalog, diagnostics=catalog.diagnostics + tuple(self._watch_diagnostics))
+
+    def _reload(self) -> Catalog:
+        # Watches first, then the read: anything written between the two is both read now
+        # and reported by the new watch, never lost.
+        self._plan()
+        catalog = self.loader.load()
+        # Plugin roots are only known after a load; watch any new one and read it again.
+        before = set(self._watches)
+        self.catalog, previous = catalog, self.catalog
+        self._plan()
+        self.catalog = previous
+        if set(self._watches) != before:
+            self.loader.invalidate(k[0] for k in set(self._watches) - before)
+            catalog = self.loader.load()
+        return self._with_watch_diagnostics(catalog)
+
+    def start(self) -> WatchHandle:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            first = self._events.get()
+            if first is _STOP:
+                break
+            started = time.perf_counter()
+            batch = {first}
+            while True:
+                remaining = min(self.debounce, self.max_delay - (time.perf_counter() - started))
+                if remaining <= 0:
+                    break
+                try:
+                    item = self._events.get(timeout=remaining)
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    return
+                batch.add(item)
+            full = _RELOAD_ALL in batch
+            batch.discard(_RELOAD_ALL)
+            self._apply(batch, started, full)  # type: ignore[arg-type]
+
+    def _apply(self, paths: set[str], started: float, full: bool = False) -> None:
+        try:
+            if full:
+                self.loader.cache.clear()
+            self.loader.invalidate(paths)
+            old, new = self.catalog, self._reload()
+            self.catalog = new
+            change = diff(old, new, (time.perf_counter() - started) * 1000)
+        except Exception:  # a watcher must outlive any one bad reload
+            log.exception("reload after a change failed")
+            return
+        forced, self._force_callback = self._force_callback, False
+        if not change.empty or forced:
+            try:
+                self.callback(new, change)
+            except Exception:
+                log.exception("watch callback failed")
+
+    def reload_all(self) -> None:
+        """Forget every cached read and load again, in the watch thread (the app's `r`).
+        The callback then receives the new snapshot, even when nothing changed."""
+        self._force_callback = True
+        self._events.put(_RELOAD_ALL)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._events.put(_STOP)
+        for observer in (self._inotify, self._polling):
+            if observer is not None:
+                observer.stop()
+        for observer in (self._inotify, self._polling):
+            if observer is not None and observer.is_alive():
+                observer.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    @property
+    def polled(self) -> tuple[str, ...]:
+        return tuple(k[0] for k, (observer, _) in self._watches.items() if observer is self._polling)  # type: ignore[misc]
+
+
+def watch(locations: Locations, callback: Callback, debounce: float = DEBOUNCE_S, max_delay: float = MAX_DELAY_S) -> WatchHandle:
+    """Load now, then call `callback(catalog, diff)` from a background thread after each change."""
+    return WatchHandle(locations, callback, debounce, max_delay).start()
