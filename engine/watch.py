@@ -36,11 +36,17 @@ from .model import Diagnostic, Severity
 from .sources.tiers import collect
 
 log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+# watchdog logs the inotify races it survives; without a handler Python would print them on
+# the terminal (over the app). Callers that configure logging still see them.
+logging.getLogger("watchdog").addHandler(logging.NullHandler())
 
 Callback = Callable[[Catalog, CatalogDiff], None]
 DEBOUNCE_S = 0.05
 MAX_DELAY_S = 1.0
 POLL_INTERVAL_S = 0.5
+# How often an idle watcher checks that watchdog's threads are still alive.
+HEALTH_CHECK_S = 0.5
 _STOP = object()
 _RELOAD_ALL = object()
 # Event kinds that say nothing changed (watchdog reports opens and read-only closes too).
@@ -211,9 +217,34 @@ class WatchHandle:
         self._thread.start()
         return self
 
+    def _healthy(self) -> bool:
+        """watchdog's inotify reader thread can die on a KeyError under heavy rename/delete
+        churn (a long-standing upstream race), after which no event ever arrives again."""
+        observer = self._inotify
+        if observer is None:
+            return True
+        reader = getattr(observer, "_inotify_fd", None)
+        threads = [observer, *observer.emitters, *([reader] if isinstance(reader, threading.Thread) else [])]
+        return all(t.is_alive() for t in threads)
+
+    def _recover(self) -> None:
+        log.warning("the inotify observer died; starting a new one and reading everything again")
+        dead, self._inotify = self._inotify, None
+        for key in [k for k, (observer, _) in self._watches.items() if observer is dead]:  # type: ignore[misc]
+            del self._watches[key]
+        with contextlib.suppress(Exception):
+            dead.stop()  # type: ignore[union-attr]
+        self._force_callback = True
+        self._apply(set(), time.perf_counter(), full=True)
+
     def _run(self) -> None:
         while not self._stopped.is_set():
-            first = self._events.get()
+            try:
+                first = self._events.get(timeout=HEALTH_CHECK_S)
+            except queue.Empty:
+                if not self._healthy():
+                    self._recover()
+                continue
             if first is _STOP:
                 break
             started = time.perf_counter()
@@ -231,6 +262,9 @@ class WatchHandle:
                 batch.add(item)
             full = _RELOAD_ALL in batch
             batch.discard(_RELOAD_ALL)
+            if not self._healthy():
+                self._recover()
+                continue
             self._apply(batch, started, full)  # type: ignore[arg-type]
 
     def _apply(self, paths: set[str], started: float, full: bool = False) -> None:
