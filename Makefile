@@ -38,6 +38,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_catalog.py
 	$(BIN)/python tests/bench/bench_tui.py
+	$(BIN)/python tests/bench/bench_watch.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

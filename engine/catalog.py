@@ -82,7 +82,7 @@ def _load(entry: Entry, tier: Tier, sink: Sink, memo: dict[tuple[Entry, LoadedFr
         memo[key] = known
     sink.items.extend(known.diagnostics)
     skill = known.skill
-    if skill is not None and skill.source != tier.source:
+    if skill is not None and skill.source is not tier.source and skill.source != tier.source:
         # A tier appeared or went before this one: same file, new position.
         skill = replace(skill, source=tier.source)
     return skill

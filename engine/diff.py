@@ -82,10 +82,15 @@ def diff(old: Catalog, new: Catalog, elapsed_ms: float = 0.0) -> CatalogDiff:
             what = changed_fields(before, skill)
             if what:
                 changed[name] = what
-    old_diags = Counter(_key(d) for d in old.diagnostics)
-    new_diags = Counter(_key(d) for d in new.diagnostics)
-    added_d = _take(new_diags - old_diags, new.diagnostics)
-    cleared_d = _take(old_diags - new_diags, old.diagnostics)
+    # Diagnostics of files that were not read again are the very same objects: set those
+    # aside by identity and compare only the rest by content.
+    kept = {id(d) for d in old.diagnostics} & {id(d) for d in new.diagnostics}
+    old_rest = tuple(d for d in old.diagnostics if id(d) not in kept)
+    new_rest = tuple(d for d in new.diagnostics if id(d) not in kept)
+    old_diags = Counter(_key(d) for d in old_rest)
+    new_diags = Counter(_key(d) for d in new_rest)
+    added_d = _take(new_diags - old_diags, new_rest)
+    cleared_d = _take(old_diags - new_diags, old_rest)
     return CatalogDiff(added, removed, changed, added_d, cleared_d, elapsed_ms)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from .model import Diagnostic, LoadedFrom, Skill
+from .model import Diagnostic, LoadedFrom, Skill, Source
 from .scan import NameResult
 from .skillfile import Entry
 
@@ -40,6 +40,7 @@ class LoadCache:
         self.plugins: object | None = None
         self.plugin_inputs: tuple[str, ...] = ()
         self.plugin_direct: tuple[Entry, ...] = ()
+        self.sources: dict[Source, Source] = {}
 
     def root(self, root: Path) -> dict[str, NameResult]:
         return self.roots.setdefault(str(root), {})

@@ -27,7 +27,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from .catalog import Catalog, build
+from .catalog import Catalog, Progress, build
 from .diagnostics import Sink
 from .diff import CatalogDiff, diff
 from .loadcache import LoadCache, _under
@@ -61,11 +61,11 @@ class IncrementalLoader:
         self.locations = locations
         self.cache = LoadCache()
 
-    def load(self) -> Catalog:
+    def load(self, progress: Progress | None = None) -> Catalog:
         started = time.perf_counter()
         sink = Sink()
         tiers = collect(self.locations, sink, self.cache)
-        return build(tiers, sink, None, started, self.cache.files)
+        return build(tiers, sink, progress, started, self.cache.files)
 
     def invalidate(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -96,7 +96,9 @@ class _Handler(FileSystemEventHandler):
 class WatchHandle:
     """A running watch. `catalog` is always the latest snapshot; `stop()` ends it."""
 
-    def __init__(self, locations: Locations, callback: Callback, debounce: float, max_delay: float) -> None:
+    def __init__(
+        self, locations: Locations, callback: Callback, debounce: float, max_delay: float, progress: Progress | None = None
+    ) -> None:
         self.locations = locations
         self.callback = callback
         self.debounce = debounce
@@ -114,7 +116,7 @@ class WatchHandle:
         self._thread = threading.Thread(target=self._run, name="skilldeck-watch", daemon=True)
         self._stopped = threading.Event()
         self.catalog: Catalog | None = None
-        self.catalog = self._reload()
+        self.catalog = self._reload(progress)
 
     # Watches ----------------------------------------------------------------------------------
     def _targets(self, catalog: Catalog | None) -> tuple[set[str], set[str]]:
@@ -198,11 +200,11 @@ class WatchHandle:
             return catalog
         return dataclasses.replace(catalog, diagnostics=catalog.diagnostics + tuple(self._watch_diagnostics))
 
-    def _reload(self) -> Catalog:
+    def _reload(self, progress: Progress | None = None) -> Catalog:
         # Watches first, then the read: anything written between the two is both read now
         # and reported by the new watch, never lost.
         self._plan()
-        catalog = self.loader.load()
+        catalog = self.loader.load(progress)
         # Plugin roots are only known after a load; watch any new one and read it again.
         before = set(self._watches)
         self.catalog, previous = catalog, self.catalog
@@ -308,6 +310,12 @@ class WatchHandle:
         return tuple(k[0] for k, (observer, _) in self._watches.items() if observer is self._polling)  # type: ignore[misc]
 
 
-def watch(locations: Locations, callback: Callback, debounce: float = DEBOUNCE_S, max_delay: float = MAX_DELAY_S) -> WatchHandle:
+def watch(
+    locations: Locations,
+    callback: Callback,
+    debounce: float = DEBOUNCE_S,
+    max_delay: float = MAX_DELAY_S,
+    progress: Progress | None = None,
+) -> WatchHandle:
     """Load now, then call `callback(catalog, diff)` from a background thread after each change."""
-    return WatchHandle(locations, callback, debounce, max_delay).start()
+    return WatchHandle(locations, callback, debounce, max_delay, progress).start()

@@ -24,10 +24,10 @@ class Workspace:
         sink = Sink()
         return build(collect(self.locations, sink), sink, progress, started)
 
-    def watch(self, callback: Callback, debounce: float = DEBOUNCE_S) -> WatchHandle:
+    def watch(self, callback: Callback, debounce: float = DEBOUNCE_S, progress: Progress | None = None) -> WatchHandle:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
         `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
-        return watch(self.locations, callback, debounce)
+        return watch(self.locations, callback, debounce, progress=progress)
 
     def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
         budget = budget if budget is not None else _env_budget(self.locations)

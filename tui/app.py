@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
 
-from engine import Locations, Severity, Skill, Workspace
+from engine import Catalog, CatalogDiff, Locations, Severity, Skill, WatchHandle, Workspace
 
 from .commands import SkillCommands
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
@@ -54,9 +54,18 @@ class SkilldeckApp(App[None]):
     ]
 
     def __init__(
-        self, locations: Locations, paths: PathDisplay | None = None, budget: int | None = None, blink: bool = True
+        self,
+        locations: Locations,
+        paths: PathDisplay | None = None,
+        budget: int | None = None,
+        blink: bool = True,
+        watch: bool = True,
     ) -> None:
         super().__init__()
+        # Follow the disk (engine.watch) unless told not to.
+        self.watch_disk = watch
+        self._watch: WatchHandle | None = None
+        self._reload_pending = False
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
@@ -117,9 +126,28 @@ class SkilldeckApp(App[None]):
 
     def _load(self, reload: bool) -> None:
         started = time.perf_counter()
-        catalog = self.workspace.load(progress=lambda done, total: self.post_message(LoadProgress(done, total)))
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(LoadProgress(done, total))
+
+        if self.watch_disk and self._watch is None:
+            self._watch = self.workspace.watch(self._on_disk_change, progress=progress)
+            catalog = self._watch.catalog
+            assert catalog is not None
+        else:
+            catalog = self.workspace.load(progress=progress)
         view = build_view(catalog, self.budget)
         self.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+
+    def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
+        """Called in the watcher's thread: build the view there, hand it to the UI."""
+        reload, self._reload_pending = self._reload_pending, False
+        view = build_view(catalog, self.budget)
+        self.post_message(CatalogLoaded(view, change.elapsed_ms, reload, change))
+
+    def on_unmount(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         self.query_one("#load-progress", ProgressBar).update(total=max(message.total, 1), progress=message.done)
@@ -137,6 +165,8 @@ class SkilldeckApp(App[None]):
         self.sub_title = f"{self.paths(self.workspace.locations.project)} · {summary}"
         if message.reload:
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
+        elif message.change is not None and not message.change.empty:
+            self.notify(message.change.summary(), title="Changed on disk")
         self.loaded_once = True
 
     @property
@@ -240,7 +270,13 @@ class SkilldeckApp(App[None]):
 
     # Actions --------------------------------------------------------------------------------
     def action_reload(self) -> None:
-        self._start_load(reload=True)
+        if self._watch is not None:
+            # The watcher forgets what it read and reads everything again in its own thread.
+            self.query_one("#load-progress", ProgressBar).display = True
+            self._reload_pending = True
+            self._watch.reload_all()
+        else:
+            self._start_load(reload=True)
 
     def action_pane(self, name: str) -> None:
         if name == "tiers":
@@ -286,8 +322,9 @@ class SkilldeckApp(App[None]):
         except OSError as exc:
             self.notify(f"Could not start {command[0]}: {exc.strerror}", severity="error", title="Edit")
             return
-        self.notify(f"Edited {self.paths(target[0])} (exit {result.returncode}); reloading", title="Edit")
-        self._start_load(reload=True)
+        self.notify(f"Edited {self.paths(target[0])} (exit {result.returncode})", title="Edit")
+        if self._watch is None:
+            self._start_load(reload=True)
 
     def action_help(self) -> None:
         display = self.get_key_display

@@ -168,8 +168,8 @@ def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
             render.change_line(change)
 
     handle = workspace.watch(report)
-    if not args.json:
-        render.watching(handle.catalog, len(handle.polled))
+    assert handle.catalog is not None
+    render.watching(handle.catalog, len(handle.polled))
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.message import Message
 
+from engine import CatalogDiff
+
 from .view import CatalogView
 
 
@@ -17,13 +19,15 @@ class LoadProgress(Message):
 
 
 class CatalogLoaded(Message):
-    """A new catalog snapshot is ready; widgets re-project it."""
+    """A new catalog snapshot is ready; widgets re-project it. `change` is set when it
+    comes from the watcher (what changed on disk)."""
 
-    def __init__(self, view: CatalogView, elapsed_ms: float, reload: bool) -> None:
+    def __init__(self, view: CatalogView, elapsed_ms: float, reload: bool, change: CatalogDiff | None = None) -> None:
         super().__init__()
         self.view = view
         self.elapsed_ms = elapsed_ms
         self.reload = reload
+        self.change = change
 
 
 class BodyLoaded(Message):

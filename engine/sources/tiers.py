@@ -20,6 +20,12 @@ def _project_label(kind: str, folder: Path, locations: Locations) -> str:
     return f"{kind} ({folder.name or folder}/)"
 
 
+def _intern(source: Source, cache: LoadCache | None) -> Source:
+    # The same object for the same tier across reloads, so that a cached skill's source is
+    # checked by identity rather than field by field.
+    return cache.sources.setdefault(source, source) if cache is not None else source
+
+
 def _commands(root: Path, sink: Sink, cache: LoadCache | None) -> tuple[Entry, ...]:
     if cache is None:
         return tuple(scan_commands_root(root, sink))
@@ -49,7 +55,7 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None) ->
 
     tiers: list[Tier] = []
     for kind, root, label, loaded_from in plan:
-        source = Source(kind, root, label, len(tiers))
+        source = _intern(Source(kind, root, label, len(tiers)), cache)
         names = cache.root(root) if cache is not None else None
         tiers.append(Tier(source, tuple(scan_skills_root(root, sink, cache=names)), loaded_from))
 
@@ -59,12 +65,12 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None) ->
     for folder in locations.project_dirs():
         commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
     for root, label in commands:
-        source = Source(SourceKind.COMMANDS, root, label, len(tiers))
+        source = _intern(Source(SourceKind.COMMANDS, root, label, len(tiers)), cache)
         tiers.append(Tier(source, _commands(root, sink, cache), LoadedFrom.COMMANDS))
 
     bundled = locations.bundled_skills()
     if bundled is not None:
-        source = Source(SourceKind.BUNDLED, bundled, "bundled", len(tiers))
+        source = _intern(Source(SourceKind.BUNDLED, bundled, "bundled", len(tiers)), cache)
         names = cache.root(bundled) if cache is not None else None
         tiers.append(Tier(source, tuple(scan_skills_root(bundled, sink, cache=names)), LoadedFrom.BUNDLED))
     return tiers

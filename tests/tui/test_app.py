@@ -145,19 +145,30 @@ async def test_diagnostics_jump_and_filter(app: SkilldeckApp) -> None:
         assert "yaml-invalid" in text_of(app.query_one("#details-diagnostics", Static))
 
 
-async def test_reload_keeps_the_cursor_and_shows_changes(tmp_path: Path) -> None:
+async def test_disk_changes_show_in_place_and_keep_the_cursor(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "deploy")
         skill_file = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "deploy" / "SKILL.md"
         skill_file.write_text(skill_file.read_text().replace("Deploy the app to staging or production.", "Ship it."))
-        app.loaded_once = False
-        await pilot.press("r")
-        await loaded(pilot)
+        await until(pilot, lambda: "Ship it." in text_of(app.query_one("#details-facts", Static)), what="the new description")
         assert _selected(app) == "deploy"
-        assert "Ship it." in text_of(app.query_one("#details-facts", Static))
-        assert any("Reloaded" in n.message for n in app._notifications)
+        assert any(n.title == "Changed on disk" and "1 changed" in n.message for n in app._notifications)
+        broken = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "broken-yaml" / "SKILL.md"
+        broken.write_text("---\nname: broken-yaml\ndescription: fixed now\n---\nBody.\n")
+        await until(pilot, lambda: any("1 error fixed" in n.message for n in app._notifications), what="the fix toast")
+        await until(pilot, lambda: _selected(app) == "deploy", what="the cursor back on deploy")
+
+
+async def test_r_reads_everything_again(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "deploy")
+        await pilot.press("r")
+        await until(pilot, lambda: any(n.title == "Reload" for n in app._notifications), what="the reload toast")
+        assert _selected(app) == "deploy"
 
 
 async def test_copy_path_and_edit_at_the_diagnostic_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -124,3 +124,31 @@ def test_installed_command_runs(tmp_path: Path) -> None:
     )  # fmt: skip
     assert [s["name"] for s in json.loads(result.stdout)["skills"]] == ["hello"]
     assert result.stderr == ""
+
+
+def test_watch_json_prints_one_line_per_change(tmp_path: Path) -> None:
+    import selectors
+    import signal
+
+    exe = Path(sys.executable).parent / "skilldeck"
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    proc = subprocess.Popen(
+        [str(exe), "watch", "--json", "--project", str(project), "--user-dir", str(tmp_path / "u"), "--no-bundled"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None and proc.stdout is not None
+        assert "watching 0 skills" in proc.stderr.readline()
+        write(project / ".claude" / "skills" / "hello" / "SKILL.md", skill_text(name="hello", description="Hi."))
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        assert selector.select(timeout=10), "no change reported within 10 s"
+        change = json.loads(proc.stdout.readline())
+        assert change["added"] == ["hello"] and change["removed"] == [] and change["changed"] == {}
+        assert set(change) == {"added", "removed", "changed", "diagnostics_added", "diagnostics_cleared", "elapsed_ms"}
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
