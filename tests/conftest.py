@@ -85,3 +85,35 @@ def only(catalog: Catalog, code: str) -> Any:
 
 
 Loader = Callable[..., Catalog]
+
+
+def run_as_nobody(work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run `work` in a forked child that, when we are root, first becomes `nobody`: root reads
+    every file and has its own inotify quota, so permission and limit errors are only real for
+    another user. The child's result comes back as JSON through a pipe; an exception in the
+    child comes back as {"error": ...}."""
+    import json
+    import os
+
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        result: dict[str, Any]
+        try:
+            os.close(read_fd)
+            if os.geteuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            result = work()
+        except BaseException as exc:
+            result = {"error": repr(exc)}
+        finally:
+            os.write(write_fd, json.dumps(result).encode())
+            os._exit(0)
+    os.close(write_fd)
+    chunks = []
+    while chunk := os.read(read_fd, 65536):
+        chunks.append(chunk)
+    os.close(read_fd)
+    os.waitpid(pid, 0)
+    return json.loads(b"".join(chunks))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -11,7 +10,7 @@ import pytest
 
 from engine import CODES, Catalog, Locations, Severity, Workspace
 from engine.scan import MAX_DIRS_PER_ROOT
-from tests.conftest import Tree, codes, only, skill_text, write
+from tests.conftest import Tree, codes, only, run_as_nobody, skill_text, write
 
 GOOD = skill_text(name="good", description="A good skill.")
 
@@ -152,31 +151,6 @@ def test_directory_bound_stops_the_scan(tree: Tree) -> None:
     assert "zzz-after-bound" not in catalog.skills
 
 
-def _load_as_nobody(locations: Locations) -> list[dict[str, object]]:
-    """Root reads everything, so permission errors are only real for another user: fork,
-    drop to `nobody`, load, and send the diagnostics back through a pipe."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        try:
-            os.close(read_fd)
-            os.setgid(65534)
-            os.setuid(65534)
-            catalog = Workspace(locations).load()
-            payload = json.dumps({"skills": list(catalog.skills), "diags": [d.to_dict() for d in catalog.diagnostics]})
-            os.write(write_fd, payload.encode())
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    chunks = []
-    while chunk := os.read(read_fd, 65536):
-        chunks.append(chunk)
-    os.close(read_fd)
-    os.waitpid(pid, 0)
-    data = json.loads(b"".join(chunks))
-    return [{"skills": data["skills"]}, *data["diags"]]
-
-
 def test_unreadable_file_and_folder() -> None:
     base = Path(tempfile.mkdtemp(prefix="skilldeck-perm-"))
     try:
@@ -192,12 +166,14 @@ def test_unreadable_file_and_folder() -> None:
         secret.chmod(0o000)
         locked.chmod(0o000)
         loc = Locations(project=base / "proj", user_dir=base / "u", managed_dir=base / "m", bundled=False, environ={})
-        if os.geteuid() == 0:
-            result = _load_as_nobody(loc)
-            skills_loaded, diags = result[0]["skills"], result[1:]
-        else:
+
+        def load() -> dict[str, object]:
             catalog = Workspace(loc).load()
-            skills_loaded, diags = list(catalog.skills), [d.to_dict() for d in catalog.diagnostics]
+            return {"skills": list(catalog.skills), "diags": [d.to_dict() for d in catalog.diagnostics]}
+
+        result = run_as_nobody(load)
+        assert "error" not in result, result
+        skills_loaded, diags = result["skills"], result["diags"]
         unreadable = {d["path"]: d for d in diags if d["code"] == "unreadable"}
         assert set(unreadable) == {str(secret), str(locked)}
         assert all(d["severity"] == "error" and d["hint"] for d in unreadable.values())

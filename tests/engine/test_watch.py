@@ -13,7 +13,7 @@ import pytest
 
 import engine.catalog as catalog_module
 from engine import Catalog, CatalogDiff, WatchHandle, Workspace
-from tests.conftest import Tree, skill_text, write
+from tests.conftest import Tree, run_as_nobody, skill_text, write
 
 # A frontmatter cut off mid-quote, as a half-written save leaves it.
 HALF = '---\nname: a\ndescription: "half\n---\n'
@@ -199,51 +199,33 @@ def test_polling_fallback_when_inotify_is_refused(tmp_path: Path) -> None:
     """Run the watcher as another user whose inotify instances are all taken, so that the
     kernel itself refuses: the roots are polled, a diagnostic says so, changes still arrive."""
     import ctypes
-    import json
     import tempfile
 
     base = Path(tempfile.mkdtemp(prefix="skilldeck-poll-"))
     base.chmod(0o777)
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        result: dict[str, object] = {}
+
+    def watch_without_inotify() -> dict[str, object]:
+        libc = ctypes.CDLL(None, use_errno=True)
+        taken = []
+        while len(taken) < 100_000 and (fd := libc.inotify_init1(0)) >= 0:
+            taken.append(fd)
+        tree = Tree(base / "w")
+        tree.skill("a", skill_text(name="a", description="a"))
+        rec = Recorder()
+        handle = Workspace(tree.locations()).watch(rec)
         try:
-            os.close(read_fd)
-            if os.geteuid() == 0:
-                os.setgid(65534)
-                os.setuid(65534)
-            libc = ctypes.CDLL(None, use_errno=True)
-            taken = []
-            while len(taken) < 100_000:
-                fd = libc.inotify_init1(0)
-                if fd < 0:
-                    break
-                taken.append(fd)
-            result["exhausted"] = len(taken)
-            tree = Tree(base / "w")
-            tree.skill("a", skill_text(name="a", description="a"))
-            rec = Recorder()
-            handle = Workspace(tree.locations()).watch(rec)
-            result["polled"] = len(handle.polled)
-            result["diagnostic"] = [d.hint for d in handle.catalog.diagnostics if d.code == "watch-limit"][:1]
+            assert handle.catalog is not None
+            found = [d.hint for d in handle.catalog.diagnostics if d.code == "watch-limit"][:1]
             tree.skill("b", skill_text(name="b", description="b"))
             rec.wait(lambda c: "b" in c.skills, timeout=15)
-            result["added"] = rec.changes[-1].added
-            handle.stop()
-        except BaseException as exc:
-            result["error"] = repr(exc)
+            return {"polled": len(handle.polled), "diagnostic": found, "added": list(rec.changes[-1].added)}
         finally:
-            os.write(write_fd, json.dumps(result).encode())
-            os._exit(0)
-    os.close(write_fd)
-    chunks = []
-    while chunk := os.read(read_fd, 65536):
-        chunks.append(chunk)
-    os.close(read_fd)
-    os.waitpid(pid, 0)
-    shutil.rmtree(base, ignore_errors=True)
-    result = json.loads(b"".join(chunks))
+            handle.stop()
+
+    try:
+        result = run_as_nobody(watch_without_inotify)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
     assert "error" not in result, result
     assert result["polled"] > 0
     assert "max_user_watches" in result["diagnostic"][0]
