@@ -95,8 +95,16 @@ def as_bool(value: Any) -> bool | None:
     return None
 
 
+_TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
+
+
 def split_tools(value: str) -> list[str]:
     """Split on spaces or commas, never inside parentheses: `Read, Bash(git add:*)`."""
+    # One compiled pattern covers tool names with one level of parentheses; nested
+    # parentheses (rare) take the character loop below.
+    tokens = _TOOL.findall(value)
+    if value.count("(") == value.count(")") == sum(t.count("(") for t in tokens):
+        return tokens
     out: list[str] = []
     depth = 0
     start = 0

@@ -53,8 +53,6 @@ class Split(NamedTuple):
     yaml_text: str
     text: str
     body_offset: int
-    # 1-based file line of the closing `---`, for messages.
-    closing_line: int | None = None
 
     @property
     def body(self) -> str:
@@ -94,8 +92,7 @@ def split(text: str) -> Split:
     start, end = close
     if end < len(text):
         end += 1
-    closing_line = text.count("\n", 0, start) + 1
-    return Split(True, True, text[first_nl + 1 : start], text, end, closing_line)
+    return Split(True, True, text[first_nl + 1 : start], text, end)
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ import gc
 import os
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -128,20 +129,24 @@ def floor(base: Path) -> int:
     return n
 
 
-def best_of_interleaved(fns: list, runs: int) -> list[float]:  # type: ignore[type-arg]
-    """Best time of each function, run in turns so that a slow spell of the machine (2 shared
-    cores) hits all of them alike."""
-    best = [float("inf")] * len(fns)
+def paired(floor_fn, engine_fn, runs: int) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
+    """Floor and engine run back to back, `runs` times. This machine's speed drifts by up to
+    2x over seconds (shared cores), so the ratio is the median of the ratios of each pair,
+    measured moments apart; the times printed are the best of each."""
+    pairs = []
     for _ in range(runs):
-        for i, fn in enumerate(fns):
+        times = []
+        for fn in (floor_fn, engine_fn):
             gc.collect()
             start = time.perf_counter()
             fn()
-            best[i] = min(best[i], time.perf_counter() - start)
-    return best
+            times.append(time.perf_counter() - start)
+        pairs.append(times)
+    ratio = statistics.median(e / f for f, e in pairs)
+    return min(f for f, _ in pairs), min(e for _, e in pairs), ratio
 
 
-def measure(count: int, runs: int) -> tuple[float, float, int]:
+def measure(count: int, runs: int) -> tuple[float, float, float]:
     base = Path(tempfile.mkdtemp(prefix=f"skilldeck-bench-{count}-"))
     try:
         loc = make_tree(base, count)
@@ -149,8 +154,7 @@ def measure(count: int, runs: int) -> tuple[float, float, int]:
         assert floor(base) == count
         loaded = len(workspace.load().skills)
         assert loaded == count, (loaded, count)
-        t_floor, t_engine = best_of_interleaved([lambda: floor(base), workspace.load], runs)
-        return t_floor, t_engine, loaded
+        return paired(lambda: floor(base), workspace.load, runs)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -174,14 +178,13 @@ def held_memory(count: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=11)
     args = parser.parse_args()
-    print(f"{'skills':>7} {'floor ms':>9} {'engine ms':>10} {'ratio':>6}  goal")
+    print(f"{'skills':>7} {'floor ms':>9} {'engine ms':>10} {'ratio':>6}  goal  (ratio: median of back-to-back pairs)")
     results = {}
     for count in (2000, 10000):
-        t_floor, t_engine, _ = measure(count, args.runs if count == 2000 else max(2, args.runs // 2))
+        t_floor, t_engine, ratio = measure(count, args.runs if count == 2000 else max(3, args.runs // 2))
         results[count] = (t_floor, t_engine)
-        ratio = t_engine / t_floor
         goal = "<= 1.5" if count == 2000 else ""
         print(f"{count:>7} {t_floor * 1000:>9.1f} {t_engine * 1000:>10.1f} {ratio:>6.2f}  {goal}")
     growth = results[10000][1] / results[2000][1]

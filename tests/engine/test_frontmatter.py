@@ -12,7 +12,7 @@ def test_split_takes_block_between_first_line_and_next_dashes() -> None:
     assert parts.terminated
     assert parts.yaml_text == "name: a\ndescription: b --- c\n"
     assert parts.body == "body\n---\nmore\n"
-    assert parts.closing_line == 4
+    assert parts.text[: parts.body_offset].count("\n") == 4
 
 
 @pytest.mark.parametrize(
