@@ -10,19 +10,28 @@ from .diff import CatalogDiff
 from .listing import Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .permissions import Decision, Permissions, call_from_rule
+from .settings import PlacedRule, Settings, read_settings
+from .settings_edit import EDITABLE_SCOPES, SettingsEditError
 from .watch import WatchHandle
 from .workspace import Workspace, load_paths
 
 __all__ = [
     "CODES",
+    "EDITABLE_SCOPES",
     "Catalog",
     "CatalogDiff",
+    "Decision",
     "Diagnostic",
     "Listing",
     "ListingEntry",
     "LoadStats",
     "LoadedFrom",
     "Locations",
+    "Permissions",
+    "PlacedRule",
+    "Settings",
+    "SettingsEditError",
     "Severity",
     "Shadowed",
     "Skill",
@@ -31,5 +40,7 @@ __all__ = [
     "WatchHandle",
     "Workspace",
     "build_listing",
+    "call_from_rule",
     "load_paths",
+    "read_settings",
 ]

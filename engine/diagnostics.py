@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "plugin-missing": "an enabled plugin whose files are not on disk",
     "plugin-remote": "a marketplace plugin with a remote source, not loaded from disk",
     "settings-invalid": "a settings file that is not valid JSON",
+    "settings-entry": "a settings entry that is not what Claude Code expects (skipped)",
     "watch-limit": "a folder polled because the system refused more inotify watches",
 }
 

@@ -10,6 +10,8 @@ from .catalog import Catalog, Progress, build
 from .diagnostics import Sink
 from .listing import Listing, build_listing
 from .locations import Locations
+from .permissions import Permissions
+from .settings_edit import add_rule, remove_rule, scope_path
 from .sources.tiers import collect, path_tiers
 from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
 
@@ -28,6 +30,17 @@ class Workspace:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
         `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
         return watch(self.locations, callback, debounce, progress=progress)
+
+    def permissions(self) -> Permissions:
+        """The settings files as they are on disk now, ready to decide tool calls."""
+        return Permissions.load(self.locations)
+
+    def add_rule(self, rule: str, behavior: str, scope: str = "local") -> bool:
+        """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""
+        return add_rule(scope_path(self.locations, scope), rule, behavior)
+
+    def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
+        return remove_rule(scope_path(self.locations, scope), rule, behavior)
 
     def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
         budget = budget if budget is not None else _env_budget(self.locations)

@@ -14,7 +14,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine import Catalog, CatalogDiff, Diagnostic, Listing, Severity, Shadowed, Skill
+from engine import Catalog, CatalogDiff, Decision, Diagnostic, Listing, Settings, Severity, Shadowed, Skill
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -158,3 +158,28 @@ def change_line(change: CatalogDiff) -> None:
         parts.append(f"[yellow]~ {escape(name)}[/] [dim]({escape(', '.join(what))})[/]")
     parts.append(f"[dim]{change.elapsed_ms:.0f} ms[/]")
     out.print("  ".join(parts))
+
+
+DECISION_STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
+
+
+def rules_table(settings: Settings) -> None:
+    for f in settings.files:
+        state = "" if f.ok else (" [red](invalid, skipped)[/]" if f.exists else " [dim](absent)[/]")
+        out.print(f"[bold]{f.scope}[/] {escape(str(f.path))}{state}")
+        for rule in [r for r in settings.rules if r.file == f.path]:
+            out.print(f"  [{DECISION_STYLE[rule.behavior]}]{rule.behavior:<5}[/] {escape(rule.text)}")
+    if settings.allow_managed_permission_rules_only:
+        out.print("[yellow]allowManagedPermissionRulesOnly: only managed rules apply[/]")
+    for d in settings.diagnostics:
+        _diagnostic(d)
+    out.print("[dim]Skill rules gate the model's Skill tool only: a user typing /name is not checked against them.[/]")
+
+
+def decision_line(call: str, decision: Decision) -> None:
+    where = f"  [dim]{escape(str(decision.file))}[/]" if decision.file else ""
+    out.print(f"[{DECISION_STYLE[decision.decision]}]{decision.decision}[/] {escape(call)}: {escape(decision.reason)}{where}")
+
+
+def edit_line(text: str, ok: bool) -> None:
+    out.print(f"[{'green' if ok else 'yellow'}]{escape(text)}[/]")

@@ -20,6 +20,7 @@ from ..loadcache import LoadCache
 from ..locations import Locations
 from ..model import Diagnostic, LoadedFrom, Source, SourceKind
 from ..scan import scan_commands_root, scan_skills_root, single_skill
+from ..settings import read_settings
 from ..skillfile import Entry
 from . import Tier
 
@@ -201,18 +202,6 @@ def marketplace_plugins(folder: Path, sink: Sink) -> list[PluginRef]:
     return refs
 
 
-def _enabled(locations: Locations, sink: Sink) -> dict[str, tuple[bool, Path]]:
-    """`enabledPlugins` merged over the settings files, the more specific file winning."""
-    merged: dict[str, tuple[bool, Path]] = {}
-    for _scope, path in reversed(locations.settings_files()):
-        data = read_json(path, sink, "settings-invalid", "settings file")
-        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
-        if isinstance(plugins, dict):
-            for key, value in plugins.items():
-                merged[key] = (value is True, path)
-    return merged
-
-
 def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
     if isinstance(records, dict):
         records = [records]
@@ -229,7 +218,9 @@ def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
 
 
 def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
-    enabled = {k: v for k, v in _enabled(locations, sink).items() if v[0]}
+    settings = read_settings(locations)
+    sink.items.extend(settings.diagnostics)
+    enabled = {k: v for k, v in settings.enabled_plugins.items() if v[0]}
     if not enabled:
         return []
     registry_path = locations.installed_plugins_file()

@@ -152,3 +152,27 @@ def test_watch_json_prints_one_line_per_change(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_rules_check_allow_unrule(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_args(tree, "deny", "Bash(rm *)")) == 0
+    assert main(_args(tree, "allow", "Bash(git *)", "--scope", "project")) == 0
+    capsys.readouterr()
+    code, out = _json(capsys, _args(tree, "check", "Bash(git status && rm -rf /)", "--json"))
+    assert code == 0 and out["decision"] == "deny" and out["rule"] == "Bash(rm *)"
+    assert out["file"] == str(tree.project / ".claude" / "settings.local.json")
+    assert set(out) >= {"decision", "rule", "file", "reason"}
+    code, out = _json(capsys, _args(tree, "check", "Skill(deploy)", "--json"))
+    assert (out["decision"], out["rule"]) == ("ask", None)
+    code, out = _json(capsys, _args(tree, "rules", "--json"))
+    assert [(r["rule"], r["behavior"], r["scope"]) for r in out["rules"]] == [
+        ("Bash(rm *)", "deny", "local"),
+        ("Bash(git *)", "allow", "project"),
+    ]
+    assert main(_args(tree, "unrule", "Bash(rm *)")) == 0
+    assert main(_args(tree, "unrule", "Bash(rm *)")) == 1
+    assert main(_args(tree, "allow", "Bash()")) == 1
+    assert "refused" in capsys.readouterr().err
+    write(tree.project / ".claude" / "settings.json", "{ broken")
+    assert main(_args(tree, "allow", "Skill(x)", "--scope", "project")) == 1
+    assert (tree.project / ".claude" / "settings.json").read_text() == "{ broken"

@@ -1,0 +1,203 @@
+"""Permission rules: `Tool` or `Tool(specifier)`, and whether one matches a tool call.
+
+The matching follows Claude Code's documented semantics (BEHAVIOR.md §6 and the seeds):
+- Skill: `Skill` (all), `Skill(name)` (exact), `Skill(name:*)` (every name starting with
+  `name`, the seeds' prefix rule), `Skill(name *)` (that skill with any arguments).
+- Bash: `*` matches anything anywhere; a trailing ` *` keeps a word boundary (`ls *` matches
+  `ls -la` and `ls`, not `lsof`; `ls*` matches `lsof`); a trailing `:*` means ` *`, and only at
+  the very end. Compound commands are split by the caller (`split_command`).
+- Read / Edit: gitignore-style paths; `//abs`, `~/home`, `/relative-to-the-settings-file`,
+  `relative-to-the-working-directory`. Read rules cover Read, Glob, Grep; Edit rules cover
+  Edit, Write, MultiEdit and NotebookEdit.
+- WebFetch: `domain:example.com` (and its subdomains).
+- Tool names may be globs (`mcp__github__*`); `mcp__server` covers every tool of that server.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+_RULE = re.compile(r"\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*", re.S)
+READ_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    text: str
+    tool: str
+    specifier: str | None
+
+
+def parse_rule(text: str) -> Rule | None:
+    m = _RULE.fullmatch(text)
+    if m is None:
+        return None
+    tool, spec = m.group(1), m.group(2)
+    if spec is not None and not spec.strip():
+        return None
+    return Rule(text.strip(), tool, spec)
+
+
+def format_rule(tool: str, specifier: str | None = None) -> str:
+    return tool if specifier is None else f"{tool}({specifier})"
+
+
+# Tool names ------------------------------------------------------------------------------
+def tool_matches(rule: Rule, tool: str) -> bool:
+    if rule.tool == tool:
+        return True
+    if rule.tool == "Read" and tool in READ_TOOLS:
+        return True
+    if rule.tool == "Edit" and tool in EDIT_TOOLS:
+        return True
+    if "*" in rule.tool:
+        return fnmatch.fnmatchcase(tool, rule.tool)
+    if rule.tool.startswith("mcp__") and rule.tool.count("__") == 1:
+        return tool.startswith(rule.tool + "__")
+    return False
+
+
+# Bash ------------------------------------------------------------------------------------
+def _glob(text: str) -> str:
+    return ".*".join(re.escape(part) for part in text.split("*"))
+
+
+def bash_pattern(spec: str) -> re.Pattern[str]:
+    if spec.endswith(":*"):
+        spec = spec[:-2] + " *"
+    if spec.endswith(" *"):
+        return re.compile(_glob(spec[:-2]) + r"(?:\s.*)?", re.S)
+    return re.compile(_glob(spec), re.S)
+
+
+def split_command(command: str) -> list[str]:
+    """The simple commands of a compound one: split on `&&`, `||`, `;`, `|` and newlines,
+    outside quotes, so that each part can be checked on its own."""
+    parts: list[str] = []
+    current: list[str] = []
+    quote: str | None = None
+    i = 0
+    while i < len(command):
+        ch = command[i]
+        if quote:
+            current.append(ch)
+            if ch == "\\" and quote == '"' and i + 1 < len(command):
+                current.append(command[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            current.append(ch)
+        elif ch == "\\" and i + 1 < len(command):
+            current.extend(command[i : i + 2])
+            i += 1
+        elif command.startswith(("&&", "||"), i):
+            parts.append("".join(current))
+            current = []
+            i += 1
+        elif ch in ";|\n":
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+# Paths -----------------------------------------------------------------------------------
+def _path_glob(pattern: str) -> str:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+def settings_root(rule_file: Path | None, cwd: Path) -> Path:
+    """What `/path` in a rule is relative to: the folder that holds the settings file's
+    `.claude/` (the project, or the user config folder's parent), else the file's folder."""
+    if rule_file is None:
+        return cwd
+    folder = rule_file.parent
+    return folder.parent if folder.name == ".claude" else folder
+
+
+def path_matches(spec: str, path: str, rule_file: Path | None, cwd: Path, home: Path) -> bool:
+    if spec.startswith("//"):
+        base, pattern = Path("/"), spec[2:]
+    elif spec.startswith("~/"):
+        base, pattern = home, spec[2:]
+    elif spec.startswith("/"):
+        base, pattern = settings_root(rule_file, cwd), spec[1:]
+    else:
+        base, pattern = cwd, spec[2:] if spec.startswith("./") else spec
+    target = Path(os.path.normpath(path if os.path.isabs(path) else cwd / path))
+    try:
+        rel = target.relative_to(base).as_posix()
+    except ValueError:
+        return False
+    if pattern.endswith("/"):
+        pattern += "**"
+    regex = _path_glob(pattern)
+    if "/" not in pattern:
+        # gitignore: a pattern without a slash matches at any depth.
+        regex = "(?:.*/)?" + regex
+    # A rule for a folder covers what is inside it.
+    return re.fullmatch(regex + "(?:/.*)?", rel, re.S) is not None
+
+
+# Skills ----------------------------------------------------------------------------------
+def skill_matches(spec: str, name: str) -> bool:
+    name = name.strip().removeprefix("/")
+    if spec.endswith(":*"):
+        return name.startswith(spec[:-2])
+    if spec.endswith(" *"):
+        return name == spec[:-2]
+    return name == spec
+
+
+# One call ----------------------------------------------------------------------------------
+def input_matches(rule: Rule, tool: str, tool_input: dict[str, Any], rule_file: Path | None, cwd: Path, home: Path) -> bool:
+    """Whether `rule` covers this call. For Bash, `tool_input["command"]` must already be one
+    simple command (see `split_command`)."""
+    if not tool_matches(rule, tool):
+        return False
+    spec = rule.specifier
+    if spec is None or spec == "*":
+        return True
+    if tool == "Bash":
+        return bash_pattern(spec).fullmatch(str(tool_input.get("command", "")).strip()) is not None
+    if tool == "Skill":
+        return skill_matches(spec, str(tool_input.get("skill", "")))
+    if tool in READ_TOOLS or tool in EDIT_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
+        return isinstance(path, str) and path_matches(spec, path, rule_file, cwd, home)
+    if tool == "WebFetch" and spec.startswith("domain:"):
+        host = urlparse(str(tool_input.get("url", ""))).hostname or ""
+        domain = spec[len("domain:") :].strip().lower()
+        return host == domain or host.endswith("." + domain)
+    first = next(iter(tool_input.values()), "") if tool_input else ""
+    return fnmatch.fnmatchcase(str(first), spec)

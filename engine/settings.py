@@ -1,0 +1,130 @@
+"""Claude Code's settings files: read, merged in precedence order, every rule remembering its file.
+
+BEHAVIOR.md §6: managed (`managed-settings.json`, then `managed-settings.d/*.json`), the
+project's `.claude/settings.local.json`, `.claude/settings.json`, and the user's `settings.json`.
+Strict JSON: a file that does not parse is skipped with a diagnostic (line and column); an entry
+that is not a rule is skipped with a warning. Nothing here writes; see `settings_edit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Sink
+from .jsonfile import read_json
+from .locations import Locations
+from .model import Diagnostic
+from .rules import Rule, parse_rule
+
+BEHAVIORS = ("deny", "ask", "allow")
+SCOPES = ("managed", "local", "project", "user")
+
+
+@dataclass(frozen=True)
+class SettingsFile:
+    scope: str
+    path: Path
+    data: dict[str, Any] | None
+    exists: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.data is not None
+
+
+@dataclass(frozen=True)
+class PlacedRule:
+    """A rule as written in one settings file."""
+
+    rule: Rule
+    behavior: str
+    file: Path | None
+    scope: str
+
+    @property
+    def text(self) -> str:
+        return self.rule.text
+
+
+@dataclass(frozen=True)
+class Settings:
+    files: tuple[SettingsFile, ...]
+    rules: tuple[PlacedRule, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    disable_skill_shell_execution: bool = False
+    allow_managed_permission_rules_only: bool = False
+    skill_overrides: dict[str, Any] = field(default_factory=dict)
+    enabled_plugins: dict[str, tuple[bool, Path]] = field(default_factory=dict)
+
+    def rules_for(self, behavior: str) -> list[PlacedRule]:
+        rules = [r for r in self.rules if r.behavior == behavior]
+        if self.allow_managed_permission_rules_only:
+            rules = [r for r in rules if r.scope == "managed"]
+        return rules
+
+    def file(self, scope: str) -> SettingsFile | None:
+        return next((f for f in self.files if f.scope == scope), None)
+
+
+def _value(files: list[SettingsFile], key: str) -> Any:
+    """The value of a scalar key from the most specific file that sets it."""
+    for f in files:
+        if f.data is not None and key in f.data:
+            return f.data[key]
+    return None
+
+
+def read_settings(locations: Locations) -> Settings:
+    sink = Sink()
+    files: list[SettingsFile] = []
+    rules: list[PlacedRule] = []
+    for scope, path in locations.settings_files():
+        exists = path.exists()
+        data = read_json(path, sink, "settings-invalid", "settings file") if exists else None
+        if data is not None and not isinstance(data, dict):
+            sink.error("settings-invalid", path, "a settings file must hold a JSON object; it is skipped", "{ }")
+            data = None
+        files.append(SettingsFile(scope, path, data, exists))
+        if data is None:
+            continue
+        permissions = data.get("permissions", {})
+        if not isinstance(permissions, dict):
+            sink.warning("settings-entry", path, "`permissions` must be an object; ignored", '"permissions": {"allow": []}')
+            continue
+        for behavior in BEHAVIORS:
+            entries = permissions.get(behavior, [])
+            if not isinstance(entries, list):
+                sink.warning(
+                    "settings-entry", path, f"`permissions.{behavior}` must be a list; ignored", f'"{behavior}": ["Skill(name)"]'
+                )
+                continue
+            for entry in entries:
+                rule = parse_rule(entry) if isinstance(entry, str) else None
+                if rule is None:
+                    sink.warning(
+                        "settings-entry",
+                        path,
+                        f"`permissions.{behavior}` entry {entry!r} is not a rule; skipped",
+                        "write Tool or Tool(specifier), e.g. Bash(git diff *)",
+                    )
+                    continue
+                rules.append(PlacedRule(rule, behavior, path, scope))
+    enabled: dict[str, tuple[bool, Path]] = {}
+    for f in reversed(files):
+        plugins = f.data.get("enabledPlugins") if f.data else None
+        if isinstance(plugins, dict):
+            for key, value in plugins.items():
+                enabled[key] = (value is True, f.path)
+    managed_only = any(f.scope == "managed" and f.data and f.data.get("allowManagedPermissionRulesOnly") is True for f in files)
+    overrides = _value(files, "skillOverrides")
+    return Settings(
+        files=tuple(files),
+        rules=tuple(rules),
+        diagnostics=tuple(sink.items),
+        disable_skill_shell_execution=_value(files, "disableSkillShellExecution") is True,
+        allow_managed_permission_rules_only=managed_only,
+        skill_overrides=overrides if isinstance(overrides, dict) else {},
+        enabled_plugins=enabled,
+    )

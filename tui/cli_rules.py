@@ -1,0 +1,74 @@
+"""`skilldeck rules | check | allow | ask | deny | unrule`: permission rules from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine import EDITABLE_SCOPES, SettingsEditError, Workspace, call_from_rule
+
+from . import render
+
+
+def add_parsers(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("rules", parents=[loc], help="every permission rule, by file in precedence order")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("check", parents=[loc], help="what Claude Code decides for a call, e.g. 'Bash(git push)'")
+    p.add_argument("call", metavar="CALL", help="Skill(deploy), Bash(git push origin main), Read(./.env), ...")
+    p.add_argument("--json", action="store_true", help='one object: {"decision", "rule", "file", "reason"}')
+    for behavior in ("allow", "ask", "deny"):
+        p = sub.add_parser(behavior, parents=[loc], help=f"add an {behavior} rule to a settings file")
+        p.add_argument("rule", metavar="RULE")
+        p.add_argument(
+            "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
+        )
+    p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
+    p.add_argument("rule", metavar="RULE")
+    p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
+
+
+def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
+    if command == "rules":
+        permissions = workspace.permissions()
+        if args.json:
+            settings = permissions.settings
+            out = {
+                "files": [{"scope": f.scope, "path": str(f.path), "exists": f.exists, "ok": f.ok} for f in settings.files],
+                "rules": [
+                    {"rule": r.text, "behavior": r.behavior, "scope": r.scope, "file": str(r.file)} for r in settings.rules
+                ],
+                "diagnostics": [d.to_dict() for d in settings.diagnostics],
+                "allow_managed_permission_rules_only": settings.allow_managed_permission_rules_only,
+                "disable_skill_shell_execution": settings.disable_skill_shell_execution,
+            }
+            json.dump(out, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            render.rules_table(permissions.settings)
+        return 0
+    if command == "check":
+        call = call_from_rule(args.call)
+        if call is None:
+            render.err.print(f"[red]{args.call!r} is not a call[/]: write Tool(input), e.g. Skill(deploy) or 'Bash(git push)'")
+            return 2
+        decision = workspace.permissions().decide(*call)
+        if args.json:
+            json.dump(decision.to_dict(), sys.stdout)
+            sys.stdout.write("\n")
+        else:
+            render.decision_line(args.call, decision)
+        return 0
+    try:
+        if command == "unrule":
+            removed = workspace.remove_rule(args.rule, args.scope)
+            render.edit_line(
+                f"removed {args.rule} from {', '.join(removed)}" if removed else f"{args.rule} is not in that file", bool(removed)
+            )
+            return 0 if removed else 1
+        added = workspace.add_rule(args.rule, command, args.scope)
+        render.edit_line(f"{command} {args.rule} ({args.scope})" if added else f"{args.rule} was already there", True)
+        return 0
+    except SettingsEditError as exc:
+        render.err.print(f"[red]refused:[/] {exc}")
+        return 1
