@@ -197,6 +197,20 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
 """,
         name="commit.md",
     )
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "model": "sonnet",
+                "permissions": {
+                    "allow": ["Skill(release-notes)", "Bash(git log *)", "Bash(git describe *)"],
+                    "deny": ["Bash(git push *)"],
+                    "ask": ["Skill(research)"],
+                },
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     return Locations(
         project=project,
         user_dir=user,

@@ -39,6 +39,10 @@ class Workspace:
         """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""
         return add_rule(scope_path(self.locations, scope), rule, behavior)
 
+    def settings_path(self, scope: str) -> Path:
+        """The settings file an edit in `scope` (local, project, user) goes to."""
+        return scope_path(self.locations, scope)
+
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
         return remove_rule(scope_path(self.locations, scope), rule, behavior)
 

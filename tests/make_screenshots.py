@@ -29,7 +29,7 @@ def demo_app(folder: Path) -> SkilldeckApp:
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     for _ in range(500):
-        if pilot.app.settled:
+        if pilot.app.settled and pilot.app.permissions is not None:
             break
         await pilot.pause(0.01)
     await pilot.pause()
@@ -40,6 +40,7 @@ SHOTS: list[tuple[str, list[str]]] = [
     ("broken-skill", ["down", "down", "down", "down", "down", "down", "down"]),
     ("diagnostics", ["3"]),
     ("listing", ["4"]),
+    ("rules", ["j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "5"]),
     ("search", ["slash", "r", "e", "v"]),
     ("help", ["question_mark"]),
 ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 import subprocess
 import time
 from collections.abc import Iterable
@@ -18,10 +17,12 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
 
-from engine import Catalog, CatalogDiff, Locations, Severity, Skill, WatchHandle, Workspace
+from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace
 
 from .commands import SkillCommands
+from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
+from .rules_actions import RulesActions
 from .screens.help import HelpScreen, key_rows
 from .search import SearchIndex
 from .view import CatalogView, PathDisplay, build_view
@@ -29,14 +30,15 @@ from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.listing import ListingPane
 from .widgets.navigation import VIM_BINDINGS
+from .widgets.rules import RulesPane, RulesTree
 from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
 
 BODY_DEBOUNCE_S = 0.12
-PANES = ("tiers", "details", "diagnostics", "listing")
+PANES = ("tiers", "details", "diagnostics", "listing", "rules")
 
 
-class SkilldeckApp(App[None]):
+class SkilldeckApp(RulesActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "skilldeck"
     COMMANDS = App.COMMANDS | {SkillCommands}
@@ -51,6 +53,7 @@ class SkilldeckApp(App[None]):
         Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),
         Binding("3", "pane('diagnostics')", "Diagnostics pane", show=False, id="app.pane.diagnostics"),
         Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
+        Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
     ]
 
     def __init__(
@@ -66,6 +69,7 @@ class SkilldeckApp(App[None]):
         self.watch_disk = watch
         self._watch: WatchHandle | None = None
         self._reload_pending = False
+        self.permissions: Permissions | None = None
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
@@ -94,6 +98,8 @@ class SkilldeckApp(App[None]):
                     yield DiagnosticsPane(id="diagnostics-pane")
                 with TabPane("4 Listing", id="listing"):
                     yield ListingPane(id="listing-pane")
+                with TabPane("5 Rules", id="rules"):
+                    yield RulesPane(id="rules-pane")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -168,6 +174,8 @@ class SkilldeckApp(App[None]):
         elif message.change is not None and not message.change.empty:
             self.notify(message.change.summary(), title="Changed on disk")
         self.loaded_once = True
+        # Settings files are watched with the tiers, so a new snapshot may mean new rules.
+        self._load_permissions()
 
     @property
     def settled(self) -> bool:
@@ -207,6 +215,7 @@ class SkilldeckApp(App[None]):
             return
         skill, shadow = self._current()
         self.query_one(SkillDetails).show(self.view, skill, shadow, self.paths)  # type: ignore[arg-type]
+        self.query_one(RulesPane).show_skill(skill)
         if self._body_timer is not None:
             self._body_timer.stop()
         if skill is not None:
@@ -284,7 +293,7 @@ class SkilldeckApp(App[None]):
             self.tree.focus()
             return
         self.query_one(TabbedContent).active = name
-        target = {"details": SkillDetails, "diagnostics": DiagnosticsTree, "listing": ListingPane}[name]
+        target = {"details": SkillDetails, "diagnostics": DiagnosticsTree, "listing": ListingPane, "rules": RulesTree}[name]
         self.query_one(target).focus()
 
     def _target(self) -> tuple[Path, int] | None:
@@ -294,6 +303,8 @@ class SkilldeckApp(App[None]):
         if isinstance(focused, DiagnosticsTree) and focused.current is not None:
             diag = focused.current
             return diag.path, diag.line or 1
+        if isinstance(focused, RulesTree) and focused.current is not None and focused.current.file is not None:
+            return focused.current.file, 1
         skill, _ = self._current()
         return (skill.path, 1) if skill is not None else None
 
@@ -342,6 +353,7 @@ class SkilldeckApp(App[None]):
                 [*key_rows(VIM_BINDINGS, display), ("↑ ↓", "Move"), ("enter", "Open: show details / go to skill")],
             ),
             ("Diagnostics pane", [*key_rows(DiagnosticsPane.BINDINGS, display), ("e", "Open the file at the diagnostic's line")]),
+            ("Rules pane", [*key_rows(RulesPane.BINDINGS, display), ("e", "Open the rule's settings file")]),
             (
                 "Search",
                 [
@@ -358,38 +370,3 @@ class SkilldeckApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
         yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
-
-
-EDITORS_PLUS_LINE = {
-    "vi",
-    "vim",
-    "nvim",
-    "nano",
-    "emacs",
-    "emacsclient",
-    "micro",
-    "kak",
-    "hx",
-    "helix",
-    "joe",
-    "ne",
-    "mcedit",
-    "pico",
-}
-EDITORS_GOTO = {"code", "codium", "code-insiders", "cursor", "windsurf"}
-
-
-def editor_command(environ: os._Environ[str] | dict[str, str], path: Path, line: int) -> list[str] | None:
-    """The command that opens `path` at `line` in the user's editor, or None without one."""
-    editor = environ.get("VISUAL") or environ.get("EDITOR")
-    if not editor:
-        return None
-    argv = shlex.split(editor)
-    name = Path(argv[0]).name
-    if name in EDITORS_PLUS_LINE:
-        return [*argv, f"+{line}", str(path)]
-    if name in EDITORS_GOTO:
-        return [*argv, "--goto", f"{path}:{line}"]
-    if name in {"subl", "zed", "mate"}:
-        return [*argv, f"{path}:{line}"]
-    return [*argv, str(path)]

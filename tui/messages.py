@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from engine import CatalogDiff
+from engine import CatalogDiff, Permissions
 
 from .view import CatalogView
 
@@ -47,3 +47,11 @@ class JumpToSkill(Message):
     def __init__(self, path: object) -> None:
         super().__init__()
         self.path = path
+
+
+class PermissionsLoaded(Message):
+    """The settings files, read in a thread, ready to decide."""
+
+    def __init__(self, permissions: Permissions) -> None:
+        super().__init__()
+        self.permissions = permissions

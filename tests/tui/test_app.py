@@ -8,9 +8,12 @@ from pathlib import Path
 
 from textual.widgets import Markdown, Static, TabbedContent
 
-from tui.app import SkilldeckApp, editor_command
+from tui.app import SkilldeckApp
+from tui.editor import editor_command
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.rules import RulesTree
 from tui.widgets.search import ResultsList, SearchBox
 
 from .conftest import demo_app, loaded, until
@@ -251,3 +254,47 @@ async def test_palette_goes_to_a_skill(app: SkilldeckApp) -> None:
         )
         await pilot.press("enter")
         await until(pilot, lambda: _selected(app) == "research", what="research selected")
+
+
+async def test_rules_pane_decides_for_the_skill_and_edits_settings(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    local = tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json"
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("5")
+        assert app.query_one(TabbedContent).active == "rules"
+        summary = text_of(app.query_one("#rules-skill", Static))
+        assert "Model's Skill tool: allow" in summary and "Skill(release-notes)" in summary
+        assert "Bash(git log *): pre-approved" in summary
+        assert "Skill rules only gate the model" in summary
+        await pilot.press("d")
+        await until(pilot, lambda: local.exists() and "Skill(release-notes)" in local.read_text(), what="the deny rule on disk")
+        await until(
+            pilot, lambda: "Model's Skill tool: deny" in text_of(app.query_one("#rules-skill", Static)), what="the new decision"
+        )
+        tree = app.query_one(RulesTree)
+        tree.focus()
+        while not (tree.current and tree.current.behavior == "deny" and tree.current.text == "Skill(release-notes)"):
+            await pilot.press("j")
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await until(pilot, lambda: "Skill(release-notes)" not in local.read_text(), what="the rule removed")
+        await until(
+            pilot, lambda: "Model's Skill tool: allow" in text_of(app.query_one("#rules-skill", Static)), what="back to allow"
+        )
+
+
+async def test_rules_pane_refuses_a_corrupt_settings_file(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    local = tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json"
+    local.write_text("{ not json")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        await pilot.press("5", "a")
+        await until(pilot, lambda: any(n.title == "Not written" for n in app._notifications), what="the refusal")
+        assert local.read_text() == "{ not json"
+        assert "invalid JSON" in str(app.query_one(RulesTree).root.children[1].label)

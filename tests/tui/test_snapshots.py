@@ -13,6 +13,7 @@ PANES = {
     "broken": ["j", "j", "j", "j", "j", "j"],
     "diagnostics": ["3"],
     "listing": ["4"],
+    "rules": ["j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "5"],
     "search": ["slash", "r", "e", "v"],
     "help": ["question_mark"],
 }
@@ -27,7 +28,7 @@ def test_pane(snap_compare, tmp_path: Path, pane: str, size: tuple[int, int]) ->
         await loaded(pilot)
         await pilot.press(*PANES[pane])
         # The body is read after the cursor rests; wait for it rather than for time.
-        await until(pilot, lambda: app.settled, what="the details to settle")
+        await until(pilot, lambda: app.settled and app.permissions is not None, what="the details to settle")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -1,0 +1,74 @@
+"""The app's side of the rules pane: reading settings in a thread, writing and deleting rules."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from engine import PlacedRule, SettingsEditError
+
+from .messages import PermissionsLoaded
+from .screens.confirm import ConfirmScreen
+from .widgets.rules import RulesPane
+
+if TYPE_CHECKING:
+    from .app import SkilldeckApp
+
+
+class RulesActions:
+    """Mixed into the app; file I/O happens in thread workers, never on the UI thread."""
+
+    def _load_permissions(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        self.run_worker(self._read_permissions, thread=True, exclusive=True, group="permissions", name="permissions")
+
+    def _read_permissions(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        self.post_message(PermissionsLoaded(self.workspace.permissions()))
+
+    def on_permissions_loaded(self: SkilldeckApp, message: PermissionsLoaded) -> None:
+        self.permissions = message.permissions
+        pane = self.query_one(RulesPane)
+        pane.show_rules(message.permissions, self.paths)
+        pane.show_skill(self._current()[0])
+
+    def on_rules_pane_edit_requested(self: SkilldeckApp, message: RulesPane.EditRequested) -> None:
+        if message.behavior is not None:
+            skill, _ = self._current()
+            if skill is None:
+                self.notify("Select a skill in the tiers tree first", severity="warning")
+                return
+            self.run_worker(partial(self._write_rule, f"Skill({skill.name})", message.behavior), thread=True, group="edit")
+            return
+        rule = message.rule
+        assert rule is not None
+        if rule.scope not in ("local", "project", "user") or rule.file is None:
+            self.notify(f"{rule.text} comes from {rule.scope} settings; skilldeck does not edit those", severity="warning")
+            return
+
+        def confirmed(answer: bool | None) -> None:
+            if answer:
+                self.run_worker(partial(self._delete_rule, rule), thread=True, group="edit")
+
+        self.push_screen(
+            ConfirmScreen(f"Delete the {rule.behavior} rule {rule.text}?", f"from {self.paths(rule.file)}"), confirmed
+        )
+
+    def _write_rule(self: SkilldeckApp, text: str, behavior: str) -> None:
+        try:
+            added = self.workspace.add_rule(text, behavior, "local")
+        except SettingsEditError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Not written")
+            return
+        path = self.paths(self.workspace.settings_path("local"))
+        note = f"{behavior} {text} written to {path}" if added else f"{text} is already in {path}"
+        self.call_from_thread(self.notify, note, title="Rules")
+        self._read_permissions()
+
+    def _delete_rule(self: SkilldeckApp, rule: PlacedRule) -> None:
+        try:
+            removed = self.workspace.remove_rule(rule.text, rule.scope, rule.behavior)
+        except SettingsEditError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Not removed")
+            return
+        note = f"Deleted {rule.behavior} {rule.text}" if removed else f"{rule.text} was already gone"
+        self.call_from_thread(self.notify, note, title="Rules")
+        self._read_permissions()

@@ -1,0 +1,151 @@
+"""The permission rules pane: every rule by file in precedence order, and what they decide for
+the selected skill (its Skill-tool call, and what its `allowed-tools` pre-approve)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Static, Tree
+
+from engine import Permissions, PlacedRule, Skill, call_from_rule
+
+from ..view import PathDisplay
+from .details import diagnostics_block
+from .navigation import VIM_BINDINGS
+
+STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
+
+
+def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) -> Group:
+    lines = [Text.assemble(("/" + skill.name, "bold"), ("  what the rules decide", "dim"))]
+    decision = permissions.decide_skill(skill.name)
+    where = f"  {paths(decision.file)}" if decision.file else ""
+    if not skill.model_invocable:
+        lines.append(Text("Model's Skill tool: never (disable-model-invocation: true)", "dim"))
+    else:
+        lines.append(
+            Text.assemble(
+                "Model's Skill tool: ", (decision.decision, STYLE[decision.decision]), f"  {decision.reason}", (where, "dim")
+            )
+        )
+    if skill.user_invocable:
+        lines.append(Text("Typing /" + skill.name + ": runs; Skill rules only gate the model, never a user's /command", "cyan"))
+    else:
+        lines.append(Text("Typing /" + skill.name + ": blocked (user-invocable: false)", "dim"))
+    if skill.allowed_tools:
+        running = permissions.with_allowed_tools(skill)
+        lines.append(Text("While it runs, allowed-tools pre-approve (they never restrict):", "bold"))
+        for entry in skill.allowed_tools:
+            call = call_from_rule(entry)
+            if call is None:
+                lines.append(Text(f"  {entry}: not a rule, ignored", "red"))
+                continue
+            result = running.decide(*call)
+            if result.decision == "allow":
+                lines.append(Text.assemble(f"  {entry}: ", ("pre-approved", "green")))
+            else:
+                lines.append(Text.assemble(f"  {entry}: still ", (result.decision, STYLE[result.decision]), f", {result.reason}"))
+    else:
+        lines.append(Text("No allowed-tools: every tool call follows the rules below.", "dim"))
+    return Group(*lines)
+
+
+class RulesTree(Tree[PlacedRule | None]):
+    BINDINGS = VIM_BINDINGS
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__("rules", **kwargs)  # type: ignore[arg-type]
+        self.show_root = False
+        self.guide_depth = 2
+
+    def action_first(self) -> None:
+        self.cursor_line = 0
+
+    def action_last(self) -> None:
+        self.cursor_line = self.last_line
+
+    @property
+    def current(self) -> PlacedRule | None:
+        node = self.cursor_node
+        return node.data if node is not None else None
+
+
+class RulesPane(Vertical):
+    BINDINGS = [
+        Binding("a", "edit('allow')", "Allow skill", id="rules.allow"),
+        Binding("d", "edit('deny')", "Deny skill", id="rules.deny"),
+        Binding("x", "delete", "Delete rule", id="rules.delete"),
+    ]
+
+    class EditRequested(Message):
+        """Write `Skill(<selected>)` with `behavior`, or delete `rule` (after confirming)."""
+
+        def __init__(self, behavior: str | None, rule: PlacedRule | None) -> None:
+            super().__init__()
+            self.behavior = behavior
+            self.rule = rule
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.permissions: Permissions | None = None
+        self.paths = PathDisplay()
+
+    def compose(self) -> ComposeResult:
+        yield Static("Reading settings…", id="rules-skill")
+        yield RulesTree(id="rules-tree")
+        yield Static(id="rules-diagnostics")
+
+    def show_rules(self, permissions: Permissions, paths: PathDisplay) -> None:
+        self.permissions, self.paths = permissions, paths
+        settings = permissions.settings
+        tree = self.query_one(RulesTree)
+        tree.clear()
+        tree.cursor_line = -1
+        for f in settings.files:
+            if not f.exists:
+                label = Text.assemble((f.scope, "bold"), (f"  {paths(f.path)}  (absent)", "dim"))
+            elif not f.ok:
+                label = Text.assemble((f.scope, "bold"), f"  {paths(f.path)}", ("  invalid JSON, skipped", "bold red"))
+            else:
+                label = Text.assemble((f.scope, "bold"), f"  {paths(f.path)}")
+            node = tree.root.add(label, None, expand=True)
+            for placed in [r for r in settings.rules if r.file == f.path]:
+                ignored = settings.allow_managed_permission_rules_only and placed.scope != "managed"
+                node.add_leaf(
+                    Text.assemble(
+                        (f"{placed.behavior:<5} ", STYLE[placed.behavior]), (placed.text, "strike dim" if ignored else "")
+                    ),
+                    placed,
+                )
+        notes = []
+        if settings.allow_managed_permission_rules_only:
+            notes.append(Text("allowManagedPermissionRulesOnly: only managed rules apply (others struck through)", "yellow"))
+        if settings.disable_skill_shell_execution:
+            notes.append(Text("disableSkillShellExecution: skills' !`command` lines do not run", "yellow"))
+        notes.append(Text("a: allow the selected skill · d: deny it (.claude/settings.local.json) · x: delete a rule", "dim"))
+        if settings.diagnostics:
+            notes.append(diagnostics_block(settings.diagnostics, paths))  # type: ignore[arg-type]
+        self.query_one("#rules-diagnostics", Static).update(Group(*notes))
+
+    def show_skill(self, skill: Skill | None) -> None:
+        target = self.query_one("#rules-skill", Static)
+        if self.permissions is None:
+            return
+        if skill is None:
+            target.update(Text("Select a skill to see what the rules decide for it.", "dim"))
+        else:
+            target.update(skill_summary(self.permissions, skill, self.paths))
+
+    def action_edit(self, behavior: str) -> None:
+        self.post_message(self.EditRequested(behavior, None))
+
+    def action_delete(self) -> None:
+        rule = self.query_one(RulesTree).current
+        if rule is None:
+            self.app.notify("Put the cursor on a rule first", severity="warning")
+            return
+        self.post_message(self.EditRequested(None, rule))
