@@ -5,8 +5,11 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 """
 
 from .catalog import Catalog
+from .conversation import Message, Transcript
 from .diagnostics import CODES
 from .diff import CatalogDiff
+from .expand import ExpansionError
+from .invoke import InvocationError, Prompt
 from .listing import Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
@@ -23,13 +26,17 @@ __all__ = [
     "CatalogDiff",
     "Decision",
     "Diagnostic",
+    "ExpansionError",
+    "InvocationError",
     "Listing",
     "ListingEntry",
     "LoadStats",
     "LoadedFrom",
     "Locations",
+    "Message",
     "Permissions",
     "PlacedRule",
+    "Prompt",
     "Settings",
     "SettingsEditError",
     "Severity",
@@ -37,6 +44,7 @@ __all__ = [
     "Skill",
     "Source",
     "SourceKind",
+    "Transcript",
     "WatchHandle",
     "Workspace",
     "build_listing",

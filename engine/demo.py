@@ -110,9 +110,11 @@ Cite every claim with path:line.
 ---
 name: release-notes
 description: Draft release notes from the commits since the last tag.
-allowed-tools: Bash(git log *), Bash(git describe *)
+allowed-tools: Bash(git log *), Bash(git describe *), Bash(date *)
 ---
-1. Find the last tag: !`git describe --tags --abbrev=0`
+Release notes as of !`date +%Y-%m-%d`:
+
+1. Find the last tag with `git describe --tags --abbrev=0`.
 2. Summarise the commits since then, grouped into Features, Fixes and Other.
 """,
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .catalog import Catalog, Progress, build
 from .diagnostics import Sink
+from .invoke import Prompt, build_prompt
 from .listing import Listing, build_listing
 from .locations import Locations
 from .permissions import Permissions
@@ -45,6 +46,11 @@ class Workspace:
 
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
         return remove_rule(scope_path(self.locations, scope), rule, behavior)
+
+    def expand(self, catalog: Catalog, name: str, args: str = "", fork: bool | None = None) -> Prompt:
+        """What invoking `name` would send (its `!` commands run, as in Claude Code), without
+        calling any model. Raises InvocationError or ExpansionError with Claude Code's message."""
+        return build_prompt(self.locations, catalog, name, args, fork=fork)
 
     def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
         budget = budget if budget is not None else _env_budget(self.locations)

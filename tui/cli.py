@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
     p.add_argument("--json", action="store_true", help="one JSON object per change, one per line")
     cli_rules.add_parsers(sub, loc)
+    cli_rules.add_prompt_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
     return parser
@@ -190,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     workspace = Workspace(locations)
     if command == "watch":
         return cmd_watch(args, workspace)
+    if command == "prompt":
+        return cli_rules.run_prompt(args, workspace)
     if command in ("rules", "check", "allow", "ask", "deny", "unrule"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()

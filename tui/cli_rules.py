@@ -1,12 +1,13 @@
-"""`skilldeck rules | check | allow | ask | deny | unrule`: permission rules from the shell."""
+"""`skilldeck rules | check | allow | ask | deny | unrule | prompt`: rules and invocations from the shell."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
-from engine import EDITABLE_SCOPES, SettingsEditError, Workspace, call_from_rule
+from engine import EDITABLE_SCOPES, ExpansionError, InvocationError, SettingsEditError, Workspace, call_from_rule
 
 from . import render
 
@@ -26,6 +27,30 @@ def add_parsers(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -
     p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
     p.add_argument("rule", metavar="RULE")
     p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
+
+
+def add_prompt_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("prompt", parents=[loc], help="what invoking a skill sends (no model is called)")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as typed after /NAME")
+    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent, whatever context: says")
+    p.add_argument("--json", action="store_true")
+
+
+def run_prompt(args: argparse.Namespace, workspace: Workspace) -> int:
+    catalog = workspace.load()
+    text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
+    try:
+        prompt = workspace.expand(catalog, args.name, text, fork=args.fork)
+    except (InvocationError, ExpansionError) as exc:
+        render.err.print(f"[red]{exc}[/]")
+        return 1
+    if args.json:
+        json.dump(prompt.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        render.prompt_view(prompt)
+    return 0
 
 
 def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:

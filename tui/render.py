@@ -14,7 +14,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine import Catalog, CatalogDiff, Decision, Diagnostic, Listing, Settings, Severity, Shadowed, Skill
+from engine import Catalog, CatalogDiff, Decision, Diagnostic, Listing, Prompt, Settings, Severity, Shadowed, Skill
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -183,3 +183,13 @@ def decision_line(call: str, decision: Decision) -> None:
 
 def edit_line(text: str, ok: bool) -> None:
     out.print(f"[{'green' if ok else 'yellow'}]{escape(text)}[/]")
+
+
+def prompt_view(prompt: Prompt) -> None:
+    agent = f", agent {prompt.agent}" if prompt.agent else ""
+    out.print(f"[bold]/{escape(prompt.skill.name)}[/]  {prompt.context}{agent}  model: {escape(prompt.model or 'inherit')}")
+    out.print(f"pre-approved while it runs: {escape(', '.join(prompt.allowed_tools) or 'nothing')}")
+    for message in prompt.messages:
+        tag = "[dim]meta (sent, not shown)[/]" if message.meta else "[green]visible[/]"
+        out.rule(f"{message.role} · {tag}", align="left")
+        out.print(escape(message.text), highlight=False, soft_wrap=True)

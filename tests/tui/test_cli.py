@@ -176,3 +176,17 @@ def test_rules_check_allow_unrule(tree: Tree, capsys: pytest.CaptureFixture[str]
     write(tree.project / ".claude" / "settings.json", "{ broken")
     assert main(_args(tree, "allow", "Skill(x)", "--scope", "project")) == 1
     assert (tree.project / ".claude" / "settings.json").read_text() == "{ broken"
+
+
+def test_prompt_prints_what_would_be_sent(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("fix", skill_text(body="Fix $0 ($1) in ${CLAUDE_PROJECT_DIR}.\n", name="fix", description="d"))
+    code, out = _json(capsys, _args(tree, "prompt", "fix", "7", "two words", "--json"))
+    assert code == 0 and out["context"] == "inline" and out["args"] == "7 'two words'"
+    assert [(m["visible"], m["kind"]) for m in out["messages"]] == [(True, "command"), (False, "skill")]
+    assert out["messages"][1]["text"].endswith(f"Fix 7 (two words) in {tree.project}.\n")
+    code, out = _json(capsys, _args(tree, "prompt", "fix", '8 "as typed"', "--fork", "--json"))
+    assert out["context"] == "fork" and out["messages"][0]["text"].endswith(f"Fix 8 (as typed) in {tree.project}.\n")
+    assert main(_args(tree, "prompt", "fix", "x")) == 0
+    assert "meta (sent, not shown)" in capsys.readouterr().out
+    assert main(_args(tree, "prompt", "nope")) == 1
+    assert "Unknown skill: nope" in capsys.readouterr().err

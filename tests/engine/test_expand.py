@@ -1,0 +1,89 @@
+"""Rendering a skill's prompt exactly as Claude Code does (BEHAVIOR.md §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.expand import DISABLED, ExpansionError, expand, render_text
+from engine.model import LoadedFrom, Skill, Source, SourceKind
+
+SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
+PLUGIN = Source(SourceKind.PLUGIN, Path("/plugins/tools"), "plugin tools", plugin="tools")
+
+
+def _skill(arguments: tuple[str, ...] = (), source: Source = SOURCE) -> Skill:
+    return Skill("s", "s", "d", "frontmatter", source, LoadedFrom.SKILLS, source.root / "s" / "SKILL.md", arguments=arguments)
+
+
+def _render(body: str, args: str = "", arguments: tuple[str, ...] = (), source: Source = SOURCE) -> str:
+    text = render_text(_skill(arguments, source), body, args, "sess-1", Path("/proj"))
+    prefix = f"Base directory for this skill: {source.root / 's'}\n\n"
+    assert text.startswith(prefix)
+    return text[len(prefix) :]
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "arguments", "expected"),
+    [
+        ("Fix $ARGUMENTS now", "issue 12", (), "Fix issue 12 now"),
+        ("No placeholder.", "issue 12", (), "No placeholder.\n\nARGUMENTS: issue 12"),
+        ("No placeholder.", "", (), "No placeholder."),
+        ("First $0, second $1", '"hello world" x', (), "First hello world, second x"),
+        ("A $ARGUMENTS[1] B", "a b c", (), "A b B"),
+        ("Missing $5 stays", "a", (), "Missing $5 stays\n\nARGUMENTS: a"),
+        ("It costs $2M.", "one", (), "It costs $2M.\n\nARGUMENTS: one"),
+        ("It costs $2M.", "a b c", (), "It costs $2M.\n\nARGUMENTS: a b c"),
+        ("Price $2, not $2M", "a b c", (), "Price c, not $2M"),
+        ("Deploy $target to $region", "prod", ("target", "region"), "Deploy prod to "),
+        ("Undeclared $foo stays", "x", (), "Undeclared $foo stays\n\nARGUMENTS: x"),
+        (r"Literal \$ARGUMENTS and $ARGUMENTS", "v", (), "Literal $ARGUMENTS and v"),
+        ("No $ARGUMENTS twice", "$1 ${CLAUDE_SESSION_ID}", (), "No $1 ${CLAUDE_SESSION_ID} twice"),
+        ("Dir ${CLAUDE_SKILL_DIR} session ${CLAUDE_SESSION_ID} project ${CLAUDE_PROJECT_DIR}", "", (),
+         "Dir /p/.claude/skills/s session sess-1 project /proj"),
+        ("Root ${CLAUDE_PLUGIN_ROOT}", "", (), "Root ${CLAUDE_PLUGIN_ROOT}"),
+    ],
+)  # fmt: skip
+def test_substitution(body: str, args: str, arguments: tuple[str, ...], expected: str) -> None:
+    assert _render(body, args, arguments) == expected
+
+
+def test_plugin_root_in_a_plugin_skill() -> None:
+    assert _render("Root ${CLAUDE_PLUGIN_ROOT}", source=PLUGIN) == "Root /plugins/tools"
+
+
+def _allow(prefixes: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    return lambda command: (command.startswith(prefixes), "test rule")
+
+
+def _expand(
+    body: str, tmp_path: Path, allowed: tuple[str, ...] = ("echo", "printf", "false", "sh"), disabled: bool = False
+) -> str:
+    skill = _skill()
+    text = expand(skill, "", session_id="s", project_dir=tmp_path, check=_allow(allowed), shell_disabled=disabled, body=body).text
+    return text.split("\n\n", 1)[1]
+
+
+def test_shell_commands_run_and_replace_their_pattern(tmp_path: Path) -> None:
+    (tmp_path / "marker").write_text("here")
+    body = "Status: !`echo ok; echo err >&2`\nIn folder: !`sh -c 'ls'`\nnot!`echo run`\n```!\nprintf 'a\\nb'\n```\nend"
+    assert _expand(body, tmp_path) == "Status: ok\nerr\nIn folder: marker\nnot!`echo run`\na\nb\nend"
+
+
+def test_outputs_are_not_scanned_again(tmp_path: Path) -> None:
+    assert _expand("x !`printf '!\\140echo no\\140'`", tmp_path) == "x !`echo no`"
+
+
+def test_permission_failure_aborts_with_claude_codes_message(tmp_path: Path) -> None:
+    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`rm -rf x`"$'):
+        _expand("Do !`rm -rf x`", tmp_path)
+
+
+def test_non_zero_exit_aborts(tmp_path: Path) -> None:
+    with pytest.raises(ExpansionError, match=r'^Shell command failed for pattern "!`false`"$'):
+        _expand("Do !`false`", tmp_path)
+
+
+def test_disabled_by_policy(tmp_path: Path) -> None:
+    assert _expand("A !`echo x` B", tmp_path, allowed=(), disabled=True) == f"A {DISABLED} B"

@@ -1,0 +1,67 @@
+"""What invoking a skill sends, and the transcript on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import ExpansionError, InvocationError, Message, Transcript, Workspace
+from engine.conversation import Block, fork_result_message
+from tests.conftest import Tree, skill_text, write
+
+
+def test_inline_invocation_is_two_messages(tree: Tree) -> None:
+    tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="d", model="opus", allowed__tools="Read Edit"))
+    workspace = Workspace(tree.locations())
+    prompt = workspace.expand(workspace.load(), "/fix", "issue 7")
+    visible, meta = prompt.messages
+    assert (
+        visible.text
+        == '<command-message>The "fix" skill is loading</command-message>\n<command-name>/fix</command-name>\n<command-args>issue 7</command-args>'
+    )
+    assert (visible.meta, meta.meta) == (False, True)
+    assert meta.text == f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix issue 7.\n"
+    assert (prompt.context, prompt.model, prompt.allowed_tools) == ("inline", "opus", ("Read", "Edit"))
+
+
+def test_fork_is_one_task_message_for_the_subagent(tree: Tree) -> None:
+    tree.skill("look", skill_text(body="Look into it.\n", name="look", description="d", context="fork", agent="Explore"))
+    workspace = Workspace(tree.locations())
+    prompt = workspace.expand(workspace.load(), "look", "")
+    assert [m.meta for m in prompt.messages] == [False]
+    assert prompt.messages[0].text.endswith("Look into it.\n")
+    assert (prompt.context, prompt.agent) == ("fork", "Explore")
+    assert fork_result_message("look", "Done.") == 'Skill "look" completed (forked execution).\nDone.'
+
+
+def test_shell_lines_follow_the_skills_allowed_tools(tree: Tree) -> None:
+    tree.skill("ok", skill_text(body="Now: !`echo hi`\n", name="ok", description="d", allowed__tools="Bash(echo *)"))
+    tree.skill("no", skill_text(body="Now: !`echo hi`\n", name="no", description="d"))
+    workspace = Workspace(tree.locations())
+    catalog = workspace.load()
+    assert workspace.expand(catalog, "ok").messages[1].text.endswith("Now: hi\n")
+    with pytest.raises(ExpansionError, match="permission check failed"):
+        workspace.expand(catalog, "no")
+    write(tree.project / ".claude" / "settings.json", json.dumps({"disableSkillShellExecution": True}))
+    assert "[shell command execution disabled by policy]" in workspace.expand(catalog, "ok").messages[1].text
+
+
+def test_unknown_skill(tree: Tree) -> None:
+    workspace = Workspace(tree.locations())
+    with pytest.raises(InvocationError, match=r"^Unknown skill: nope$"):
+        workspace.expand(workspace.load(), "/nope")
+
+
+def test_transcript_appends_and_loads_back(tmp_path: Path) -> None:
+    transcript = Transcript.create("s1", environ={"XDG_STATE_HOME": str(tmp_path)})
+    assert transcript.path == tmp_path / "skilldeck" / "sessions" / "s1.jsonl"
+    first = Message.user("hello")
+    second = Message("assistant", [Block("text", "hi"), Block("tool_use", id="t1", name="Read", input={"file_path": "/x"})])
+    transcript.append(first)
+    transcript.append(second)
+    with open(transcript.path, "a") as fh:
+        fh.write('{"role": "user", "blo')  # a crash mid-write
+    loaded = Transcript.load(transcript.path)
+    assert [m.to_api() for m in loaded] == [first.to_api(), second.to_api()]
