@@ -1,0 +1,95 @@
+"""Model backends: a protocol that streams events, the Anthropic Messages API, and offline."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+# The one place aliases become model ids (ANTHROPIC_MODEL may also name one).
+ALIASES = {
+    "haiku": "claude-haiku-5-5",
+    "sonnet": "claude-sonnet-5-5",
+    "opus": "claude-opus-5-5",
+}
+DEFAULT_MODEL = "sonnet"
+MAX_TOKENS = 8192
+
+
+def resolve_model(name: str | None, environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    chosen = name or env.get("ANTHROPIC_MODEL") or DEFAULT_MODEL
+    return ALIASES.get(chosen, chosen)
+
+
+@dataclass
+class Request:
+    model: str
+    system: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    max_tokens: int = MAX_TOKENS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": self.system,
+            "tools": self.tools,
+            "messages": self.messages,
+        }
+
+
+@dataclass
+class TextDelta:
+    text: str
+
+
+@dataclass
+class ToolUse:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass
+class Usage:
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass
+class Stop:
+    reason: str  # "end_turn" | "tool_use" | "max_tokens" | ...
+
+
+@dataclass
+class Error:
+    kind: (
+        str  # "no-key" | "auth" | "forbidden" | "rate-limit" | "server" | "overloaded" | "connection" | "timeout" | "bad-request"
+    )
+    message: str
+    retryable: bool
+
+
+Event = TextDelta | ToolUse | Usage | Stop | Error
+
+
+class Backend(Protocol):
+    name: str
+
+    def stream(self, request: Request) -> AsyncIterator[Event]: ...
+
+
+def backend_for(name: str | None, environ: Mapping[str, str] | None = None) -> Backend:
+    """`anthropic` when asked for or when a key is set, else `offline`."""
+    env = os.environ if environ is None else environ
+    has_key = bool(env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"))
+    if name == "anthropic" or (name is None and has_key):
+        from .anthropic_api import AnthropicBackend
+
+        return AnthropicBackend(env)
+    from .offline import OfflineBackend
+
+    return OfflineBackend()

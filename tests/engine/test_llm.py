@@ -1,0 +1,95 @@
+"""The backends against a local Messages API server, through the real anthropic SDK."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from engine.llm import Error, Request, Stop, TextDelta, ToolUse, Usage, backend_for, resolve_model
+from engine.llm.offline import OfflineBackend
+from tests.llm_server import MessagesServer, Reply
+
+
+@pytest.fixture
+def server() -> Iterator[MessagesServer]:
+    with MessagesServer() as running:
+        yield running
+
+
+def _env(server: MessagesServer, **extra: str) -> dict[str, str]:
+    return {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key", **extra}
+
+
+REQUEST = Request("claude-sonnet-5-5", "You are testing.", [{"role": "user", "content": [{"type": "text", "text": "hi"}]}])
+
+
+async def _collect(backend, request: Request = REQUEST) -> list:  # type: ignore[no-untyped-def]
+    return [event async for event in backend.stream(request)]
+
+
+async def test_streamed_text_and_tool_calls_arrive_in_order(server: MessagesServer) -> None:
+    server.script(
+        Reply(text="Hello there, streaming world.", tool_uses=[{"id": "toolu_a", "name": "Read", "input": {"file_path": "/x"}}])
+    )
+    events = await _collect(backend_for("anthropic", _env(server)))
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert text == "Hello there, streaming world."
+    assert len([e for e in events if isinstance(e, TextDelta)]) > 1, "delivered as it streams"
+    assert [e for e in events if isinstance(e, ToolUse)] == [ToolUse("toolu_a", "Read", {"file_path": "/x"})]
+    assert events[-2:] == [Usage(11, 7), Stop("tool_use")]
+    sent = server.requests[0]
+    assert sent["stream"] is True and sent["model"] == "claude-sonnet-5-5" and sent["system"] == "You are testing."
+    assert sent["messages"] == REQUEST.messages
+    # This SDK sends the key as a bearer token; older ones used x-api-key.
+    assert "test-key" in server.headers[0].get("x-api-key", "") + server.headers[0].get("authorization", "")
+
+
+async def test_auth_token_is_a_bearer(server: MessagesServer) -> None:
+    server.script(Reply(text="ok"))
+    env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_AUTH_TOKEN": "tok"}
+    await _collect(backend_for(None, env))
+    assert server.headers[0]["authorization"] == "Bearer tok"
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind", "retryable"),
+    [
+        (Reply(status=401), "auth", False),
+        (Reply(status=403), "forbidden", False),
+        (Reply(status=429), "rate-limit", True),
+        (Reply(status=500), "server", True),
+        (Reply(status=529), "overloaded", True),
+        (Reply(text="partial answer that stops", drop_after=4), "connection", True),
+        (Reply(text="overloaded mid-stream", stream_error="overloaded_error"), "overloaded", True),
+    ],
+)
+async def test_each_failure_is_one_clear_error(server: MessagesServer, reply: Reply, kind: str, retryable: bool) -> None:
+    server.script(reply)
+    events = await _collect(backend_for("anthropic", _env(server)))
+    errors = [e for e in events if isinstance(e, Error)]
+    assert len(errors) == 1 and errors[0].kind == kind and errors[0].retryable is retryable
+    assert errors[0].message, "says what to do"
+    assert not any(isinstance(e, Stop) for e in events)
+
+
+async def test_no_key_is_an_error_not_a_call(server: MessagesServer) -> None:
+    events = await _collect(backend_for("anthropic", {"ANTHROPIC_BASE_URL": server.url}))
+    assert [e.kind for e in events if isinstance(e, Error)] == ["no-key"]
+    assert server.requests == []
+
+
+async def test_offline_answers_with_the_request() -> None:
+    assert isinstance(backend_for(None, {}), OfflineBackend)
+    events = await _collect(backend_for(None, {}))
+    text = events[0].text
+    body = json.loads(text.split("```json\n", 1)[1].rsplit("\n```", 1)[0])
+    assert body == REQUEST.to_dict()
+    assert "ANTHROPIC_API_KEY" in text
+
+
+def test_aliases() -> None:
+    assert resolve_model("opus", {}) == "claude-opus-5-5"
+    assert resolve_model(None, {"ANTHROPIC_MODEL": "haiku"}) == "claude-haiku-5-5"
+    assert resolve_model("claude-x", {}) == "claude-x"

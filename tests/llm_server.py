@@ -1,0 +1,156 @@
+"""A local server that speaks the Anthropic Messages API (JSON and SSE streaming) on 127.0.0.1.
+
+Each test scripts the replies in order and reads back every request exactly as sent. A reply
+can stream text and tool calls, or fail in each way the real API does: an HTTP error status,
+an `error` event inside the stream, or a connection dropped mid-stream.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+               429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}  # fmt: skip
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    tool_uses: list[dict[str, Any]] = field(default_factory=list)
+    stop_reason: str | None = None
+    status: int = 200
+    # Close the connection after this many SSE events (a lost connection mid-stream).
+    drop_after: int | None = None
+    # Send an `error` event after the first text delta (the API failing mid-stream).
+    stream_error: str | None = None
+    chunk: int = 8
+
+    def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
+        out: list[tuple[str, dict[str, Any]]] = [
+            ("message_start", {"type": "message_start", "message": {
+                "id": "msg_local", "type": "message", "role": "assistant", "model": model, "content": [],
+                "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 11, "output_tokens": 1}}}),
+            ("ping", {"type": "ping"}),
+        ]  # fmt: skip
+        index = 0
+        if self.text:
+            out.append(
+                (
+                    "content_block_start",
+                    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                )
+            )
+            for i in range(0, len(self.text), self.chunk):
+                delta = {"type": "text_delta", "text": self.text[i : i + self.chunk]}
+                out.append(("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}))
+                if self.stream_error and i == 0:
+                    out.append(("error", {"type": "error", "error": {"type": self.stream_error, "message": "Overloaded"}}))
+            out.append(("content_block_stop", {"type": "content_block_stop", "index": 0}))
+            index = 1
+        for n, use in enumerate(self.tool_uses):
+            block = {"type": "tool_use", "id": use.get("id", f"toolu_{n}"), "name": use["name"], "input": {}}
+            out.append(("content_block_start", {"type": "content_block_start", "index": index, "content_block": block}))
+            raw = json.dumps(use["input"])
+            for i in range(0, len(raw), 10):
+                delta = {"type": "input_json_delta", "partial_json": raw[i : i + 10]}
+                out.append(("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}))
+            out.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+            index += 1
+        stop = self.stop_reason or ("tool_use" if self.tool_uses else "end_turn")
+        out.append(
+            (
+                "message_delta",
+                {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 7}},
+            )
+        )
+        out.append(("message_stop", {"type": "message_stop"}))
+        return out
+
+
+class MessagesServer:
+    def __init__(self) -> None:
+        self.replies: list[Reply] = []
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+                with server._lock:
+                    server.requests.append(body)
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                    reply = server.replies.pop(0) if server.replies else Reply(text="(no scripted reply)")
+                if reply.status != 200:
+                    payload = json.dumps(
+                        {
+                            "type": "error",
+                            "error": {"type": ERROR_TYPES.get(reply.status, "api_error"), "message": f"status {reply.status}"},
+                        }
+                    ).encode()
+                    self.send_response(reply.status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                events = reply.events(body.get("model", ""))
+                if not body.get("stream"):
+                    self._json(reply, body)
+                    return
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("connection", "close")
+                self.end_headers()
+                for n, (name, data) in enumerate(events):
+                    if reply.drop_after is not None and n >= reply.drop_after:
+                        self.wfile.flush()
+                        self.connection.shutdown(2)
+                        return
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.flush()
+                self.close_connection = True
+
+            def _json(self, reply: Reply, body: dict[str, Any]) -> None:
+                content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
+                content += [
+                    {"type": "tool_use", "id": u.get("id", f"toolu_{n}"), "name": u["name"], "input": u["input"]}
+                    for n, u in enumerate(reply.tool_uses)
+                ]
+                payload = json.dumps({"id": "msg_local", "type": "message", "role": "assistant", "model": body.get("model"), "content": content,
+                                      "stop_reason": reply.stop_reason or ("tool_use" if reply.tool_uses else "end_turn"), "stop_sequence": None,
+                                      "usage": {"input_tokens": 11, "output_tokens": 7}}).encode()  # fmt: skip
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    def __enter__(self) -> MessagesServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
