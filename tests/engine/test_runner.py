@@ -1,0 +1,165 @@
+"""The agent loop against the local Messages API server, through the real SDK: exact requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Transcript, Workspace
+from engine.llm import backend_for
+from engine.runner import Added, Call, Failed, Fork, Runner
+from tests.conftest import Tree, skill_text, write
+from tests.llm_server import MessagesServer, Reply
+
+
+@pytest.fixture
+def server() -> Iterator[MessagesServer]:
+    with MessagesServer() as running:
+        yield running
+
+
+def _runner(tree: Tree, server: MessagesServer, answers: list[str] | None = None, **kw: Any) -> tuple[Runner, list[Any]]:
+    env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(tree.root / "state")}
+    locations = tree.locations(environ=env)
+    workspace = Workspace(locations)
+    events: list[Any] = []
+    pending = list(answers or [])
+
+    async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
+        events.append(("asked", tool, tool_input))
+        return pending.pop(0)
+
+    runner = Runner(
+        locations=locations, catalog=workspace.load(), backend=backend_for("anthropic", env), permissions=workspace.permissions(),
+        transcript=Transcript.create("t1", env), ask=ask, emit=events.append, **kw,
+    )  # fmt: skip
+    return runner, events
+
+
+def _texts(request: dict[str, Any]) -> list[str]:
+    return ["".join(b.get("text", "") for b in m["content"]) for m in request["messages"]]
+
+
+async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_user_message(
+    tree: Tree, server: MessagesServer
+) -> None:
+    tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="Fixes things.", model="opus"))
+    server.script(Reply(text="Fixed."), Reply(text="Hello."))
+    runner, events = _runner(tree, server)
+    await runner.invoke("fix", "bug 7")
+    first = server.requests[0]
+    assert _texts(first) == [
+        '<command-message>The "fix" skill is loading</command-message>\n<command-name>/fix</command-name>\n<command-args>bug 7</command-args>',
+        f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix bug 7.\n",
+    ]
+    assert first["model"] == "claude-opus-5-5"
+    names = [t["name"] for t in first["tools"]]
+    assert names == ["Read", "Glob", "Grep", "Bash", "Write", "Edit", "Skill"]
+    skill_tool = first["tools"][-1]
+    assert "The following skills are available for use with the Skill tool:\n- fix: Fixes things." in skill_tool["description"]
+    assert skill_tool["input_schema"]["required"] == ["skill"]
+    await runner.send("thanks")
+    assert server.requests[1]["model"] == "claude-sonnet-5-5", "the skill's model ends with the next user message"
+    assert [m.meta for m in runner.messages] == [False, True, False, False, False]
+    assert len(Transcript.load(runner.transcript.path)) == 5
+
+
+async def test_tool_calls_after_allow_deny_and_ask(tree: Tree, server: MessagesServer) -> None:
+    tree.skill("ship", skill_text(body="Ship.\n", name="ship", description="d", allowed__tools="Bash(echo *)"))
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"deny": ["Bash(rm *)"]}}))
+    server.script(
+        Reply(tool_uses=[{"id": "a", "name": "Bash", "input": {"command": "echo hi"}},
+                         {"id": "b", "name": "Bash", "input": {"command": "rm -rf x"}},
+                         {"id": "c", "name": "Bash", "input": {"command": "printf once"}},
+                         {"id": "d", "name": "Bash", "input": {"command": "printf never"}},
+                         {"id": "e", "name": "Bash", "input": {"command": "printf always"}}]),
+        Reply(text="Done."),
+    )  # fmt: skip
+    runner, events = _runner(tree, server, answers=["once", "deny", "always"])
+    await runner.invoke("ship")
+    results = {b["tool_use_id"]: b for b in server.requests[1]["messages"][-1]["content"]}
+    assert results["a"]["content"] == "hi" and "is_error" not in results["a"]
+    assert results["b"]["is_error"] and "denied" in results["b"]["content"]
+    assert results["c"]["content"] == "once"
+    assert results["d"]["is_error"] and "rejected" in results["d"]["content"]
+    assert results["e"]["content"] == "always"
+    assert [e[1:] for e in events if isinstance(e, tuple)] == [
+        ("Bash", {"command": c}) for c in ("printf once", "printf never", "printf always")
+    ]
+    local = json.loads((tree.project / ".claude" / "settings.local.json").read_text())
+    assert local["permissions"]["allow"] == ["Bash(printf always)"]
+    assert [e.decision for e in events if isinstance(e, Call)] == ["allow", "deny", "ask", "ask", "ask"]
+
+
+async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None:
+    tree.skill("helper", skill_text(body="Help with $ARGUMENTS.\n", name="helper", description="Helps."))
+    tree.skill("manual", skill_text(name="manual", description="Only by hand.", disable__model__invocation="true"))
+    server.script(
+        Reply(tool_uses=[{"id": "s1", "name": "Skill", "input": {"skill": "/helper", "args": "tests"}},
+                         {"id": "s2", "name": "Skill", "input": {"skill": "nope"}},
+                         {"id": "s3", "name": "Skill", "input": {"skill": "manual"}}]),
+        Reply(text="Ok."),
+    )  # fmt: skip
+    runner, events = _runner(tree, server, answers=["once"])
+    await runner.send("please help")
+    assert [e[1:] for e in events if isinstance(e, tuple)] == [("Skill", {"skill": "helper"})], "no Skill rule: Claude Code asks"
+    second = server.requests[1]["messages"]
+    results = {b["tool_use_id"]: b["content"] for b in second[-2]["content"]}
+    assert results == {
+        "s1": "Launching skill: helper",
+        "s2": "Unknown skill: nope",
+        "s3": "Skill manual cannot be used with Skill tool due to disable-model-invocation",
+    }
+    assert _texts(server.requests[1])[-1] == f"Base directory for this skill: {tree.skills() / 'helper'}\n\nHelp with tests.\n"
+    assert "manual" not in server.requests[0]["tools"][-1]["description"]
+
+
+async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree, server: MessagesServer) -> None:
+    tree.skill("look", skill_text(body="Find $ARGUMENTS.\n", name="look", description="Looks.", context="fork", agent="Explore"))
+    server.script(Reply(text="Hi."), Reply(text="It is in main.py."))
+    runner, events = _runner(tree, server)
+    await runner.send("hello")
+    await runner.invoke("look", "the entry point")
+    sub = server.requests[1]
+    assert _texts(sub) == [f"Base directory for this skill: {tree.skills() / 'look'}\n\nFind the entry point.\n"], "no history"
+    assert [t["name"] for t in sub["tools"]] == ["Read", "Glob", "Grep"]
+    assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'
+    fork = [e for e in events if isinstance(e, Fork)]
+    assert [f.phase for f in fork] == ["start", "end"] and fork[1].transcript is not None
+    assert Transcript.load(fork[1].transcript)[0].text.endswith("Find the entry point.\n")
+
+
+async def test_cancel_mid_run_leaves_a_valid_conversation(tree: Tree, server: MessagesServer) -> None:
+    server.script(Reply(tool_uses=[{"id": "slow", "name": "Bash", "input": {"command": "sleep 30"}}]))
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": ["Bash(sleep *)"]}}))
+    runner, events = _runner(tree, server)
+    task = asyncio.create_task(runner.send("wait"))
+    for _ in range(500):
+        if any(isinstance(e, Call) for e in events):
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    last = runner.messages[-1]
+    assert last.role == "user" and last.blocks[0].tool_use_id == "slow" and last.blocks[0].is_error
+    assert Transcript.load(runner.transcript.path)[-1].to_api() == last.to_api()
+
+
+async def test_api_error_is_reported(tree: Tree, server: MessagesServer) -> None:
+    server.script(Reply(status=529))
+    runner, events = _runner(tree, server)
+    await runner.send("hi")
+    assert [e.error.kind for e in events if isinstance(e, Failed)] == ["overloaded"]
+    assert [type(e).__name__ for e in events] == ["Added", "Failed"]
+    assert isinstance(events[0], Added)
+
+
+def test_transcripts_live_under_xdg_state(tmp_path: Path) -> None:
+    transcript = Transcript.create("x", {"XDG_STATE_HOME": str(tmp_path)})
+    assert transcript.path.parent == tmp_path / "skilldeck" / "sessions"
