@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, load_paths
 
-from . import cli_rules, render
+from . import cli_rules, cli_run, render
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:
@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per change, one per line")
     cli_rules.add_parsers(sub, loc)
     cli_rules.add_prompt_parser(sub, loc)
+    cli_run.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
     return parser
@@ -191,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     workspace = Workspace(locations)
     if command == "watch":
         return cmd_watch(args, workspace)
+    if command == "run":
+        return cli_run.run(args, workspace)
     if command == "prompt":
         return cli_rules.run_prompt(args, workspace)
     if command in ("rules", "check", "allow", "ask", "deny", "unrule"):

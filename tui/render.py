@@ -193,3 +193,21 @@ def prompt_view(prompt: Prompt) -> None:
         tag = "[dim]meta (sent, not shown)[/]" if message.meta else "[green]visible[/]"
         out.rule(f"{message.role} · {tag}", align="left")
         out.print(escape(message.text), highlight=False, soft_wrap=True)
+
+
+def run_event(event: object) -> None:
+    from engine.runner import Added, Call, Failed, Fork, Result, Text
+
+    if isinstance(event, Added) and event.message.kind == "fork-result":
+        out.print(escape(event.message.text), soft_wrap=True)
+    elif isinstance(event, Text):
+        out.file.write(event.delta)
+        out.file.flush()
+    elif isinstance(event, Call):
+        err.print(f"\n[dim]→ {escape(event.name)} {escape(str(event.input))}: {event.decision}[/]")
+    elif isinstance(event, Result):
+        err.print(f"[dim]  {'error: ' if event.is_error else ''}{escape(event.text[:200])}[/]")
+    elif isinstance(event, Fork):
+        err.print(f"[magenta]fork /{escape(event.skill)} {event.phase}[/]")
+    elif isinstance(event, Failed):
+        err.print(f"\n[red]{escape(event.error.message)}[/]")

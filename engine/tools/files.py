@@ -79,8 +79,9 @@ class EditTool:
             return ToolResult(f"String to replace not found in file.\nString: {old}", True)
         if count > 1 and not tool_input.get("replace_all"):
             return ToolResult(
-                f"Found {count} matches of the string to replace, but replace_all is false. To replace all occurrences, "
-                "set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.",
+                f"Found {count} matches of the string to replace, but replace_all is false. To replace all "
+                "occurrences, set replace_all to true. To replace only one occurrence, please provide more "
+                "context to uniquely identify the instance.",
                 True,
             )
         await asyncio.to_thread(path.write_text, text.replace(old, new), encoding="utf-8")

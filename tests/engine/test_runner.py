@@ -50,7 +50,7 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
 ) -> None:
     tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="Fixes things.", model="opus"))
     server.script(Reply(text="Fixed."), Reply(text="Hello."))
-    runner, events = _runner(tree, server)
+    runner, _ = _runner(tree, server)
     await runner.invoke("fix", "bug 7")
     first = server.requests[0]
     assert _texts(first) == [

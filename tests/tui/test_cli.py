@@ -190,3 +190,32 @@ def test_prompt_prints_what_would_be_sent(tree: Tree, capsys: pytest.CaptureFixt
     assert "meta (sent, not shown)" in capsys.readouterr().out
     assert main(_args(tree, "prompt", "nope")) == 1
     assert "Unknown skill: nope" in capsys.readouterr().err
+
+
+def test_run_streams_json_events_against_a_local_server(tree: Tree, tmp_path: Path) -> None:
+    from tests.llm_server import MessagesServer, Reply
+
+    tree.skill("hello", skill_text(body="Say hi to $ARGUMENTS.\n", name="hello", description="Greets."))
+    exe = Path(sys.executable).parent / "skilldeck"
+    with MessagesServer() as server:
+        server.script(Reply(tool_uses=[{"id": "t", "name": "Bash", "input": {"command": "echo hi"}}]), Reply(text="Hi, world!"))
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "ANTHROPIC_BASE_URL": server.url,
+            "ANTHROPIC_API_KEY": "k",
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+        }
+        done = subprocess.run(
+            [str(exe), "run", "hello", "world", "--json", "--allow", "Bash(echo *)",
+             "--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"],
+            env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        events = [json.loads(line) for line in done.stdout.splitlines()]
+        kinds = [e["type"] for e in events]
+        assert kinds[:2] == ["message", "message"] and [e["meta"] for e in events[:2]] == [False, True]
+        call = next(e for e in events if e["type"] == "tool_call")
+        assert (call["decision"], call["reason"]) == ("allow", "allowed by Bash(echo *)")
+        assert "".join(e["text"] for e in events if e["type"] == "text") == "Hi, world!"
+        assert server.requests[1]["messages"][-1]["content"][0]["content"] == "hi"

@@ -1,0 +1,110 @@
+"""`skilldeck run`: a skill against a model, headless, streaming to the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shlex
+import sys
+from typing import Any
+
+from engine import Transcript, Workspace
+from engine.llm import backend_for
+from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Runner, Text
+
+from . import render
+
+
+def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("run", parents=[loc], help="run a skill against a model, streaming its answer")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", nargs="*", metavar="ARGS")
+    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent")
+    p.add_argument("--model", help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL")
+    p.add_argument("--backend", choices=("anthropic", "offline"), help="default: anthropic when a key is set, else offline")
+    p.add_argument("--allow", action="append", default=[], metavar="RULE", help="pre-approve this rule for the run (repeatable)")
+    p.add_argument("--json", action="store_true", help="one JSON object per event, one per line")
+
+
+def _event_dict(event: RunEvent) -> dict[str, Any]:
+    if isinstance(event, Text):
+        return {"type": "text", "text": event.delta}
+    if isinstance(event, Added):
+        return {
+            "type": "message",
+            "role": event.message.role,
+            "meta": event.message.meta,
+            "kind": event.message.kind,
+            "text": event.message.text,
+        }
+    if isinstance(event, Call):
+        return {
+            "type": "tool_call",
+            "id": event.id,
+            "name": event.name,
+            "input": event.input,
+            "decision": event.decision,
+            "reason": event.reason,
+        }
+    if isinstance(event, Result):
+        return {"type": "tool_result", "id": event.id, "text": event.text, "is_error": event.is_error}
+    if isinstance(event, Fork):
+        return {
+            "type": "fork",
+            "skill": event.skill,
+            "phase": event.phase,
+            "result": event.result,
+            "transcript": str(event.transcript or ""),
+        }
+    assert isinstance(event, Failed)
+    return {"type": "error", "kind": event.error.kind, "message": event.error.message}
+
+
+def run(args: argparse.Namespace, workspace: Workspace) -> int:
+    env = workspace.locations.environ
+    catalog = workspace.load()
+    permissions = workspace.permissions()
+    failed: list[str] = []
+    for rule in args.allow:
+        from engine.rules import parse_rule
+        from engine.settings import PlacedRule
+
+        parsed = parse_rule(rule)
+        if parsed is None:
+            render.err.print(f"[red]--allow {rule!r} is not a rule[/]")
+            return 2
+        permissions.extra_allow = (*permissions.extra_allow, PlacedRule(parsed, "allow", None, "--allow"))
+    interactive = sys.stdin.isatty()
+
+    def emit(event: RunEvent) -> None:
+        if isinstance(event, Failed):
+            failed.append(event.error.message)
+        if args.json:
+            sys.stdout.write(json.dumps(_event_dict(event), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        else:
+            render.run_event(event)
+
+    async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
+        if not interactive:
+            render.err.print(f"[yellow]denied {tool} {tool_input}: needs approval and there is no terminal (use --allow)[/]")
+            return "deny"
+        answer = await asyncio.to_thread(input, f"Allow {tool} {json.dumps(tool_input)}? [o]nce / [a]lways / [d]eny: ")
+        return {"o": "once", "a": "always"}.get(answer.strip().lower()[:1], "deny")
+
+    transcript = Transcript.create(environ=env)
+    runner = Runner(
+        locations=workspace.locations, catalog=catalog, backend=backend_for(args.backend, env), permissions=permissions,
+        transcript=transcript, ask=ask, emit=emit, model=args.model,
+    )  # fmt: skip
+    text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
+    try:
+        asyncio.run(runner.invoke(args.name, text, fork=args.fork))
+    except KeyboardInterrupt:
+        render.err.print("[yellow]cancelled[/]")
+        return 130
+    if not args.json:
+        sys.stdout.write("\n")
+        render.err.print(f"[dim]transcript: {transcript.path}[/]")
+    return 1 if failed else 0
