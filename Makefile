@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_catalog.py
 	$(BIN)/python tests/bench/bench_tui.py
 	$(BIN)/python tests/bench/bench_watch.py
+	$(BIN)/python tests/bench/bench_run.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

@@ -130,11 +130,16 @@ class Runner:
         self.skill_tool = skill_tool
         self.max_turns = max_turns
         self.messages: list[Message] = []
+        self._tool_specs: list[dict[str, Any]] | None = None
         # The inline skill whose pre-approvals and model hold until the next user message.
         self.active: Skill | None = None
         self._forks = 0
 
     # Conversation ---------------------------------------------------------------------------
+    def resume(self, path: Path) -> None:
+        """Continue a saved conversation: its messages become this run's history."""
+        self.messages = Transcript.load(path)
+
     def _add(self, message: Message, **extra: Any) -> None:
         self.messages.append(message)
         self.transcript.append(message, **extra)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -28,6 +29,8 @@ class Reply:
     # Send an `error` event after the first text delta (the API failing mid-stream).
     stream_error: str | None = None
     chunk: int = 8
+    # Never answer (until the server shuts down): the client must time out.
+    hang: bool = False
 
     def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [
@@ -76,7 +79,11 @@ class MessagesServer:
         self.replies: list[Reply] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        # perf_counter() when each request arrived and when its reply was fully written.
+        self.arrived: list[float] = []
+        self.finished: list[float] = []
         self._lock = threading.Lock()
+        self.closing = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -87,10 +94,14 @@ class MessagesServer:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+                server.arrived.append(time.perf_counter())
                 with server._lock:
                     server.requests.append(body)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
                     reply = server.replies.pop(0) if server.replies else Reply(text="(no scripted reply)")
+                if reply.hang:
+                    server.closing.wait()
+                    return
                 if reply.status != 200:
                     payload = json.dumps(
                         {
@@ -118,7 +129,10 @@ class MessagesServer:
                         self.connection.shutdown(2)
                         return
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
-                    self.wfile.flush()
+                    if len(events) < 200 or n % 50 == 0:
+                        self.wfile.flush()
+                self.wfile.flush()
+                server.finished.append(time.perf_counter())
                 self.close_connection = True
 
             def _json(self, reply: Reply, body: dict[str, Any]) -> None:
@@ -152,5 +166,6 @@ class MessagesServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.closing.set()
         self.httpd.shutdown()
         self.httpd.server_close()

@@ -1,7 +1,7 @@
 """The Anthropic Messages API through the official SDK, streaming.
 
 Configuration is Claude Code's: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL
-(any Anthropic-compatible server), ANTHROPIC_MODEL. Every failure becomes one `Error` event
+(any Anthropic-compatible server), ANTHROPIC_MODEL; SKILLDECK_API_TIMEOUT (seconds) bounds a request. Every failure becomes one `Error` event
 that says what to do. The SDK is imported here only, so nothing else pays for it.
 """
 
@@ -42,6 +42,8 @@ class AnthropicBackend:
             import anthropic
 
             kwargs: dict[str, Any] = {"max_retries": 0}
+            if self.environ.get("SKILLDECK_API_TIMEOUT"):
+                kwargs["timeout"] = float(self.environ["SKILLDECK_API_TIMEOUT"])
             if self.environ.get("ANTHROPIC_BASE_URL"):
                 kwargs["base_url"] = self.environ["ANTHROPIC_BASE_URL"]
             if self.environ.get("ANTHROPIC_API_KEY"):

@@ -74,6 +74,12 @@ async def test_each_failure_is_one_clear_error(server: MessagesServer, reply: Re
     assert not any(isinstance(e, Stop) for e in events)
 
 
+async def test_a_server_that_never_answers_times_out(server: MessagesServer) -> None:
+    server.script(Reply(hang=True))
+    events = await _collect(backend_for("anthropic", _env(server, SKILLDECK_API_TIMEOUT="0.5")))
+    assert [(e.kind, e.retryable) for e in events if isinstance(e, Error)] == [("timeout", True)]
+
+
 async def test_no_key_is_an_error_not_a_call(server: MessagesServer) -> None:
     events = await _collect(backend_for("anthropic", {"ANTHROPIC_BASE_URL": server.url}))
     assert [e.kind for e in events if isinstance(e, Error)] == ["no-key"]

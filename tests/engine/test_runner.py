@@ -163,3 +163,13 @@ async def test_api_error_is_reported(tree: Tree, server: MessagesServer) -> None
 def test_transcripts_live_under_xdg_state(tmp_path: Path) -> None:
     transcript = Transcript.create("x", {"XDG_STATE_HOME": str(tmp_path)})
     assert transcript.path.parent == tmp_path / "skilldeck" / "sessions"
+
+
+async def test_resume_from_a_transcript(tree: Tree, server: MessagesServer) -> None:
+    server.script(Reply(text="First."), Reply(text="Second."))
+    runner, _ = _runner(tree, server)
+    await runner.send("one")
+    again, _ = _runner(tree, server)
+    again.resume(runner.transcript.path)
+    await again.send("two")
+    assert _texts(server.requests[1]) == ["one", "First.", "two"]
