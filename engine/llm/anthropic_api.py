@@ -1,8 +1,8 @@
 """The Anthropic Messages API through the official SDK, streaming.
 
 Configuration is Claude Code's: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL
-(any Anthropic-compatible server), ANTHROPIC_MODEL; SKILLDECK_API_TIMEOUT (seconds) bounds a request. Every failure becomes one `Error` event
-that says what to do. The SDK is imported here only, so nothing else pays for it.
+(any Anthropic-compatible server), ANTHROPIC_MODEL; SKILLDECK_API_TIMEOUT (seconds) bounds a
+request. Every failure becomes one `Error` event that says what to do. The SDK is imported here only, so nothing else pays for it.
 """
 
 from __future__ import annotations
