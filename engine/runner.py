@@ -19,7 +19,7 @@ from typing import Any
 from .catalog import Catalog
 from .conversation import Block, Message, Transcript, fork_result_message
 from .expand import ExpansionError
-from .invoke import build_prompt
+from .invoke import Prompt, build_prompt
 from .listing import build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, resolve_model
 from .locations import Locations
@@ -162,15 +162,7 @@ class Runner:
             self.emit(Failed(Error("not-user-invocable", f"/{skill.name} cannot be typed: it sets user-invocable: false", False)))
             return
         try:
-            prompt = build_prompt(
-                self.locations,
-                self.catalog,
-                skill.name,
-                args,
-                fork=fork,
-                session_id=self.transcript.session_id,
-                permissions=self.permissions,
-            )
+            prompt = self._prompt(skill, args, fork)
         except ExpansionError as exc:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
@@ -182,6 +174,17 @@ class Runner:
             self._add(message)
         self.active = skill
         await self._loop()
+
+    def _prompt(self, skill: Skill, args: str, fork: bool | None) -> Prompt:
+        return build_prompt(
+            self.locations,
+            self.catalog,
+            skill.name,
+            args,
+            fork=fork,
+            session_id=self.transcript.session_id,
+            permissions=self.permissions,
+        )
 
     # The loop ----------------------------------------------------------------------------------
     def request(self) -> Request:
@@ -301,14 +304,7 @@ class Runner:
         if refused:
             return result(refused, True), []
         try:
-            prompt = build_prompt(
-                self.locations,
-                self.catalog,
-                skill.name,
-                args,
-                session_id=self.transcript.session_id,
-                permissions=self.permissions,
-            )
+            prompt = self._prompt(skill, args, None)
         except (ExpansionError, OSError) as exc:
             return result(str(exc), True), []
         if prompt.context == "fork":

@@ -16,7 +16,7 @@ from engine import Diagnostic, Severity
 from ..messages import JumpToSkill
 from ..view import CatalogView, PathDisplay
 from .details import SEVERITY_STYLE
-from .navigation import VIM_BINDINGS
+from .navigation import NavTree
 
 # The filter cycle: what each step shows.
 FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
@@ -27,19 +27,9 @@ FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
 )
 
 
-class DiagnosticsTree(Tree[Diagnostic | Path]):
-    BINDINGS = VIM_BINDINGS
-
+class DiagnosticsTree(NavTree[Diagnostic | Path]):
     def __init__(self, **kwargs: object) -> None:
-        super().__init__("diagnostics", **kwargs)  # type: ignore[arg-type]
-        self.show_root = False
-        self.guide_depth = 2
-
-    def action_first(self) -> None:
-        self.cursor_line = 0
-
-    def action_last(self) -> None:
-        self.cursor_line = self.last_line
+        super().__init__("diagnostics", **kwargs)
 
     @property
     def current(self) -> Diagnostic | None:

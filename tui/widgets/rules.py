@@ -9,13 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Static, Tree
+from textual.widgets import Static
 
 from engine import Permissions, PlacedRule, Skill, call_from_rule
 
 from ..view import PathDisplay
 from .details import diagnostics_block
-from .navigation import VIM_BINDINGS
+from .navigation import NavTree
 
 STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
 
@@ -54,19 +54,9 @@ def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) ->
     return Group(*lines)
 
 
-class RulesTree(Tree[PlacedRule | None]):
-    BINDINGS = VIM_BINDINGS
-
+class RulesTree(NavTree[PlacedRule | None]):
     def __init__(self, **kwargs: object) -> None:
-        super().__init__("rules", **kwargs)  # type: ignore[arg-type]
-        self.show_root = False
-        self.guide_depth = 2
-
-    def action_first(self) -> None:
-        self.cursor_line = 0
-
-    def action_last(self) -> None:
-        self.cursor_line = self.last_line
+        super().__init__("rules", **kwargs)
 
     @property
     def current(self) -> PlacedRule | None:

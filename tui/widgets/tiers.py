@@ -6,13 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from engine import Severity, Shadowed, Skill, Source
 
 from ..view import CatalogView, PathDisplay, TierView
-from .navigation import VIM_BINDINGS
+from .navigation import NavTree
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +57,11 @@ def shadow_label(entry: Shadowed) -> Text:
     return Text.assemble((entry.skill.name, "dim strike"), (f"  ← {entry.shadowed_by.source.label}", "dim"))
 
 
-class TiersTree(Tree[NodeData]):
+class TiersTree(NavTree[NodeData]):
     """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays put."""
 
-    BINDINGS = VIM_BINDINGS
-
     def __init__(self, **kwargs: object) -> None:
-        super().__init__("tiers", **kwargs)  # type: ignore[arg-type]
-        self.show_root = False
-        self.guide_depth = 2
+        super().__init__("tiers", **kwargs)
         self._by_path: dict[Path, TreeNode[NodeData]] = {}
 
     def show_view(self, view: CatalogView, paths: PathDisplay, keep: Path | None) -> None:
@@ -100,9 +95,3 @@ class TiersTree(Tree[NodeData]):
     def current(self) -> NodeData | None:
         node = self.cursor_node
         return node.data if node is not None else None
-
-    def action_first(self) -> None:
-        self.cursor_line = 0
-
-    def action_last(self) -> None:
-        self.cursor_line = self.last_line
