@@ -155,6 +155,13 @@ class WatchHandle:
             self._unschedule(key)
         for key in sorted(wanted - set(self._watches)):
             self._schedule(key)
+            if key[1] and key not in self._watches:
+                # The folder went away between the check and the watch: watch its parent, so
+                # that its return is seen, and forget what was read from it.
+                self.loader.invalidate([key[0]])
+                parent = _nearest_existing(Path(key[0]))
+                if parent is not None and (str(parent), False) not in self._watches:
+                    self._schedule((str(parent), False))
 
     def _schedule(self, key: tuple[str, bool]) -> None:
         path, recursive = key
@@ -190,7 +197,8 @@ class WatchHandle:
 
     def _unschedule(self, key: tuple[str, bool]) -> None:
         observer, watch = self._watches.pop(key)  # type: ignore[misc]
-        with contextlib.suppress(KeyError, OSError):
+        # watchdog may raise its own KeyError for a folder that churned away.
+        with contextlib.suppress(Exception):
             observer.unschedule(watch)
         self._watch_diagnostics = [d for d in self._watch_diagnostics if str(d.path) != key[0]]
 
@@ -298,7 +306,12 @@ class WatchHandle:
         self._events.put(_STOP)
         for observer in (self._inotify, self._polling):
             if observer is not None:
-                observer.stop()
+                # watchdog can raise its own KeyError while tearing down watches on folders
+                # that churned away; stopping must succeed anyway.
+                try:
+                    observer.stop()
+                except Exception:
+                    log.debug("watchdog failed while stopping", exc_info=True)
         for observer in (self._inotify, self._polling):
             if observer is not None and observer.is_alive():
                 observer.join(timeout=5)

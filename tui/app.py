@@ -10,9 +10,10 @@ from functools import partial
 from pathlib import Path
 
 from textual import on
-from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
@@ -159,6 +160,10 @@ class SkilldeckApp(RulesActions, App[None]):
         self.query_one("#load-progress", ProgressBar).update(total=max(message.total, 1), progress=message.done)
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
+        try:
+            self.query_one(TiersTree)
+        except (NoMatches, ScreenStackError):
+            return  # the app is closing; a late snapshot from the watcher has nowhere to go
         view = self.view = message.view
         catalog = view.catalog
         self.search_index = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
