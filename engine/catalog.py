@@ -47,12 +47,6 @@ class Catalog:
     def user_invocable(self) -> list[Skill]:
         return [s for s in self.skills.values() if s.user_invocable]
 
-    def in_source(self, source: Source) -> list[Skill]:
-        return [s for s in self.skills.values() if s.source == source]
-
-    def shadowed_in(self, source: Source) -> list[Shadowed]:
-        return [s for s in self.shadowed if s.skill.source == source]
-
     def shadowing(self, skill: Skill) -> list[Shadowed]:
         """The skills that `skill` hides."""
         return [s for s in self.shadowed if s.shadowed_by is skill]
@@ -137,7 +131,7 @@ def build(
             )
     if progress is not None:
         progress(total, total)
-    stats = LoadStats(files_read=done, directories=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
+    stats = LoadStats(files_read=done, tiers=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
     return Catalog(
         skills=MappingProxyType(skills),
         shadowed=tuple(shadowed),

@@ -27,7 +27,7 @@ class Loaded(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
 
 
-def _under(path: str, folder: str) -> bool:
+def under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + SEP)
 
 
@@ -59,22 +59,22 @@ class LoadCache:
         path = str(path)
         for root in list(self.roots):
             names = self.roots[root]
-            if _under(root, path):
+            if under(root, path):
                 # The skills folder itself (or a parent) appeared, moved or went away.
                 for result in names.values():
                     self._forget(result.entries)
                 del self.roots[root]
                 continue
-            if _under(path, root):
+            if under(path, root):
                 name = path[len(root) + 1 :].split(SEP, 1)[0]
                 self._drop_name(names, name)
             for name, result in list(names.items()):
-                if result.link is not None and _under(path, result.link):
+                if result.link is not None and under(path, result.link):
                     self._drop_name(names, name)
         for root in list(self.commands):
-            if _under(root, path) or _under(path, root):
+            if under(root, path) or under(path, root):
                 self._forget(self.commands.pop(root)[0])
-        if self.plugins is not None and any(_under(path, p) or _under(p, path) for p in self.plugin_inputs):
+        if self.plugins is not None and any(under(path, p) or under(p, path) for p in self.plugin_inputs):
             # Files a plugin names directly (its root SKILL.md, manifest paths) are not under
             # a cached skills folder, so they are forgotten with the plugins.
             self._forget(self.plugin_direct)

@@ -210,7 +210,7 @@ class Shadowed:
 @dataclass(frozen=True, slots=True)
 class LoadStats:
     files_read: int = 0
-    directories: int = 0
+    tiers: int = 0
     elapsed_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from watchdog.observers.polling import PollingObserver
 from .catalog import Catalog, Progress, build
 from .diagnostics import Sink
 from .diff import CatalogDiff, diff
-from .loadcache import LoadCache, _under
+from .loadcache import LoadCache, under
 from .locations import Locations
 from .model import Diagnostic, Severity
 from .sources.tiers import collect
@@ -135,9 +135,9 @@ class WatchHandle:
         return recursive, tracked
 
     def _relevant(self, path: str) -> bool:
-        if any(_under(path, root) for root in self._recursive):
+        if any(under(path, root) for root in self._recursive):
             return True
-        return any(_under(target, path) for target in self._tracked)
+        return any(under(target, path) for target in self._tracked)
 
     def _plan(self) -> None:
         recursive, tracked = self._targets(self.catalog)
