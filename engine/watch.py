@@ -72,6 +72,12 @@ class IncrementalLoader:
             self.cache.invalidate(path)
 
 
+def _plugin_roots(catalog: Catalog | None) -> tuple[Path, ...] | None:
+    if catalog is None:
+        return None
+    return tuple(s.root for s in catalog.sources if s.kind.value == "plugin")
+
+
 def _nearest_existing(path: Path) -> Path | None:
     for folder in (path, *path.parents):
         if folder.is_dir():
@@ -213,7 +219,10 @@ class WatchHandle:
         # and reported by the new watch, never lost.
         self._plan()
         catalog = self.loader.load(progress)
-        # Plugin roots are only known after a load; watch any new one and read it again.
+        # Plugin roots are only known after a load; when they changed, watch the new ones and
+        # read again (the common reload, with the same plugins, plans once).
+        if _plugin_roots(catalog) == _plugin_roots(self.catalog):
+            return self._with_watch_diagnostics(catalog)
         before = set(self._watches)
         self.catalog, previous = catalog, self.catalog
         self._plan()

@@ -1,1 +1,1 @@
-"""skilldeck's terminal face: the CLI now, the Textual app next."""
+"""skilldeck's terminal face: the Textual app (app.py, widgets/, screens/) and the CLI (cli*.py)."""

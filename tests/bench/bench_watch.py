@@ -29,7 +29,7 @@ from engine import Catalog, CatalogDiff, Workspace  # noqa: E402
 from tests.conftest import Tree  # noqa: E402
 from tests.engine.test_watch import churn_until_equal  # noqa: E402
 
-WRITES = 40
+WRITES = 100
 
 
 def latency(count: int) -> list[float]:
