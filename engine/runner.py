@@ -21,7 +21,7 @@ from .conversation import Block, Message, Transcript, fork_result_message
 from .expand import ExpansionError
 from .invoke import Prompt, build_prompt
 from .listing import build_listing
-from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, resolve_model
+from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
@@ -83,7 +83,7 @@ class Failed:
     error: Error
 
 
-RunEvent = Added | Text | Call | Result | Fork | Failed
+RunEvent = Added | Text | Call | Result | Fork | Failed | Usage
 Emit = Callable[[RunEvent], None]
 # Answer "once", "always" or "deny" for a tool call no rule allows.
 Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]
@@ -216,6 +216,8 @@ class Runner:
                         blocks.append(Block("tool_use", id=event.id, name=event.name, input=event.input))
                     elif isinstance(event, Stop):
                         stop = event.reason
+                    elif isinstance(event, Usage):
+                        self.emit(event)
                     elif isinstance(event, Error):
                         if text:
                             self._add(Message("assistant", [Block("text", "".join(text))]))

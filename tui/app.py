@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
+from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, TabPane, Tree
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace
 
@@ -24,9 +24,11 @@ from .commands import SkillCommands
 from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
+from .run_actions import RunActions
 from .screens.help import HelpScreen, key_rows
 from .search import SearchIndex
 from .view import CatalogView, PathDisplay, build_view
+from .widgets.conversation import ConversationPane
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.listing import ListingPane
@@ -39,7 +41,7 @@ BODY_DEBOUNCE_S = 0.12
 PANES = ("tiers", "details", "diagnostics", "listing", "rules")
 
 
-class SkilldeckApp(RulesActions, App[None]):
+class SkilldeckApp(RulesActions, RunActions, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "skilldeck"
     COMMANDS = App.COMMANDS | {SkillCommands}
@@ -55,6 +57,9 @@ class SkilldeckApp(RulesActions, App[None]):
         Binding("3", "pane('diagnostics')", "Diagnostics pane", show=False, id="app.pane.diagnostics"),
         Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
         Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
+        Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
+        Binding("escape", "cancel_run", "Cancel run", show=False, id="app.cancel_run"),
+        Binding("ctrl+n", "new_conversation", "New conversation", show=False, id="app.new_conversation"),
     ]
 
     def __init__(
@@ -64,8 +69,13 @@ class SkilldeckApp(RulesActions, App[None]):
         budget: int | None = None,
         blink: bool = True,
         watch: bool = True,
+        backend: str | None = None,
+        model: str | None = None,
     ) -> None:
         super().__init__()
+        # The run backend (anthropic / offline; None chooses by the environment) and model.
+        self.backend_name = backend
+        self.model_name = model
         # Follow the disk (engine.watch) unless told not to.
         self.watch_disk = watch
         self._watch: WatchHandle | None = None
@@ -101,6 +111,8 @@ class SkilldeckApp(RulesActions, App[None]):
                     yield ListingPane(id="listing-pane")
                 with TabPane("5 Rules", id="rules"):
                     yield RulesPane(id="rules-pane")
+                with TabPane("6 Conversation", id="conversation"):
+                    yield ConversationPane(id="conversation-pane")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -206,8 +218,8 @@ class SkilldeckApp(RulesActions, App[None]):
     @on(Tree.NodeSelected, "#tiers")
     def _chosen(self, event: Tree.NodeSelected) -> None:
         data = event.node.data
-        if isinstance(data, NodeData) and data.skill is not None:
-            self.query_one(TabbedContent).active = "details"
+        if isinstance(data, NodeData) and data.skill is not None and data.shadow is None:
+            self.action_run_inline()
 
     def _current(self) -> tuple[Skill | None, object]:
         data = self.tree.current
@@ -298,7 +310,13 @@ class SkilldeckApp(RulesActions, App[None]):
             self.tree.focus()
             return
         self.query_one(TabbedContent).active = name
-        target = {"details": SkillDetails, "diagnostics": DiagnosticsTree, "listing": ListingPane, "rules": RulesTree}[name]
+        target = {
+            "details": SkillDetails,
+            "diagnostics": DiagnosticsTree,
+            "listing": ListingPane,
+            "rules": RulesTree,
+            "conversation": Input,
+        }[name]
         self.query_one(target).focus()
 
     def _target(self) -> tuple[Path, int] | None:
@@ -359,6 +377,16 @@ class SkilldeckApp(RulesActions, App[None]):
             ),
             ("Diagnostics pane", [*key_rows(DiagnosticsPane.BINDINGS, display), ("e", "Open the file at the diagnostic's line")]),
             ("Rules pane", [*key_rows(RulesPane.BINDINGS, display), ("e", "Open the rule's settings file")]),
+            (
+                "Running skills",
+                [
+                    *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :], display),
+                    ("enter", "Run the selected skill (forked if it says context: fork)"),
+                    ("escape", "Cancel the run"),
+                    ("ctrl+n", "New conversation"),
+                    *key_rows(ConversationPane.BINDINGS, display),
+                ],
+            ),
             (
                 "Search",
                 [

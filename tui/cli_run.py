@@ -57,8 +57,9 @@ def _event_dict(event: RunEvent) -> dict[str, Any]:
             "result": event.result,
             "transcript": str(event.transcript or ""),
         }
-    assert isinstance(event, Failed)
-    return {"type": "error", "kind": event.error.kind, "message": event.error.message}
+    if isinstance(event, Failed):
+        return {"type": "error", "kind": event.error.kind, "message": event.error.message}
+    return {"type": "usage", "input_tokens": event.input_tokens, "output_tokens": event.output_tokens}
 
 
 def run(args: argparse.Namespace, workspace: Workspace) -> int:

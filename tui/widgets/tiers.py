@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
 from engine import Severity, Shadowed, Skill, Source
@@ -59,6 +60,12 @@ def shadow_label(entry: Shadowed) -> Text:
 
 class TiersTree(NavTree[NodeData]):
     """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays put."""
+
+    BINDINGS = [
+        *NavTree.BINDINGS,
+        Binding("f", "app.run_fork", "Fork", id="tiers.fork"),
+        Binding("a", "app.run_with_args", "Run with args", id="tiers.args"),
+    ]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__("tiers", **kwargs)

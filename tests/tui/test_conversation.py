@@ -1,0 +1,139 @@
+"""The conversation pane under the pilot, against the local Messages API server."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown, Static, TabbedContent
+
+from engine.demo import make_demo
+from tests.llm_server import MessagesServer, Reply
+from tui.app import SkilldeckApp
+from tui.screens.approve import ApproveScreen
+from tui.view import PathDisplay
+from tui.widgets.conversation import ConversationPane
+
+from .conftest import loaded, until
+from .test_app import _walk_to, text_of
+
+
+@pytest.fixture
+def server() -> Iterator[MessagesServer]:
+    with MessagesServer() as running:
+        yield running
+
+
+def _app(tmp_path: Path, server: MessagesServer | None) -> SkilldeckApp:
+    folder = tmp_path / "demo"
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    if server is not None:
+        env |= {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
+    locations = dataclasses.replace(make_demo(folder), environ=env)
+    return SkilldeckApp(locations, PathDisplay.default([(folder, "<demo>")]), blink=False)
+
+
+def _answers(app: SkilldeckApp) -> list[str]:
+    return [m.source for m in app.query(".answer").results(Markdown)]
+
+
+def _run_done(app: SkilldeckApp) -> bool:
+    return not any(w.group == "run" and w.is_running for w in app.workers)
+
+
+async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) -> None:
+    app = _app(tmp_path, None)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        assert app.query_one(TabbedContent).active == "conversation"
+        await until(pilot, lambda: _run_done(app) and _answers(app), what="the offline answer")
+        assert "ANTHROPIC_API_KEY" in text_of(app.query_one("#conversation-note", Static))
+        body = json.loads(_answers(app)[0].split("```json\n", 1)[1].rsplit("\n```", 1)[0])
+        assert body["messages"][0]["content"][0]["text"].startswith('<command-message>The "release-notes" skill is loading')
+
+
+async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesServer) -> None:
+    text = "Here are the **release notes**, streamed in small pieces, in order: one, two, three."
+    server.script(Reply(text=text, chunk=3))
+    app = _app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: _run_done(app) and _answers(app) == [text], what="the streamed answer")
+        status = text_of(app.query_one("#conversation-status", Static))
+        assert "anthropic" in status and "pre-approved: Bash(git log *)" in status
+        assert server.requests[0]["model"] == "claude-sonnet-5-5"
+
+
+async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesServer) -> None:
+    calls = [{"id": f"t{i}", "name": "Bash", "input": {"command": f"echo call-{i}"}} for i in range(3)]
+    server.script(Reply(tool_uses=calls), Reply(text="Done."))
+    app = _app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "daily-notes")
+        await pilot.press("a")
+        await pilot.press(*"buy milk", "enter")
+        for key in ("o", "a", "d"):
+            await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
+            assert isinstance(app.screen, ApproveScreen) and app.screen.tool_input["command"].startswith("echo call-")
+            await pilot.press(key)
+        await until(pilot, lambda: _run_done(app) and len(server.requests) == 2, what="the second request")
+        sub = server.requests[1]
+        results = {b["tool_use_id"]: b for b in sub["messages"][-1]["content"]}
+        assert results["t0"]["content"] == "call-0" and results["t1"]["content"] == "call-1"
+        assert results["t2"]["is_error"]
+        local = json.loads((tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json").read_text())
+        assert local["permissions"]["allow"] == ["Bash(echo call-1)"]
+        assert sub["messages"][0]["content"][0]["text"].endswith("<command-args>buy milk</command-args>")
+        assert 'Append "$(date +%F): buy milk" to ~/notes.md.' in sub["messages"][1]["content"][0]["text"]
+
+
+async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, server: MessagesServer) -> None:
+    server.script(Reply(hang=True), Reply(status=529), Reply(text="Recovered."))
+    app = _app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: len(server.requests) == 1, what="the request")
+        await pilot.press("escape")
+        await until(pilot, lambda: _run_done(app), what="the cancel")
+        runner = app.runner
+        assert runner is not None and runner.messages[-1].role == "user"
+        await pilot.press("enter")
+        await until(pilot, lambda: _run_done(app) and app.query(".error"), what="the error")
+        assert "overloaded" in text_of(app.query(".error").first(Static)).lower()
+        app.query_one("#composer").focus()
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: _run_done(app) and "Recovered." in _answers(app), what="the retry")
+
+
+async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_path: Path, server: MessagesServer) -> None:
+    server.script(Reply(text="It is in auth.py."), Reply(text="Inline answer."))
+    app = _app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "research")
+        await pilot.press("enter")
+        await until(pilot, lambda: _run_done(app) and app.query(".fork-result"), what="the fork result")
+        assert len(server.requests[0]["messages"]) == 1, "a fork starts with no history"
+        assert text_of(app.query(".fork-result").first(Static)).startswith(
+            'Skill "research" completed (forked execution).\nIt is in auth.py.'
+        )
+        await pilot.press("g")
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: _run_done(app) and "Inline answer." in _answers(app), what="the inline answer")
+        meta = app.query(".meta").first(Static)
+        assert not meta.display or meta.styles.display == "none"
+        app.query_one("#composer").focus()
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: app.query_one(ConversationPane).has_class("show-meta"), what="meta shown")
+        assert "Base directory for this skill:" in text_of(meta)

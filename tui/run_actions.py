@@ -1,0 +1,139 @@
+"""The app's side of running skills: launching, asking, cancelling, retrying, new sessions.
+
+The runner is async and runs on the app's own event loop (an async worker): the SDK's network
+reads never block the UI, and the runner's events reach the conversation pane directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from engine import Transcript
+from engine.llm import Usage, backend_for, resolve_model
+from engine.runner import Added, RunEvent, Runner, suggested_rule
+
+from .screens.approve import ApproveScreen
+from .screens.arguments import ArgumentsScreen
+from .widgets.conversation import ConversationPane
+
+if TYPE_CHECKING:
+    from .app import SkilldeckApp
+
+Step = Callable[[Runner], Awaitable[None]]
+
+
+class RunActions:
+    runner: Runner | None = None
+    _last_step: Step | None = None
+    _tokens = 0
+
+    def _conversation(self: SkilldeckApp) -> ConversationPane:  # type: ignore[misc]
+        return self.query_one(ConversationPane)
+
+    def _new_runner(self: SkilldeckApp) -> Runner:  # type: ignore[misc]
+        assert self.view is not None
+        env = self.workspace.locations.environ
+        backend = backend_for(self.backend_name, env)
+        pane = self._conversation()
+        pane.set_offline(backend.name == "offline")
+        pane.set_skill_names([s.name for s in self.view.catalog.user_invocable()])
+        self.runner = Runner(
+            locations=self.workspace.locations,
+            catalog=self.view.catalog,
+            backend=backend,
+            permissions=self.permissions or self.workspace.permissions(),
+            transcript=Transcript.create(environ=env),
+            ask=self._ask,
+            emit=self._on_run_event,
+            model=self.model_name,
+        )
+        self._tokens = 0
+        self._update_status()
+        return self.runner
+
+    def _update_status(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        runner = self.runner
+        if runner is None:
+            return
+        active = runner.active
+        model = resolve_model((active.model if active else None) or runner.model, self.workspace.locations.environ)
+        pre = ", ".join(active.allowed_tools) if active and active.allowed_tools else None
+        self._conversation().set_status(model, runner.backend.name, self._tokens, pre)
+
+    def _on_run_event(self: SkilldeckApp, event: RunEvent) -> None:  # type: ignore[misc]
+        if isinstance(event, Usage):
+            self._tokens += event.input_tokens + event.output_tokens
+        else:
+            self._conversation().on_run(event)
+        if isinstance(event, Usage | Added):
+            self._update_status()
+
+    async def _ask(self: SkilldeckApp, tool: str, tool_input: dict[str, Any], decision: Any) -> str:  # type: ignore[misc]
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        screen = ApproveScreen(tool, tool_input, decision.reason, suggested_rule(tool, tool_input))
+        self.push_screen(screen, lambda result: answer.set_result(result or "deny"))
+        return await answer
+
+    def _launch(self: SkilldeckApp, step: Step) -> None:  # type: ignore[misc]
+        if self.view is None:
+            self.notify("Still loading…", severity="warning")
+            return
+        runner = self.runner or self._new_runner()
+        self._last_step = step
+        self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
+        self.run_worker(step(runner), exclusive=True, group="run", name="run")
+
+    def _launch_skill(self: SkilldeckApp, fork: bool | None, args: str = "") -> None:  # type: ignore[misc]
+        skill, _ = self._current()
+        if skill is None:
+            self.notify("Select a skill in the tiers tree first", severity="warning")
+            return
+        if not skill.user_invocable:
+            self.notify(
+                f"/{skill.name} sets user-invocable: false, so a user cannot run it (the model still can)", severity="warning"
+            )
+            return
+        self._launch(lambda runner: runner.invoke(skill.name, args, fork=fork))
+
+    def action_run_inline(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        # As Claude Code runs a typed /name: inline, unless the skill says context: fork.
+        self._launch_skill(None)
+
+    def action_run_fork(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        self._launch_skill(True)
+
+    def action_run_with_args(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        skill, _ = self._current()
+        if skill is None:
+            self.notify("Select a skill in the tiers tree first", severity="warning")
+            return
+        self.push_screen(ArgumentsScreen(skill), lambda args: None if args is None else self._launch_skill(None, args))
+
+    def action_cancel_run(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        running = [w for w in self.workers if w.group == "run" and w.is_running]
+        for worker in running:
+            worker.cancel()
+        if running:
+            self.notify("Run cancelled", title="Run")
+
+    def action_new_conversation(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        self.action_cancel_run()
+        self._conversation().clear()
+        self.runner = None
+        if self.view is not None:
+            self._new_runner()
+        self.notify("New conversation", title="Run")
+
+    def on_conversation_pane_submitted(self: SkilldeckApp, message: ConversationPane.Submitted) -> None:  # type: ignore[misc]
+        text = message.text
+        if text.startswith("/"):
+            name, _, args = text[1:].partition(" ")
+            self._launch(lambda runner: runner.invoke(name, args.strip()))
+        else:
+            self._launch(lambda runner: runner.send(text))
+
+    def on_conversation_pane_retry_requested(self: SkilldeckApp, message: ConversationPane.RetryRequested) -> None:  # type: ignore[misc]
+        if self._last_step is not None:
+            self._launch(self._last_step)

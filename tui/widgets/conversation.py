@@ -1,0 +1,162 @@
+"""The conversation pane: a run's messages, streamed answers, tool calls, forks and errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message as TextualMessage
+from textual.suggester import SuggestFromList
+from textual.widgets import Collapsible, Input, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from engine import Message
+from engine.runner import Added, Call, Failed, Fork, Result, RunEvent
+from engine.runner import Text as TextEvent
+
+OFFLINE_NOTE = (
+    "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."
+)
+
+
+class ConversationPane(Vertical):
+    BINDINGS = [
+        Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="conversation.meta"),
+        Binding("ctrl+r", "retry", "Retry", id="conversation.retry"),
+    ]
+
+    class Submitted(TextualMessage):
+        """Free text, or `/name args`, typed in the composer."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class RetryRequested(TextualMessage):
+        pass
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._stream: MarkdownStream | None = None
+        self._answer: Markdown | None = None
+        self._calls: dict[str, Collapsible] = {}
+        self._fork: Collapsible | None = None
+        self.failed = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="conversation-note")
+        yield VerticalScroll(id="conversation-log")
+        yield Static(id="conversation-status")
+        yield Input(placeholder="message, or /skill args", id="composer")
+
+    @property
+    def log(self) -> VerticalScroll:
+        return self.query_one("#conversation-log", VerticalScroll)
+
+    def set_offline(self, offline: bool) -> None:
+        self.query_one("#conversation-note", Static).update(Text(OFFLINE_NOTE, "yellow") if offline else "")
+        self.query_one("#conversation-note", Static).display = offline
+
+    def set_status(self, model: str, backend: str, tokens: int, preapproved: str | None) -> None:
+        active = f" · pre-approved: {preapproved}" if preapproved else ""
+        self.query_one("#conversation-status", Static).update(Text(f"{model} · {backend} · {tokens:,} tokens{active}", "dim"))
+
+    def set_skill_names(self, names: list[str]) -> None:
+        self.query_one("#composer", Input).suggester = SuggestFromList([f"/{n} " for n in names], case_sensitive=True)
+
+    def clear(self) -> None:
+        self.log.remove_children()
+        self._calls.clear()
+        self._answer = self._stream = self._fork = None
+
+    # Events from the runner (on the app's loop) ------------------------------------------------
+    def on_run(self, event: RunEvent) -> None:
+        if isinstance(event, Added):
+            self._message(event.message)
+        elif isinstance(event, TextEvent):
+            self._text(event.delta)
+        elif isinstance(event, Call):
+            self._end_answer()
+            body = Static(Text(json.dumps(event.input, indent=2, ensure_ascii=False)), classes="tool-input")
+            block = Collapsible(body, title=f"{event.name} · {event.decision}", collapsed=True, classes=f"tool {event.decision}")
+            self._calls[event.id] = block
+            self._mount(block)
+        elif isinstance(event, Result):
+            block = self._calls.get(event.id)
+            if block is not None:
+                block.query_one(Collapsible.Contents).mount(
+                    Static(Text(event.text[:4000], "red" if event.is_error else ""), classes="tool-result")
+                )
+                block.title = block.title + (" · error" if event.is_error else " · done")
+        elif isinstance(event, Fork):
+            self._end_answer()
+            if event.phase == "start":
+                self._fork = Collapsible(
+                    Static(Text("the subagent is working…", "dim")), title=f"fork /{event.skill}", collapsed=False, classes="fork"
+                )
+                self._mount(self._fork)
+            elif self._fork is not None:
+                self._fork.title = f"fork /{event.skill} · done"
+                self._fork.query_one(Collapsible.Contents).remove_children()
+                self._fork.query_one(Collapsible.Contents).mount(Markdown(event.result))
+        elif isinstance(event, Failed):
+            self._end_answer()
+            self.failed = True
+            self._mount(
+                Static(
+                    Text(f"{event.error.message}   ctrl+r: retry" if event.error.retryable else event.error.message, "bold red"),
+                    classes="error",
+                )
+            )
+
+    def _mount(self, widget: Static | Collapsible | Markdown) -> None:
+        self.log.mount(widget)
+        self.log.scroll_end(animate=False)
+
+    def _message(self, message: Message) -> None:
+        if message.role == "assistant":
+            self._end_answer()
+            return
+        if message.kind == "tool":
+            return
+        if message.kind == "fork-result":
+            self._mount(Static(Text(message.text), classes="fork-result"))
+            return
+        label = "sent to the model, hidden in Claude Code" if message.meta else "you"
+        widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
+        self._mount(widget)
+
+    def _text(self, delta: str) -> None:
+        if self._stream is None:
+            self._answer = Markdown(classes="answer")
+            self._mount(self._answer)
+            self._stream = Markdown.get_stream(self._answer)
+        # Each write runs as its own task; tasks start in creation order, so text stays in order.
+        asyncio.get_running_loop().create_task(self._stream.write(delta))
+
+    def _end_answer(self) -> None:
+        if self._stream is not None:
+            stream = self._stream
+            asyncio.get_running_loop().create_task(stream.stop())
+        self._stream = self._answer = None
+
+    # Keys -------------------------------------------------------------------------------------
+    def action_toggle_meta(self) -> None:
+        self.toggle_class("show-meta")
+        shown = self.has_class("show-meta")
+        self.app.notify("Showing what is sent to the model" if shown else "Hiding meta messages", timeout=1.5)
+
+    def action_retry(self) -> None:
+        if self.failed:
+            self.failed = False
+            self.post_message(self.RetryRequested())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.post_message(self.Submitted(text))
