@@ -169,13 +169,25 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self._watch.stop()
 
     def on_load_progress(self, message: LoadProgress) -> None:
+        if not self.alive():
+            return
         self.query_one("#load-progress", ProgressBar).update(total=max(message.total, 1), progress=message.done)
 
-    def on_catalog_loaded(self, message: CatalogLoaded) -> None:
+    def alive(self) -> bool:
+        """False while the app is closing: messages from threads (the watcher, a settings or
+        body read) may still arrive then, with no widgets left to show them."""
+        if self._exit:
+            return False
         try:
-            self.query_one(TiersTree)
+            for pane in (TiersTree, SkillDetails, RulesPane, ConversationPane):
+                self.query_one(pane)
         except (NoMatches, ScreenStackError):
-            return  # the app is closing; a late snapshot from the watcher has nowhere to go
+            return False
+        return True
+
+    def on_catalog_loaded(self, message: CatalogLoaded) -> None:
+        if not self.alive():
+            return
         view = self.view = message.view
         catalog = view.catalog
         self.search_index = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
@@ -228,7 +240,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         return data.skill, data.shadow
 
     def _show_selected(self) -> None:
-        if self.view is None:
+        if self.view is None or not self.alive():
             return
         skill, shadow = self._current()
         self.query_one(SkillDetails).show(self.view, skill, shadow, self.paths)  # type: ignore[arg-type]
@@ -259,6 +271,8 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         self.post_message(BodyLoaded(skill.path, body, files, None))
 
     def on_body_loaded(self, message: BodyLoaded) -> None:
+        if not self.alive():
+            return
         skill, _ = self._current()
         if skill is not None and message.path == skill.path:
             self.query_one(SkillDetails).show_body(skill, message.body, message.files, message.error)

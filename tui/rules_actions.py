@@ -25,6 +25,8 @@ class RulesActions:
         self.post_message(PermissionsLoaded(self.workspace.permissions()))
 
     def on_permissions_loaded(self: SkilldeckApp, message: PermissionsLoaded) -> None:
+        if not self.alive():
+            return
         self.permissions = message.permissions
         pane = self.query_one(RulesPane)
         pane.show_rules(message.permissions, self.paths)
