@@ -123,3 +123,16 @@ class Transcript:
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
         return out
+
+
+def latest_session(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The most recently written main transcript (forks' own transcripts are not sessions)."""
+    folder = state_dir(environ) / "sessions"
+    if not folder.is_dir():
+        return None
+    sessions = [p for p in folder.glob("*.jsonl") if "-fork" not in p.stem]
+    return max(sessions, key=lambda p: p.stat().st_mtime, default=None)
+
+
+def session_path(session: str, environ: Mapping[str, str] | None = None) -> Path:
+    return state_dir(environ) / "sessions" / f"{session}.jsonl"

@@ -71,8 +71,11 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         watch: bool = True,
         backend: str | None = None,
         model: str | None = None,
+        resume: Path | None = None,
     ) -> None:
         super().__init__()
+        # A saved conversation to reopen once the catalog is loaded (`skilldeck --resume`).
+        self.resume_path = resume
         # The run backend (anthropic / offline; None chooses by the environment) and model.
         self.backend_name = backend
         self.model_name = model
@@ -202,7 +205,10 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
         elif message.change is not None and not message.change.empty:
             self.notify(message.change.summary(), title="Changed on disk")
+        first = not self.loaded_once
         self.loaded_once = True
+        if first and self.resume_path is not None:
+            self.resume_session(self.resume_path)
         # Settings files are watched with the tiers, so a new snapshot may mean new rules.
         self._load_permissions()
 
@@ -417,3 +423,5 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
         yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
+        yield SystemCommand("Resume conversation", "Reopen the latest saved conversation and continue it", self.resume_session)
+        yield SystemCommand("New conversation", "Start a new conversation (ctrl+n)", self.action_new_conversation)

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="See every skill a Claude Code session would load, why some did not, and what the model receives.",
         parents=[_location_flags(suppress=False)],
     )
+    parser.add_argument(
+        "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
+    )
     loc = _location_flags(suppress=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
@@ -220,7 +223,15 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
 
     demo = getattr(args, "demo_root", None)
     paths = PathDisplay.default([(demo, "<demo>")] if demo else [])
-    app = SkilldeckApp(locations, paths)
+    resume = None
+    if args.resume:
+        from engine.conversation import latest_session, session_path
+
+        resume = latest_session(locations.environ) if args.resume == "latest" else session_path(args.resume, locations.environ)
+        if resume is None or not resume.is_file():
+            render.err.print(f"[red]no saved conversation {'' if args.resume == 'latest' else args.resume}[/]")
+            return 1
+    app = SkilldeckApp(locations, paths, resume=resume)
     app.run(headless=bool(os.environ.get("SKILLDECK_FIRST_PAINT_FILE")))
     return 0
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import Transcript
+from engine.conversation import latest_session
 from engine.llm import Usage, backend_for, resolve_model
 from engine.runner import Added, RunEvent, Runner, suggested_rule
 
@@ -32,7 +34,7 @@ class RunActions:
     def _conversation(self: SkilldeckApp) -> ConversationPane:  # type: ignore[misc]
         return self.query_one(ConversationPane)
 
-    def _new_runner(self: SkilldeckApp) -> Runner:  # type: ignore[misc]
+    def _new_runner(self: SkilldeckApp, resume: Path | None = None) -> Runner:  # type: ignore[misc]
         assert self.view is not None
         env = self.workspace.locations.environ
         backend = backend_for(self.backend_name, env)
@@ -44,12 +46,15 @@ class RunActions:
             catalog=self.view.catalog,
             backend=backend,
             permissions=self.permissions or self.workspace.permissions(),
-            transcript=Transcript.create(environ=env),
+            transcript=Transcript(resume, resume.stem) if resume else Transcript.create(environ=env),
             ask=self._ask,
             emit=self._on_run_event,
             model=self.model_name,
         )
         self._tokens = 0
+        if resume is not None:
+            self.runner.resume(resume)
+            pane.show_history(self.runner.messages)
         self._update_status()
         return self.runner
 
@@ -125,6 +130,18 @@ class RunActions:
         if self.view is not None:
             self._new_runner()
         self.notify("New conversation", title="Run")
+
+    def resume_session(self: SkilldeckApp, path: Path | None = None) -> None:  # type: ignore[misc]
+        """Reopen a saved conversation (the latest when none is named) and continue it."""
+        path = path or latest_session(self.workspace.locations.environ)
+        if path is None or not path.is_file():
+            self.notify("No saved conversation to resume", severity="warning", title="Resume")
+            return
+        self.action_cancel_run()
+        self._conversation().clear()
+        self._new_runner(path)
+        self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
+        self.notify(f"Resumed {path.stem} ({len(self.runner.messages) if self.runner else 0} messages)", title="Resume")
 
     def on_conversation_pane_submitted(self: SkilldeckApp, message: ConversationPane.Submitted) -> None:  # type: ignore[misc]
         text = message.text

@@ -137,3 +137,27 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
         await pilot.press("ctrl+t")
         await until(pilot, lambda: app.query_one(ConversationPane).has_class("show-meta"), what="meta shown")
         assert "Base directory for this skill:" in text_of(meta)
+
+
+async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: MessagesServer) -> None:
+    from engine import Message, Transcript
+    from engine.conversation import Block
+
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    saved = Transcript.create("earlier", env)
+    saved.append(Message.user("What is in the repo?"))
+    saved.append(Message("assistant", [Block("text", "A demo app.")]))
+    server.script(Reply(text="Still a demo app."))
+    app = _app(tmp_path, server)
+    app.resume_path = saved.path
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 2, what="the resumed session")
+        assert app.query_one(TabbedContent).active == "conversation"
+        assert _answers(app) == ["A demo app."]
+        app.query_one("#composer").focus()
+        await pilot.press(*"and now?", "enter")
+        await until(pilot, lambda: _run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")
+        sent = server.requests[0]["messages"]
+        assert [m["content"][0]["text"] for m in sent] == ["What is in the repo?", "A demo app.", "and now?"]
+        assert len(Transcript.load(saved.path)) == 4, "the same session file goes on"

@@ -73,6 +73,15 @@ class ConversationPane(Vertical):
         self._calls.clear()
         self._answer = self._stream = self._fork = None
 
+    def show_history(self, messages: list[Message]) -> None:
+        """A resumed conversation, as it was."""
+        for message in messages:
+            if message.role == "assistant":
+                if message.text:
+                    self._mount(Markdown(message.text, classes="answer"))
+            else:
+                self._message(message)
+
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
         if isinstance(event, Added):
