@@ -8,6 +8,7 @@ they never override a deny or an ask.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,14 +63,14 @@ class Permissions:
     def load(cls, locations: Locations) -> Permissions:
         return cls(read_settings(locations), locations.project)
 
+    def with_allow(self, rules: Iterable[str], scope: str) -> Permissions:
+        """These permissions with extra allow rules (texts that are not rules are ignored)."""
+        extra = [PlacedRule(rule, "allow", None, scope) for rule in map(parse_rule, rules) if rule is not None]
+        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra))
+
     def with_allowed_tools(self, skill: Skill) -> Permissions:
         """These permissions while `skill` runs: its `allowed-tools` pre-approved."""
-        extra = []
-        for text in skill.allowed_tools:
-            rule = parse_rule(text)
-            if rule is not None:
-                extra.append(PlacedRule(rule, "allow", None, f"allowed-tools of /{skill.name}"))
-        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra))
+        return self.with_allow(skill.allowed_tools, f"allowed-tools of /{skill.name}")
 
     def _rules(self, behavior: str) -> list[PlacedRule]:
         rules = self.settings.rules_for(behavior)

@@ -9,7 +9,7 @@ import shlex
 import sys
 from typing import Any
 
-from engine import Transcript, Workspace
+from engine import Transcript, Workspace, call_from_rule
 from engine.llm import backend_for
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Runner, Text
 
@@ -67,15 +67,11 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
     permissions = workspace.permissions()
     failed: list[str] = []
-    for rule in args.allow:
-        from engine.rules import parse_rule
-        from engine.settings import PlacedRule
-
-        parsed = parse_rule(rule)
-        if parsed is None:
-            render.err.print(f"[red]--allow {rule!r} is not a rule[/]")
-            return 2
-        permissions.extra_allow = (*permissions.extra_allow, PlacedRule(parsed, "allow", None, "--allow"))
+    bad = [rule for rule in args.allow if call_from_rule(rule) is None]
+    if bad:
+        render.err.print(f"[red]--allow {bad[0]!r} is not a rule[/]")
+        return 2
+    permissions = permissions.with_allow(args.allow, "--allow")
     interactive = sys.stdin.isatty()
 
     def emit(event: RunEvent) -> None:

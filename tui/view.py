@@ -76,9 +76,6 @@ class CatalogView:
                 return severity
         return None
 
-    def find(self, name: str) -> Skill | None:
-        return self.catalog.get(name)
-
 
 def _owner(path: Path, roots: Sequence[tuple[str, Source]]) -> Source | None:
     text = str(path)
