@@ -18,7 +18,7 @@ $(STAMP): $(BIN)/python pyproject.toml $(CONSTRAINTS)
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/skilldeck --demo
+	$(BIN)/skilldeck --demo --backend offline
 
 # The end-to-end test drives the installed command in tmux; install it when the machine lacks it.
 tmux:

@@ -1,12 +1,14 @@
 """A self-contained demo workspace: every tier, a clash, every kind of invocation, broken skills.
 
 Written into a folder the caller owns (usually a temporary one), so `skilldeck --demo` needs
-no network, no API key and nothing from the user's own setup.
+no network, no API key and nothing from the user's own setup. The CLI passes on only the
+run-related environment (an API key, a base URL), so a demo run can still reach a model.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from .locations import Locations
@@ -17,7 +19,8 @@ def _skill(folder: Path, text: str, name: str = "SKILL.md") -> None:
     (folder / name).write_text(text.lstrip("\n"), encoding="utf-8")
 
 
-def make_demo(root: Path) -> Locations:
+def make_demo(root: Path, environ: Mapping[str, str] | None = None) -> Locations:
+    """`environ`: what the demo may read from the environment (none of it by default)."""
     root = Path(root)
     project = root / "acme-app"
     user = root / "home" / ".claude"
@@ -219,5 +222,5 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         managed_dir=managed,
         add_dirs=(shared,),
         plugin_dirs=(plugin,),
-        environ={},
+        environ=dict(environ or {}),
     )

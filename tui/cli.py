@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import dataclasses
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, load_paths
+from engine.llm import run_environ
 
 from . import cli_rules, cli_run, render
 
@@ -50,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
     )
+    cli_run.run_flags(parser)
     loc = _location_flags(suppress=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
@@ -75,13 +78,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def locations_from(args: argparse.Namespace) -> Locations:
+    base_url = getattr(args, "base_url", None)
     if args.demo:
         from engine.demo import make_demo
 
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
         args.demo_root = folder
-        return make_demo(folder)
+        return make_demo(folder, run_environ(os.environ, base_url))
+    if base_url:
+        return dataclasses.replace(_locations(args), environ={**os.environ, "ANTHROPIC_BASE_URL": base_url})
+    return _locations(args)
+
+
+def _locations(args: argparse.Namespace) -> Locations:
     return Locations(
         project=args.project or Path.cwd(),
         user_dir=args.user_dir,
@@ -231,7 +241,7 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
         if resume is None or not resume.is_file():
             render.err.print(f"[red]no saved conversation {'' if args.resume == 'latest' else args.resume}[/]")
             return 1
-    app = SkilldeckApp(locations, paths, resume=resume)
+    app = SkilldeckApp(locations, paths, backend=args.backend, model=args.model, resume=resume)
     app.run(headless=bool(os.environ.get("SKILLDECK_FIRST_PAINT_FILE")))
     return 0
 

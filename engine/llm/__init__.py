@@ -17,6 +17,26 @@ DEFAULT_MODEL = "sonnet"
 MAX_TOKENS = 8192
 
 
+# What running against a model reads from the environment; the demo workspace passes only these on,
+# so that a user's Claude Code settings never leak into it but their API key still works.
+RUN_ENVIRON = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_MODEL",
+    "SKILLDECK_API_TIMEOUT",
+    "XDG_STATE_HOME",
+)
+
+
+def run_environ(environ: Mapping[str, str], base_url: str | None = None) -> dict[str, str]:
+    """The run-related part of `environ`, with `--base-url` over ANTHROPIC_BASE_URL."""
+    out = {k: environ[k] for k in RUN_ENVIRON if environ.get(k)}
+    if base_url:
+        out["ANTHROPIC_BASE_URL"] = base_url
+    return out
+
+
 def resolve_model(name: str | None, environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     chosen = name or env.get("ANTHROPIC_MODEL") or DEFAULT_MODEL

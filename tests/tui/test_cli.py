@@ -219,3 +219,27 @@ def test_run_streams_json_events_against_a_local_server(tree: Tree, tmp_path: Pa
         assert (call["decision"], call["reason"]) == ("allow", "allowed by Bash(echo *)")
         assert "".join(e["text"] for e in events if e["type"] == "text") == "Hi, world!"
         assert server.requests[1]["messages"][-1]["content"][0]["content"] == "hi"
+
+
+def test_demo_passes_on_only_the_run_environment_and_base_url_comes_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.llm_server import MessagesServer, Reply
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    # The user's own Claude Code folder must not leak into the demo.
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "mine"))
+    write(tmp_path / "mine" / "skills" / "private" / "SKILL.md", skill_text(name="private", description="Mine."))
+    with MessagesServer() as server:
+        server.script(Reply(text="Notes ready."))
+        assert main(["--demo", "--base-url", server.url, "run", "release-notes", "--json"]) == 0
+        events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert "".join(e["text"] for e in events if e["type"] == "text") == "Notes ready."
+        assert server.headers[0]["authorization"] == "Bearer k", "this SDK sends the key as a bearer token"
+        assert "private" not in server.requests[0]["tools"][-1]["description"]
+        assert main(["--demo", "run", "release-notes", "--backend", "offline", "--json"]) == 0
+        assert "Offline backend: nothing was sent" in capsys.readouterr().out
+        assert len(server.requests) == 1
+    assert list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl")), "sessions go to XDG_STATE_HOME"
