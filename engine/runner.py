@@ -83,7 +83,14 @@ class Failed:
     error: Error
 
 
-RunEvent = Added | Text | Call | Result | Fork | Failed | Usage
+@dataclass
+class Sending:
+    """A request is about to leave: what the model will receive (system, tools, the listing)."""
+
+    request: Request
+
+
+RunEvent = Added | Text | Call | Result | Fork | Failed | Usage | Sending
 Emit = Callable[[RunEvent], None]
 # Answer "once", "always" or "deny" for a tool call no rule allows.
 Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]
@@ -208,7 +215,9 @@ class Runner:
                 blocks: list[Block] = []
                 text: list[str] = []
                 stop = "end_turn"
-                async for event in self.backend.stream(self.request()):
+                request = self.request()
+                self.emit(Sending(request))
+                async for event in self.backend.stream(request):
                     if isinstance(event, TextDelta):
                         text.append(event.text)
                         self.emit(Text(event.text))
@@ -302,7 +311,8 @@ class Runner:
             return result(f"Unknown skill: {name}", True), []
         if not skill.model_invocable:
             return result(f"Skill {skill.name} cannot be used with Skill tool due to disable-model-invocation", True), []
-        refused = await self._permit("Skill", {"skill": skill.name}, block.id)
+        # Rules match the name only; the arguments ride along for the pane and the approval modal.
+        refused = await self._permit("Skill", {"skill": skill.name} | ({"args": args} if args else {}), block.id)
         if refused:
             return result(refused, True), []
         try:

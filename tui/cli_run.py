@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import Transcript, Workspace, call_from_rule
 from engine.llm import backend_for
-from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Runner, Text
+from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Runner, Sending, Text
 
 from . import render
 
@@ -74,6 +74,9 @@ def _event_dict(event: RunEvent) -> dict[str, Any]:
         }
     if isinstance(event, Failed):
         return {"type": "error", "kind": event.error.kind, "message": event.error.message}
+    if isinstance(event, Sending):
+        sent = event.request
+        return {"type": "request", "model": sent.model, "messages": len(sent.messages), "tools": [t["name"] for t in sent.tools]}
     return {"type": "usage", "input_tokens": event.input_tokens, "output_tokens": event.output_tokens}
 
 

@@ -107,7 +107,9 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
     )  # fmt: skip
     runner, events = _runner(tree, server, answers=["once"])
     await runner.send("please help")
-    assert [e[1:] for e in events if isinstance(e, tuple)] == [("Skill", {"skill": "helper"})], "no Skill rule: Claude Code asks"
+    assert [e[1:] for e in events if isinstance(e, tuple)] == [("Skill", {"skill": "helper", "args": "tests"})], (
+        "no Skill rule: Claude Code asks"
+    )
     second = server.requests[1]["messages"]
     results = {b["tool_use_id"]: b["content"] for b in second[-2]["content"]}
     assert results == {
@@ -156,7 +158,7 @@ async def test_api_error_is_reported(tree: Tree, server: MessagesServer) -> None
     runner, events = _runner(tree, server)
     await runner.send("hi")
     assert [e.error.kind for e in events if isinstance(e, Failed)] == ["overloaded"]
-    assert [type(e).__name__ for e in events] == ["Added", "Failed"]
+    assert [type(e).__name__ for e in events] == ["Added", "Sending", "Failed"]
     assert isinstance(events[0], Added)
 
 

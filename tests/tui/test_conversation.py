@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, Static, TabbedContent
+from textual.widgets import Collapsible, Markdown, Static, TabbedContent
 
 from engine.demo import make_demo
 from tests.llm_server import MessagesServer, Reply
@@ -161,3 +161,29 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
         sent = server.requests[0]["messages"]
         assert [m["content"][0]["text"] for m in sent] == ["What is in the repo?", "A demo app.", "and now?"]
         assert len(Transcript.load(saved.path)) == 4, "the same session file goes on"
+
+
+async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing(tmp_path: Path, server: MessagesServer) -> None:
+    call = {"id": "s1", "name": "Skill", "input": {"skill": "release-notes", "args": "v2.0"}}
+    server.script(Reply(tool_uses=[call]), Reply(text="Notes for v2.0."))
+    app = _app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        app.query_one("#composer").focus()
+        await pilot.press(*"write the notes", "enter")
+        await until(pilot, lambda: _run_done(app) and "Notes for v2.0." in _answers(app), what="the answer after the skill")
+        block = app.query(".skill-call").first(Collapsible)
+        assert block.title == "model invoked /release-notes v2.0 · allow · launched"
+        # The skill's prompt went in as a meta message after the tool result, as in Claude Code.
+        sent = server.requests[1]["messages"]
+        assert sent[-2]["content"][0]["content"] == "Launching skill: release-notes"
+        assert sent[-1]["content"][0]["text"].startswith("Base directory for this skill:")
+        pane = app.query_one(ConversationPane)
+        assert not app.query(".context")
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: bool(app.query(".context")), what="the request context")
+        context = text_of(app.query_one(".context", Static))
+        skill_tool = server.requests[1]["tools"][-1]
+        assert skill_tool["name"] == "Skill" and skill_tool["description"] in context
+        assert "- release-notes:" in context and server.requests[1]["system"] in context
+        assert pane.last_request is not None and pane.last_request.model == server.requests[1]["model"]

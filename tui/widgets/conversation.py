@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,7 +16,8 @@ from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from engine import Message
-from engine.runner import Added, Call, Failed, Fork, Result, RunEvent
+from engine.llm import Request
+from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
 
 OFFLINE_NOTE = (
@@ -43,9 +45,14 @@ class ConversationPane(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._stream: MarkdownStream | None = None
         self._answer: Markdown | None = None
-        self._calls: dict[str, Collapsible] = {}
-        self._fork: Collapsible | None = None
+        # Each block's parts are made with it: a result can arrive before Textual has mounted the
+        # block (a Skill call answers at once), and a Static can be updated before it is mounted.
+        self._calls: dict[str, tuple[Collapsible, Static]] = {}
+        self._fork: tuple[Collapsible, Static] | None = None
         self.failed = False
+        # The last request sent: its system prompt, tools and skill listing show with the meta toggle.
+        self.last_request: Request | None = None
+        self._sent_context: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="conversation-note")
@@ -72,6 +79,7 @@ class ConversationPane(Vertical):
         self.log.remove_children()
         self._calls.clear()
         self._answer = self._stream = self._fork = None
+        self._sent_context = self.last_request = None
 
     def show_history(self, messages: list[Message]) -> None:
         """A resumed conversation, as it was."""
@@ -88,30 +96,29 @@ class ConversationPane(Vertical):
             self._message(event.message)
         elif isinstance(event, TextEvent):
             self._text(event.delta)
+        elif isinstance(event, Sending):
+            self.last_request = event.request
+            if self.has_class("show-meta"):
+                self._show_context()
         elif isinstance(event, Call):
-            self._end_answer()
-            body = Static(Text(json.dumps(event.input, indent=2, ensure_ascii=False)), classes="tool-input")
-            block = Collapsible(body, title=f"{event.name} · {event.decision}", collapsed=True, classes=f"tool {event.decision}")
-            self._calls[event.id] = block
-            self._mount(block)
+            self._call(event)
         elif isinstance(event, Result):
-            block = self._calls.get(event.id)
-            if block is not None:
-                block.query_one(Collapsible.Contents).mount(
-                    Static(Text(event.text[:4000], "red" if event.is_error else ""), classes="tool-result")
-                )
-                block.title = block.title + (" · error" if event.is_error else " · done")
+            if event.id in self._calls:
+                block, result = self._calls[event.id]
+                result.update(Text(event.text[:4000], "red" if event.is_error else ""))
+                result.display = True
+                done = "launched" if block.has_class("skill-call") else "done"
+                block.title = block.title + (" · error" if event.is_error else f" · {done}")
         elif isinstance(event, Fork):
             self._end_answer()
             if event.phase == "start":
-                self._fork = Collapsible(
-                    Static(Text("the subagent is working…", "dim")), title=f"fork /{event.skill}", collapsed=False, classes="fork"
-                )
-                self._mount(self._fork)
+                body = Static(Text("the subagent is working…", "dim"))
+                self._fork = (Collapsible(body, title=f"fork /{event.skill}", collapsed=False, classes="fork"), body)
+                self._mount(self._fork[0])
             elif self._fork is not None:
-                self._fork.title = f"fork /{event.skill} · done"
-                self._fork.query_one(Collapsible.Contents).remove_children()
-                self._fork.query_one(Collapsible.Contents).mount(Markdown(event.result))
+                block, body = self._fork
+                block.title = f"fork /{event.skill} · done"
+                body.update(RichMarkdown(event.result))
         elif isinstance(event, Failed):
             self._end_answer()
             self.failed = True
@@ -121,6 +128,44 @@ class ConversationPane(Vertical):
                     classes="error",
                 )
             )
+
+    def _call(self, event: Call) -> None:
+        self._end_answer()
+        body = Static(Text(json.dumps(event.input, indent=2, ensure_ascii=False)), classes="tool-input")
+        if event.name == "Skill":
+            # The model chose a skill itself (Claude Code shows these as the skill, not as a tool).
+            args = event.input.get("args")
+            title = f"model invoked /{event.input.get('skill', '')}{f' {args}' if args else ''} · {event.decision}"
+            classes = f"tool skill-call {event.decision}"
+        else:
+            title, classes = f"{event.name} · {event.decision}", f"tool {event.decision}"
+        result = Static(classes="tool-result")
+        result.display = False
+        block = Collapsible(body, result, title=title, collapsed=True, classes=classes)
+        self._calls[event.id] = (block, result)
+        self._mount(block)
+
+    def _show_context(self) -> None:
+        """What every request carries besides the messages, at the top of the log."""
+        request = self.last_request
+        if request is None:
+            return
+        skill_tool = next((t for t in request.tools if t["name"] == "Skill"), None)
+        text = Text.assemble(
+            ("sent with every request, hidden in Claude Code\n", "dim"),
+            ("model  ", "bold"), request.model + "\n",
+            ("tools  ", "bold"), ", ".join(t["name"] for t in request.tools) + "\n",
+            ("system ", "bold"), request.system + "\n",
+        )  # fmt: skip
+        if skill_tool is not None:
+            listing = skill_tool["description"]
+            text.append(f"\nthe Skill tool's description, with the skill listing ({len(listing):,} characters)\n", "bold")
+            text.append(listing)
+        if self._sent_context is None:
+            self._sent_context = Static(text, classes="meta context")
+            self.log.mount(self._sent_context, before=0)
+        else:
+            self._sent_context.update(text)
 
     def _mount(self, widget: Static | Collapsible | Markdown) -> None:
         self.log.mount(widget)
@@ -157,6 +202,8 @@ class ConversationPane(Vertical):
     def action_toggle_meta(self) -> None:
         self.toggle_class("show-meta")
         shown = self.has_class("show-meta")
+        if shown:
+            self._show_context()
         self.app.notify("Showing what is sent to the model" if shown else "Hiding meta messages", timeout=1.5)
 
     def action_retry(self) -> None:
