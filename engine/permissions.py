@@ -8,6 +8,7 @@ they never override a deny or an ask.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from .locations import Locations
 from .model import Skill
-from .rules import input_matches, parse_rule, split_command
+from .rules import READ_TOOLS, input_matches, parse_rule, split_command
 from .settings import PlacedRule, Settings, read_settings
 
 
@@ -92,7 +93,20 @@ class Permissions:
         placed = self._first("allow", tool, tool_input)
         if placed is not None:
             return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
+        if tool in READ_TOOLS and self._inside(tool, tool_input):
+            return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
         return Decision("ask", None, "no rule matches, so Claude Code asks")
+
+    def _inside(self, tool: str, tool_input: dict[str, Any]) -> bool:
+        """Whether a read-only call stays in the working folder (reads elsewhere are asked)."""
+        path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
+        pattern = str(tool_input.get("pattern", "")) if tool == "Glob" else ""
+        if not path and pattern.startswith(("/", "~")):
+            path = pattern.split("*", 1)[0] or "/"
+        if not path:
+            return True
+        where = Path(os.path.normpath(self.cwd / Path(str(path)).expanduser()))
+        return where.is_relative_to(self.cwd)
 
     def _decide_bash(self, command: str) -> Decision:
         parts = split_command(command) or [command]

@@ -86,7 +86,11 @@ CASES: list[tuple[str, dict[str, Any], str, str, str | None]] = [
     ("read: cwd-relative glob", {"local": {"deny": ["Read(*.env)"]}}, "Read(./config/.env)", "deny", "Read(*.env)"),
     ("read: rule covers Grep", {"local": {"deny": ["Read(secrets/**)"]}}, "Grep(secrets/keys/a.pem)", "deny", "Read(secrets/**)"),
     ("read: folder covers contents", {"local": {"allow": ["Read(docs)"]}}, "Read(docs/guide/intro.md)", "allow", "Read(docs)"),
-    ("read: star stays in one segment", {"local": {"allow": ["Read(src/*.py)"]}}, "Read(src/pkg/mod.py)", "ask", None),
+    ("read: star stays in one segment", {"local": {"deny": ["Read(src/*.py)"]}}, "Read(src/pkg/mod.py)", "allow", None),
+    ("read-only inside the working folder needs no rule", {}, "Grep(src)", "allow", None),
+    ("read outside the working folder is asked", {}, "Read(/etc/hosts)", "ask", None),
+    ("read climbing out of the working folder is asked", {}, "Read(../elsewhere/notes.md)", "ask", None),
+    ("glob with an absolute pattern outside is asked", {}, "Glob(/etc/*.conf)", "ask", None),
     (
         "read: double star crosses",
         {"local": {"allow": ["Read(src/**/*.py)"]}},
