@@ -73,7 +73,7 @@ class Result:
 @dataclass
 class Fork:
     skill: str
-    phase: str  # "start" | "end"
+    phase: str  # "start" | "step" (a tool call inside, in `result`) | "end"
     result: str = ""
     transcript: Path | None = None
 
@@ -107,6 +107,12 @@ def suggested_rule(tool: str, tool_input: dict[str, Any]) -> str:
         # `//` marks an absolute path in a rule; a bare path is relative to the working folder.
         return format_rule("Edit" if tool == "Write" else tool, "/" + path if path.startswith("/") else path)
     return tool
+
+
+def _summary(tool_input: dict[str, Any], width: int = 60) -> str:
+    first = next(iter(tool_input.values()), "") if tool_input else ""
+    text = " ".join(str(first).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class Runner:
@@ -325,6 +331,14 @@ class Runner:
         self.active = skill
         return result(f"Launching skill: {skill.name}"), [prompt.messages[1]]
 
+    def _from_fork(self, skill: str, event: RunEvent) -> None:
+        """A fork's own conversation stays in its transcript; its tokens count, and its tool
+        calls show as steps, so that the user sees the subagent working."""
+        if isinstance(event, Usage):
+            self.emit(event)
+        elif isinstance(event, Call):
+            self.emit(Fork(skill, "step", f"{event.name} {_summary(event.input)} · {event.decision}"))
+
     async def _fork(self, skill: Skill, task: Message) -> tuple[str, Path]:
         self._forks += 1
         sub_transcript = Transcript.create(
@@ -341,7 +355,7 @@ class Runner:
             permissions=self.permissions.with_allowed_tools(skill),
             transcript=sub_transcript,
             ask=self.ask,
-            emit=lambda event: None,
+            emit=lambda event: self._from_fork(skill.name, event),
             model=skill.model or self.model,
             tools=tools,
             skill_tool=False,

@@ -208,6 +208,7 @@ def run_event(event: object) -> None:
     elif isinstance(event, Result):
         err.print(f"[dim]  {'error: ' if event.is_error else ''}{escape(event.text[:200])}[/]")
     elif isinstance(event, Fork):
-        err.print(f"[magenta]fork /{escape(event.skill)} {event.phase}[/]")
+        step = f": {escape(event.result)}" if event.phase == "step" else f" {event.phase}"
+        err.print(f"[magenta]fork /{escape(event.skill)}{step}[/]")
     elif isinstance(event, Failed):
         err.print(f"\n[red]{escape(event.error.message)}[/]")

@@ -8,9 +8,12 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.llm_server import MessagesServer, Reply
 
 EXE = Path(sys.executable).parent / "skilldeck"
 
@@ -46,13 +49,14 @@ class Terminal:
         return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
 
 
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
+@contextmanager
+def open_terminal(command: str, env: dict[str, str] | None = None) -> Iterator[Terminal]:
     assert shutil.which("tmux"), "make test installs tmux; run the suite through make test"
     assert EXE.exists(), f"the installed command is missing at {EXE}"
     name = f"skilldeck-e2e-{uuid.uuid4().hex[:8]}"
+    extra = [arg for key, value in (env or {}).items() for arg in ("-e", f"{key}={value}")]
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "36", "-e", "TERM=xterm-256color", f"{EXE} --demo"],
+        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "36", "-e", "TERM=xterm-256color", *extra, command],
         check=True,
     )
     term = Terminal(name)
@@ -60,6 +64,20 @@ def terminal() -> Iterator[Terminal]:
         yield term
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    with open_terminal(f"{EXE} --demo") as term:
+        yield term
+
+
+def quit_app(terminal: Terminal) -> None:
+    terminal.keys("q")
+    deadline = time.monotonic() + 10
+    while terminal.alive() and time.monotonic() < deadline:
+        subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
+    assert not terminal.alive(), "q quits the app (and the tmux session with it)"
 
 
 def test_demo_browse_search_and_quit(terminal: Terminal) -> None:
@@ -83,8 +101,32 @@ def test_demo_browse_search_and_quit(terminal: Terminal) -> None:
     terminal.keys("Escape")
     # ESC followed at once by q reads as alt+q; wait for the help to close first.
     terminal.wait_until(lambda screen: "skilldeck keys" not in screen)
-    terminal.keys("q")
-    deadline = time.monotonic() + 10
-    while terminal.alive() and time.monotonic() < deadline:
-        subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
-    assert not terminal.alive(), "q quits the app (and the tmux session with it)"
+    quit_app(terminal)
+
+
+def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
+    """The installed command, a key in the environment, --base-url: enter runs the skill, a
+    tool call is approved in the modal, the answer streams in, the session is saved."""
+    call = {"id": "t1", "name": "Bash", "input": {"command": "echo from-e2e"}}
+    with MessagesServer() as server:
+        server.script(Reply(tool_uses=[call]), Reply(text="The notes are ready: e2e-answer-42."))
+        env = {"ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(tmp_path / "state")}
+        with open_terminal(f"{EXE} --demo --base-url {server.url}", env) as terminal:
+            terminal.wait_for("15 skills")
+            terminal.keys("/")
+            terminal.wait_for("search names")
+            terminal.keys("r", "e", "l", "e", "a", "s")
+            terminal.wait_for("release-notes  project")
+            terminal.keys("Enter")
+            terminal.wait_for("/release-notes")
+            terminal.keys("Enter")
+            screen = terminal.wait_for("Allow Bash")
+            assert "echo from-e2e" in screen
+            terminal.keys("o")
+            screen = terminal.wait_for("e2e-answer-42")
+            assert "anthropic" in screen and "claude-sonnet-5-5" in screen
+            assert server.requests[0]["messages"][0]["content"][0]["text"].startswith('<command-message>The "release-notes"')
+            assert server.requests[1]["messages"][-1]["content"][0]["content"] == "from-e2e"
+            quit_app(terminal)
+    sessions = list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl"))
+    assert len(sessions) == 1 and "e2e-answer-42" in sessions[0].read_text()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import Transcript, Workspace
-from engine.llm import backend_for
+from engine.llm import Usage, backend_for
 from engine.runner import Added, Call, Failed, Fork, Runner
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
@@ -123,7 +123,8 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
 
 async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree, server: MessagesServer) -> None:
     tree.skill("look", skill_text(body="Find $ARGUMENTS.\n", name="look", description="Looks.", context="fork", agent="Explore"))
-    server.script(Reply(text="Hi."), Reply(text="It is in main.py."))
+    glob = {"id": "g", "name": "Glob", "input": {"pattern": "*.py"}}
+    server.script(Reply(text="Hi."), Reply(tool_uses=[glob]), Reply(text="It is in main.py."))
     runner, events = _runner(tree, server)
     await runner.send("hello")
     await runner.invoke("look", "the entry point")
@@ -132,8 +133,11 @@ async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree
     assert [t["name"] for t in sub["tools"]] == ["Read", "Glob", "Grep"]
     assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'
     fork = [e for e in events if isinstance(e, Fork)]
-    assert [f.phase for f in fork] == ["start", "end"] and fork[1].transcript is not None
-    assert Transcript.load(fork[1].transcript)[0].text.endswith("Find the entry point.\n")
+    assert [f.phase for f in fork] == ["start", "step", "end"] and fork[2].transcript is not None
+    assert fork[1].result.startswith("Glob *.py · ")
+    assert Transcript.load(fork[2].transcript)[0].text.endswith("Find the entry point.\n")
+    assert len([e for e in events if isinstance(e, Usage)]) == 3, "the fork's tokens count too"
+    assert not [e for e in events if isinstance(e, Call)], "the fork's calls are steps, not the main conversation's"
 
 
 async def test_cancel_mid_run_leaves_a_valid_conversation(tree: Tree, server: MessagesServer) -> None:

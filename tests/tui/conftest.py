@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.demo import make_demo
+from tests.llm_server import MessagesServer
 from tui.app import SkilldeckApp
 from tui.view import PathDisplay
 
 
 def demo_app(folder: Path, **kw: object) -> SkilldeckApp:
     return SkilldeckApp(make_demo(folder), PathDisplay.default([(folder, "<demo>")]), blink=False, **kw)  # type: ignore[arg-type]
+
+
+def served_app(tmp_path: Path, server: MessagesServer | None) -> SkilldeckApp:
+    """The demo app whose runs go to the local Messages API server (offline when None)."""
+    folder = tmp_path / "demo"
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    if server is not None:
+        env |= {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
+    return SkilldeckApp(make_demo(folder, env), PathDisplay.default([(folder, "<demo>")]), blink=False)
+
+
+@pytest.fixture
+def server() -> Iterator[MessagesServer]:
+    with MessagesServer() as running:
+        yield running
+
+
+def run_done(app: SkilldeckApp) -> bool:
+    return not any(w.group == "run" and w.is_running for w in app.workers)
 
 
 @pytest.fixture

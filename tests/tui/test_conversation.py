@@ -2,56 +2,32 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from textual.widgets import Collapsible, Markdown, Static, TabbedContent
 
-from engine.demo import make_demo
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
 from tui.screens.approve import ApproveScreen
-from tui.view import PathDisplay
 from tui.widgets.conversation import ConversationPane
 
-from .conftest import loaded, until
+from .conftest import loaded, run_done, served_app, until
 from .test_app import _walk_to, text_of
-
-
-@pytest.fixture
-def server() -> Iterator[MessagesServer]:
-    with MessagesServer() as running:
-        yield running
-
-
-def _app(tmp_path: Path, server: MessagesServer | None) -> SkilldeckApp:
-    folder = tmp_path / "demo"
-    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
-    if server is not None:
-        env |= {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
-    locations = dataclasses.replace(make_demo(folder), environ=env)
-    return SkilldeckApp(locations, PathDisplay.default([(folder, "<demo>")]), blink=False)
 
 
 def _answers(app: SkilldeckApp) -> list[str]:
     return [m.source for m in app.query(".answer").results(Markdown)]
 
 
-def _run_done(app: SkilldeckApp) -> bool:
-    return not any(w.group == "run" and w.is_running for w in app.workers)
-
-
 async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) -> None:
-    app = _app(tmp_path, None)
+    app = served_app(tmp_path, None)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")
         assert app.query_one(TabbedContent).active == "conversation"
-        await until(pilot, lambda: _run_done(app) and _answers(app), what="the offline answer")
+        await until(pilot, lambda: run_done(app) and _answers(app), what="the offline answer")
         assert "ANTHROPIC_API_KEY" in text_of(app.query_one("#conversation-note", Static))
         body = json.loads(_answers(app)[0].split("```json\n", 1)[1].rsplit("\n```", 1)[0])
         assert body["messages"][0]["content"][0]["text"].startswith('<command-message>The "release-notes" skill is loading')
@@ -60,12 +36,12 @@ async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) ->
 async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesServer) -> None:
     text = "Here are the **release notes**, streamed in small pieces, in order: one, two, three."
     server.script(Reply(text=text, chunk=3))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")
-        await until(pilot, lambda: _run_done(app) and _answers(app) == [text], what="the streamed answer")
+        await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the streamed answer")
         status = text_of(app.query_one("#conversation-status", Static))
         assert "anthropic" in status and "pre-approved: Bash(git log *)" in status
         assert server.requests[0]["model"] == "claude-sonnet-5-5"
@@ -74,7 +50,7 @@ async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesSe
 async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesServer) -> None:
     calls = [{"id": f"t{i}", "name": "Bash", "input": {"command": f"echo call-{i}"}} for i in range(3)]
     server.script(Reply(tool_uses=calls), Reply(text="Done."))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "daily-notes")
@@ -84,7 +60,7 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
             await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
             assert isinstance(app.screen, ApproveScreen) and app.screen.tool_input["command"].startswith("echo call-")
             await pilot.press(key)
-        await until(pilot, lambda: _run_done(app) and len(server.requests) == 2, what="the second request")
+        await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the second request")
         sub = server.requests[1]
         results = {b["tool_use_id"]: b for b in sub["messages"][-1]["content"]}
         assert results["t0"]["content"] == "call-0" and results["t1"]["content"] == "call-1"
@@ -97,46 +73,53 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
 
 async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, server: MessagesServer) -> None:
     server.script(Reply(hang=True), Reply(status=529), Reply(text="Recovered."))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")
         await until(pilot, lambda: len(server.requests) == 1, what="the request")
         await pilot.press("escape")
-        await until(pilot, lambda: _run_done(app), what="the cancel")
+        await until(pilot, lambda: run_done(app), what="the cancel")
         runner = app.runner
         assert runner is not None and runner.messages[-1].role == "user"
         await pilot.press("enter")
-        await until(pilot, lambda: _run_done(app) and app.query(".error"), what="the error")
+        await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
         assert "overloaded" in text_of(app.query(".error").first(Static)).lower()
         app.query_one("#composer").focus()
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: _run_done(app) and "Recovered." in _answers(app), what="the retry")
+        await until(pilot, lambda: run_done(app) and "Recovered." in _answers(app), what="the retry")
 
 
 async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_path: Path, server: MessagesServer) -> None:
     server.script(Reply(text="It is in auth.py."), Reply(text="Inline answer."))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "research")
         await pilot.press("enter")
-        await until(pilot, lambda: _run_done(app) and app.query(".fork-result"), what="the fork result")
+        await until(pilot, lambda: run_done(app) and app.query(".fork-result"), what="the fork result")
         assert len(server.requests[0]["messages"]) == 1, "a fork starts with no history"
-        assert text_of(app.query(".fork-result").first(Static)).startswith(
-            'Skill "research" completed (forked execution).\nIt is in auth.py.'
-        )
+        assert text_of(app.query(".fork-result").first(Static)).strip() == 'Skill "research" completed (forked execution).'
+        assert "It is in auth.py." in text_of(app.query_one(".fork-body", Static))
         await pilot.press("g")
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")
-        await until(pilot, lambda: _run_done(app) and "Inline answer." in _answers(app), what="the inline answer")
-        meta = app.query(".meta").first(Static)
-        assert not meta.display or meta.styles.display == "none"
+        await until(pilot, lambda: run_done(app) and "Inline answer." in _answers(app), what="the inline answer")
+        metas = [m for m in app.query(".meta").results(Static) if not m.has_class("context")]
+        assert metas and all(m.styles.display == "none" for m in metas)
         app.query_one("#composer").focus()
         await pilot.press("ctrl+t")
         await until(pilot, lambda: app.query_one(ConversationPane).has_class("show-meta"), what="meta shown")
-        assert "Base directory for this skill:" in text_of(meta)
+        assert all(m.styles.display == "block" for m in metas)
+
+        def lines(text: str) -> list[str]:
+            return [line.rstrip() for line in text.rstrip().splitlines()]
+
+        # Below each label, exactly the text the model received: the fork's result, the command tags, the skill prompt.
+        shown = [lines(text_of(m))[1:] for m in metas]
+        sent = [lines(m["content"][0]["text"]) for m in server.requests[1]["messages"]]
+        assert shown == sent and sent[2][0].startswith("Base directory for this skill:")
 
 
 async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: MessagesServer) -> None:
@@ -148,7 +131,7 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
     saved.append(Message.user("What is in the repo?"))
     saved.append(Message("assistant", [Block("text", "A demo app.")]))
     server.script(Reply(text="Still a demo app."))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     app.resume_path = saved.path
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
@@ -157,7 +140,7 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
         assert _answers(app) == ["A demo app."]
         app.query_one("#composer").focus()
         await pilot.press(*"and now?", "enter")
-        await until(pilot, lambda: _run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")
+        await until(pilot, lambda: run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")
         sent = server.requests[0]["messages"]
         assert [m["content"][0]["text"] for m in sent] == ["What is in the repo?", "A demo app.", "and now?"]
         assert len(Transcript.load(saved.path)) == 4, "the same session file goes on"
@@ -166,12 +149,12 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
 async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing(tmp_path: Path, server: MessagesServer) -> None:
     call = {"id": "s1", "name": "Skill", "input": {"skill": "release-notes", "args": "v2.0"}}
     server.script(Reply(tool_uses=[call]), Reply(text="Notes for v2.0."))
-    app = _app(tmp_path, server)
+    app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         app.query_one("#composer").focus()
         await pilot.press(*"write the notes", "enter")
-        await until(pilot, lambda: _run_done(app) and "Notes for v2.0." in _answers(app), what="the answer after the skill")
+        await until(pilot, lambda: run_done(app) and "Notes for v2.0." in _answers(app), what="the answer after the skill")
         block = app.query(".skill-call").first(Collapsible)
         assert block.title == "model invoked /release-notes v2.0 · allow · launched"
         # The skill's prompt went in as a meta message after the tool result, as in Claude Code.

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import demo_app, loaded, until
+from tests.llm_server import MessagesServer, Reply
+from tui.screens.approve import ApproveScreen
+
+from .conftest import demo_app, loaded, run_done, served_app, until
+from .test_app import _walk_to
 
 PANES = {
     "details": ["j", "j", "j", "j", "j"],
@@ -29,6 +33,46 @@ def test_pane(snap_compare, tmp_path: Path, pane: str, size: tuple[int, int]) ->
         await pilot.press(*PANES[pane])
         # The body is read after the cursor rests; wait for it rather than for time.
         await until(pilot, lambda: app.settled and app.permissions is not None, what="the details to settle")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+# The conversation pane against the local Messages API server: what each state looks like.
+ANSWER = "Release notes for **v2.0**:\n\n- Faster search\n- A conversation pane\n\nNothing breaking."
+CONVERSATIONS = {
+    # A run with an allowed tool call (collapsed) and a streamed Markdown answer.
+    "run": ("release-notes", "enter", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "date +%F"}}]),
+                                       Reply(text=ANSWER, chunk=5)]),
+    # A call no rule allows: the approval modal over the pane.
+    "approval": ("daily-notes", "enter", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}])]),
+    # A forked skill: one block with the subagent's answer, then the result message.
+    "fork": ("research", "enter", [Reply(tool_uses=[{"id": "g1", "name": "Grep", "input": {"pattern": "require_login", "path": "src"}}]),
+                                   Reply(text="Sessions are checked in `auth/session.py`, in `require_login()`.")]),
+    # An API error inline, with the retry key.
+    "error": ("release-notes", "enter", [Reply(status=529)]),
+}  # fmt: skip
+SIZES = {"run": [(80, 24), (160, 48)], "approval": [(160, 48)], "fork": [(160, 48)], "error": [(160, 48)]}
+
+
+@pytest.mark.parametrize(
+    ("state", "size"),
+    [pytest.param(state, size, id=f"{state}-{size[0]}x{size[1]}") for state, sizes in SIZES.items() for size in sizes],
+)
+def test_conversation(snap_compare, tmp_path: Path, server: MessagesServer, state: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    skill, key, replies = CONVERSATIONS[state]
+    server.script(*replies)
+    app = served_app(tmp_path, server)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await loaded(pilot)
+        await _walk_to(pilot, skill)
+        await pilot.press(key)
+        if state == "approval":
+            await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
+        else:
+            await until(pilot, lambda: run_done(app) and len(server.requests) == len(replies), what="the run to finish")
+        await until(pilot, lambda: app.settled, what="the details to settle")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

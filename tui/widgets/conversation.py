@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
+from rich.console import Group
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
@@ -50,6 +52,7 @@ class ConversationPane(Vertical):
         self._calls: dict[str, tuple[Collapsible, Static]] = {}
         self._fork: tuple[Collapsible, Static] | None = None
         self.failed = False
+        self._fork_steps: list[str] = []
         # The last request sent: its system prompt, tools and skill listing show with the meta toggle.
         self.last_request: Request | None = None
         self._sent_context: Static | None = None
@@ -112,13 +115,19 @@ class ConversationPane(Vertical):
         elif isinstance(event, Fork):
             self._end_answer()
             if event.phase == "start":
-                body = Static(Text("the subagent is working…", "dim"))
+                body = Static(Text("the subagent is working…", "dim"), classes="fork-body")
+                self._fork_steps = []
                 self._fork = (Collapsible(body, title=f"fork /{event.skill}", collapsed=False, classes="fork"), body)
                 self._mount(self._fork[0])
+            elif event.phase == "step" and self._fork is not None:
+                self._fork_steps.append(event.result)
+                steps = "\n".join(self._fork_steps[-8:])
+                self._fork[1].update(Text.assemble(("the subagent is working…\n", "dim"), steps))
             elif self._fork is not None:
                 block, body = self._fork
                 block.title = f"fork /{event.skill} · done"
-                body.update(RichMarkdown(event.result))
+                steps = Text("\n".join(self._fork_steps), "dim")
+                body.update(Group(steps, Text(), RichMarkdown(event.result)) if self._fork_steps else RichMarkdown(event.result))
         elif isinstance(event, Failed):
             self._end_answer()
             self.failed = True
@@ -178,7 +187,21 @@ class ConversationPane(Vertical):
         if message.kind == "tool":
             return
         if message.kind == "fork-result":
-            self._mount(Static(Text(message.text), classes="fork-result"))
+            if self._fork is None:
+                self._mount(Static(Text(message.text), classes="fork-result"))
+                return
+            # The fork's block already shows the answer; the message as the model gets it is meta.
+            self._mount(Static(Text(message.text.split("\n", 1)[0], "dim"), classes="fork-result"))
+            self._mount(Static(Text.assemble(("sent as\n", "dim"), message.text), classes="meta"))
+            self._fork = None
+            return
+        if message.kind == "command":
+            # Shown as Claude Code shows it: the typed command; the tags as sent go with the meta toggle.
+            name = re.search(r"<command-name>(.*?)</command-name>", message.text, re.S)
+            args = re.search(r"<command-args>(.*?)</command-args>", message.text, re.S)
+            typed = " ".join(m.group(1) for m in (name, args) if m)
+            self._mount(Static(Text.assemble(("you\n", "dim"), (typed, "bold")), classes="user"))
+            self._mount(Static(Text.assemble(("sent as\n", "dim"), message.text), classes="meta"))
             return
         label = "sent to the model, hidden in Claude Code" if message.meta else "you"
         widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
