@@ -207,6 +207,12 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self.notify(message.change.summary(), title="Changed on disk")
         first = not self.loaded_once
         self.loaded_once = True
+        if self.runner is not None:
+            # The next request carries the new listing, as a live Claude Code session would.
+            self.runner.catalog = catalog
+        self.query_one(ConversationPane).set_skills(catalog.user_invocable())
+        if first:
+            self.run_worker(self.warm_backend, thread=True, group="warm", name="warm")
         if first and self.resume_path is not None:
             self.resume_session(self.resume_path)
         # Settings files are watched with the tiers, so a new snapshot may mean new rules.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import Transcript
 from engine.conversation import latest_session
-from engine.llm import Usage, backend_for, resolve_model
+from engine.llm import Backend, Usage, backend_for, resolve_model
 from engine.runner import Added, RunEvent, Runner, suggested_rule
 
 from .screens.approve import ApproveScreen
@@ -28,6 +28,9 @@ Step = Callable[[Runner], Awaitable[None]]
 
 class RunActions:
     runner: Runner | None = None
+    # One backend for the app's life, warmed in a thread once the catalog is in (warm_backend),
+    # so that the first `enter` does not pay for importing the SDK.
+    backend: Backend | None = None
     _last_step: Step | None = None
     _tokens = 0
 
@@ -37,10 +40,10 @@ class RunActions:
     def _new_runner(self: SkilldeckApp, resume: Path | None = None) -> Runner:  # type: ignore[misc]
         assert self.view is not None
         env = self.workspace.locations.environ
-        backend = backend_for(self.backend_name, env)
+        backend = self.backend or backend_for(self.backend_name, env)
+        self.backend = backend
         pane = self._conversation()
         pane.set_offline(backend.name == "offline")
-        pane.set_skill_names([s.name for s in self.view.catalog.user_invocable()])
         self.runner = Runner(
             locations=self.workspace.locations,
             catalog=self.view.catalog,
@@ -57,6 +60,13 @@ class RunActions:
             pane.show_history(self.runner.messages)
         self._update_status()
         return self.runner
+
+    def warm_backend(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        """Thread worker: build and warm the backend runs will use."""
+        backend = backend_for(self.backend_name, self.workspace.locations.environ)
+        backend.warm()
+        if self.backend is None:
+            self.backend = backend
 
     def _update_status(self: SkilldeckApp) -> None:  # type: ignore[misc]
         runner = self.runner

@@ -101,6 +101,9 @@ class Backend(Protocol):
 
     def stream(self, request: Request) -> AsyncIterator[Event]: ...
 
+    def warm(self) -> None:
+        """Get ready for a first request (imports, clients) without sending anything."""
+
 
 def backend_for(name: str | None, environ: Mapping[str, str] | None = None) -> Backend:
     """`anthropic` when asked for or when a key is set, else `offline`."""

@@ -37,6 +37,12 @@ class AnthropicBackend:
         self.environ = environ
         self._client: Any = None
 
+    def warm(self) -> None:
+        """Import the SDK and build the client ahead of the first request (the import alone
+        takes hundreds of milliseconds); safe to call from a thread."""
+        if self.environ.get("ANTHROPIC_API_KEY") or self.environ.get("ANTHROPIC_AUTH_TOKEN"):
+            self.client()
+
     def client(self) -> Any:
         if self._client is None:
             import anthropic

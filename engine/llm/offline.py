@@ -16,6 +16,9 @@ HOW_TO = (
 class OfflineBackend:
     name = "offline"
 
+    def warm(self) -> None:
+        pass
+
     async def stream(self, request: Request) -> AsyncIterator[Event]:
         body = json.dumps(request.to_dict(), indent=2, ensure_ascii=False)
         yield TextDelta(f"{HOW_TO}\n\n```json\n{body}\n```\n")

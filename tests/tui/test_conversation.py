@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Collapsible, Markdown, Static, TabbedContent
+from textual.widgets import Collapsible, Input, Markdown, Static, TabbedContent
 
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
@@ -170,3 +170,24 @@ async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing
         assert skill_tool["name"] == "Skill" and skill_tool["description"] in context
         assert "- release-notes:" in context and server.requests[1]["system"] in context
         assert pane.last_request is not None and pane.last_request.model == server.requests[1]["model"]
+
+
+async def test_composer_completes_names_shows_hints_and_says_why_a_skill_cannot_be_typed(tmp_path: Path) -> None:
+    app = served_app(tmp_path, None)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("6")
+        composer = app.query_one("#composer", Input)
+        composer.focus()
+        await pilot.press(*"/daily")
+        await until(pilot, lambda: composer._suggestion == "/daily-notes ", what="the completion")
+        await pilot.press("right")
+        assert composer.value == "/daily-notes "
+        hint = app.query_one("#composer-hint", Static)
+        await until(pilot, lambda: hint.display, what="the argument hint")
+        assert text_of(hint).startswith("/daily-notes [text to note]  Append a dated entry")
+        composer.value = "/api-conventions"
+        await pilot.press("enter")
+        await until(pilot, lambda: run_done(app) and app.query(".error"), what="the refusal")
+        assert "user-invocable: false" in text_of(app.query(".error").first(Static))
+        assert app.runner is not None and app.runner.messages == [], "nothing was sent"

@@ -17,7 +17,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from engine import Message
+from engine import Message, Skill
 from engine.llm import Request
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
@@ -53,6 +53,7 @@ class ConversationPane(Vertical):
         self._fork: tuple[Collapsible, Static] | None = None
         self.failed = False
         self._fork_steps: list[str] = []
+        self._typed: dict[str, Skill] = {}
         # The last request sent: its system prompt, tools and skill listing show with the meta toggle.
         self.last_request: Request | None = None
         self._sent_context: Static | None = None
@@ -61,6 +62,7 @@ class ConversationPane(Vertical):
         yield Static(id="conversation-note")
         yield VerticalScroll(id="conversation-log")
         yield Static(id="conversation-status")
+        yield Static(id="composer-hint")
         yield Input(placeholder="message, or /skill args", id="composer")
 
     @property
@@ -75,8 +77,22 @@ class ConversationPane(Vertical):
         active = f" · pre-approved: {preapproved}" if preapproved else ""
         self.query_one("#conversation-status", Static).update(Text(f"{model} · {backend} · {tokens:,} tokens{active}", "dim"))
 
-    def set_skill_names(self, names: list[str]) -> None:
-        self.query_one("#composer", Input).suggester = SuggestFromList([f"/{n} " for n in names], case_sensitive=True)
+    def set_skills(self, skills: list[Skill]) -> None:
+        """The skills a user may type: completed in the composer, their hints shown above it."""
+        self._typed = {s.name: s for s in skills}
+        self.query_one("#composer", Input).suggester = SuggestFromList([f"/{s.name} " for s in skills], case_sensitive=True)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        hint = self.query_one("#composer-hint", Static)
+        name = event.value[1:].split(" ", 1)[0] if event.value.startswith("/") else ""
+        skill = self._typed.get(name)
+        if skill is None:
+            hint.display = False
+            return
+        args = f" {skill.argument_hint}" if skill.argument_hint else ""
+        named = f"  (named: {', '.join(skill.arguments)})" if skill.arguments else ""
+        hint.update(Text.assemble((f"/{skill.name}{args}", "bold"), named, ("  " + skill.description, "dim")))
+        hint.display = True
 
     def clear(self) -> None:
         self.log.remove_children()
