@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_tui.py
 	$(BIN)/python tests/bench/bench_watch.py
 	$(BIN)/python tests/bench/bench_run.py
+	$(BIN)/python tests/bench/bench_conversation.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

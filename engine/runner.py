@@ -20,7 +20,7 @@ from .catalog import Catalog
 from .conversation import Block, Message, Transcript, fork_result_message
 from .expand import ExpansionError
 from .invoke import Prompt, build_prompt
-from .listing import build_listing
+from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
 from .model import Skill
@@ -147,6 +147,7 @@ class Runner:
         # The inline skill whose pre-approvals and model hold until the next user message.
         self.active: Skill | None = None
         self._forks = 0
+        self._listing: tuple[Catalog, str] | None = None
 
     # Conversation ---------------------------------------------------------------------------
     def resume(self, path: Path) -> None:
@@ -204,16 +205,17 @@ class Runner:
         model = resolve_model((self.active.model if self.active else None) or self.model, self.locations.environ)
         tools = [api_spec(t) for t in self.tools.values()]
         if self.skill_tool:
-            listing = build_listing(self.catalog.skills.values())
-            tools.append(
-                {
-                    "name": "Skill",
-                    "description": f"Execute a skill within the main conversation.\n\n{listing.text}",
-                    "input_schema": SKILL_SCHEMA,
-                }
-            )
+            tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
         system = f"You are Claude, running skills through skilldeck.\nWorking directory: {self.locations.project}"
         return Request(model, system, [m.to_api() for m in self.messages], tools)
+
+    def _skill_description(self) -> str:
+        # The listing depends only on the catalog (a new object after each reload): build it once
+        # per catalog, not per request; with thousands of skills it costs milliseconds.
+        if self._listing is None or self._listing[0] is not self.catalog:
+            listing = build_listing(self.catalog.skills.values(), budget_from_env(self.locations.environ))
+            self._listing = (self.catalog, f"Execute a skill within the main conversation.\n\n{listing.text}")
+        return self._listing[1]
 
     async def _loop(self) -> None:
         try:

@@ -31,6 +31,8 @@ class Reply:
     chunk: int = 8
     # Never answer (until the server shuts down): the client must time out.
     hang: bool = False
+    # Seconds between streamed events, kept on a schedule (a model streaming at a steady rate).
+    pace: float = 0.0
 
     def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [
@@ -123,13 +125,16 @@ class MessagesServer:
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("connection", "close")
                 self.end_headers()
+                start = time.perf_counter()
                 for n, (name, data) in enumerate(events):
                     if reply.drop_after is not None and n >= reply.drop_after:
                         self.wfile.flush()
                         self.connection.shutdown(2)
                         return
+                    if reply.pace and (ahead := start + n * reply.pace - time.perf_counter()) > 0.002:
+                        time.sleep(ahead)
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
-                    if len(events) < 200 or n % 50 == 0:
+                    if reply.pace or len(events) < 200 or n % 50 == 0:
                         self.wfile.flush()
                 self.wfile.flush()
                 server.finished.append(time.perf_counter())

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.demo import make_demo  # noqa: E402
+from tests.llm_server import MessagesServer, Reply  # noqa: E402
 from tui.app import SkilldeckApp  # noqa: E402
+from tui.screens.approve import ApproveScreen  # noqa: E402
 from tui.view import PathDisplay  # noqa: E402
 
 Steps = Callable[[object], Awaitable[None]]
@@ -46,6 +48,52 @@ SHOTS: list[tuple[str, list[str]]] = [
 ]
 
 
+ANSWER = (
+    "Release notes since **v1.4.0**:\n\n### Features\n\n- A conversation pane that runs skills from the keyboard\n"
+    "- Faster fuzzy search\n\n### Fixes\n\n- Hot reload no longer misses renamed folders\n"
+)
+# A conversation against the local Messages API server: (name, search text, replies, until).
+CONVERSATIONS: list[tuple[str, str, list[Reply], str]] = [
+    ("run", "release", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "git log --oneline v1.4.0..HEAD"}}]),
+                        Reply(text=ANSWER, chunk=6)], "done"),
+    ("approval", "daily", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "echo \"$(date +%F): buy milk\" >> ~/notes.md"}}])],
+     "approval"),
+    ("fork", "research", [Reply(tool_uses=[{"id": "g1", "name": "Grep", "input": {"pattern": "require_login", "path": "src"}}]),
+                          Reply(text="Sessions are checked in `src/auth/session.py`, in `require_login()`, on every request.")], "done"),
+]  # fmt: skip
+
+
+async def shoot_conversations(out: Path, size: tuple[int, int]) -> None:
+    for name, search, replies, until in CONVERSATIONS:
+        folder = Path(tempfile.mkdtemp(prefix="skilldeck-shot-"))
+        try:
+            with MessagesServer() as server:
+                server.script(*replies)
+                env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(folder / "state")}
+                app = SkilldeckApp(
+                    make_demo(folder / "demo", env), PathDisplay.default([(folder / "demo", "<demo>")]), blink=False
+                )
+                async with app.run_test(size=size) as pilot:
+                    await settle(pilot)
+                    await pilot.press("slash", *search, "enter")
+                    await settle(pilot)
+                    await pilot.press("enter")
+                    for _ in range(500):
+                        running = any(w.group == "run" and w.is_running for w in app.workers)
+                        if (
+                            isinstance(app.screen, ApproveScreen)
+                            if until == "approval"
+                            else not running and len(server.finished) == len(replies)
+                        ):
+                            break
+                        await pilot.pause(0.01)
+                    await settle(pilot)
+                    app.save_screenshot(str(out / f"conversation-{name}.svg"))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        print(f"screenshots/conversation-{name}.svg")
+
+
 async def shoot(out: Path, size: tuple[int, int]) -> None:
     for name, keys in SHOTS:
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-shot-"))
@@ -66,3 +114,4 @@ if __name__ == "__main__":
     target = ROOT / "screenshots"
     target.mkdir(exist_ok=True)
     asyncio.run(shoot(target, (120, 36)))
+    asyncio.run(shoot_conversations(target, (120, 36)))

@@ -65,6 +65,10 @@ class ConversationPane(Vertical):
         yield Static(id="composer-hint")
         yield Input(placeholder="message, or /skill args", id="composer")
 
+    def on_mount(self) -> None:
+        # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
+        self.log.anchor()
+
     @property
     def log(self) -> VerticalScroll:
         return self.query_one("#conversation-log", VerticalScroll)
@@ -112,6 +116,8 @@ class ConversationPane(Vertical):
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
         if isinstance(event, Added):
+            if event.message.role == "user" and event.message.kind in ("text", "command"):
+                self.log.anchor()  # the user spoke: follow again, even after scrolling up
             self._message(event.message)
         elif isinstance(event, TextEvent):
             self._text(event.delta)
@@ -194,7 +200,6 @@ class ConversationPane(Vertical):
 
     def _mount(self, widget: Static | Collapsible | Markdown) -> None:
         self.log.mount(widget)
-        self.log.scroll_end(animate=False)
 
     def _message(self, message: Message) -> None:
         if message.role == "assistant":
