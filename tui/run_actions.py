@@ -78,6 +78,8 @@ class RunActions:
         self._conversation().set_status(model, runner.backend.name, self._tokens, pre)
 
     def _on_run_event(self: SkilldeckApp, event: RunEvent) -> None:  # type: ignore[misc]
+        if not self.alive():
+            return  # quitting mid-run: the cancelled run still closes its open tool calls
         if isinstance(event, Usage):
             self._tokens += event.input_tokens + event.output_tokens
         else:

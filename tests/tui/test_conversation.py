@@ -191,3 +191,17 @@ async def test_composer_completes_names_shows_hints_and_says_why_a_skill_cannot_
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the refusal")
         assert "user-invocable: false" in text_of(app.query(".error").first(Static))
         assert app.runner is not None and app.runner.messages == [], "nothing was sent"
+
+
+async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_path: Path, server: MessagesServer) -> None:
+    server.script(Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "echo never"}}]))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "daily-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
+        runner = app.runner
+    # Leaving the context quit the app with the run waiting on the modal; no worker may have failed.
+    assert app.return_code in (0, None)
+    assert runner is not None and runner.messages[-1].blocks[0].text == "Cancelled by the user"
