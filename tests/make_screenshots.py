@@ -54,7 +54,7 @@ ANSWER = (
 )
 # A conversation against the local Messages API server: (name, search text, replies, until).
 CONVERSATIONS: list[tuple[str, str, list[Reply], str]] = [
-    ("run", "release", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "git log --oneline v1.4.0..HEAD"}}]),
+    ("run", "release", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "date +%Y-%m-%d"}}]),
                         Reply(text=ANSWER, chunk=6)], "done"),
     ("approval", "daily", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "echo \"$(date +%F): buy milk\" >> ~/notes.md"}}])],
      "approval"),
