@@ -131,8 +131,13 @@ class MessagesServer:
                         self.wfile.flush()
                         self.connection.shutdown(2)
                         return
-                    if reply.pace and (ahead := start + n * reply.pace - time.perf_counter()) > 0.002:
-                        time.sleep(ahead)
+                    # Pace the stream, but stop at once when the server is closing.
+                    if (
+                        reply.pace
+                        and (ahead := start + n * reply.pace - time.perf_counter()) > 0.002
+                        and server.closing.wait(ahead)
+                    ):
+                        return
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
                     if reply.pace or len(events) < 200 or n % 50 == 0:
                         self.wfile.flush()
