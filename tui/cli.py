@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import dataclasses
 import json
 import os
 import shutil
@@ -86,12 +85,6 @@ def locations_from(args: argparse.Namespace) -> Locations:
         atexit.register(shutil.rmtree, folder, True)
         args.demo_root = folder
         return make_demo(folder, run_environ(os.environ, base_url))
-    if base_url:
-        return dataclasses.replace(_locations(args), environ={**os.environ, "ANTHROPIC_BASE_URL": base_url})
-    return _locations(args)
-
-
-def _locations(args: argparse.Namespace) -> Locations:
     return Locations(
         project=args.project or Path.cwd(),
         user_dir=args.user_dir,
@@ -99,6 +92,7 @@ def _locations(args: argparse.Namespace) -> Locations:
         add_dirs=tuple(args.add_dir),
         plugin_dirs=tuple(args.plugin_dir),
         bundled=not args.no_bundled,
+        environ={**os.environ, "ANTHROPIC_BASE_URL": base_url} if base_url else dict(os.environ),
     )
 
 

@@ -37,6 +37,10 @@ def run_environ(environ: Mapping[str, str], base_url: str | None = None) -> dict
     return out
 
 
+def has_key(environ: Mapping[str, str]) -> bool:
+    return bool(environ.get("ANTHROPIC_API_KEY") or environ.get("ANTHROPIC_AUTH_TOKEN"))
+
+
 def resolve_model(name: str | None, environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     chosen = name or env.get("ANTHROPIC_MODEL") or DEFAULT_MODEL
@@ -108,8 +112,7 @@ class Backend(Protocol):
 def backend_for(name: str | None, environ: Mapping[str, str] | None = None) -> Backend:
     """`anthropic` when asked for or when a key is set, else `offline`."""
     env = os.environ if environ is None else environ
-    has_key = bool(env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"))
-    if name == "anthropic" or (name is None and has_key):
+    if name == "anthropic" or (name is None and has_key(env)):
         from .anthropic_api import AnthropicBackend
 
         return AnthropicBackend(env)

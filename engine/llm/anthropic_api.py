@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from . import Error, Event, Request, Stop, TextDelta, ToolUse, Usage
+from . import Error, Event, Request, Stop, TextDelta, ToolUse, Usage, has_key
 
 ADVICE = {
     "no-key": "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use the offline backend.",
@@ -40,7 +40,7 @@ class AnthropicBackend:
     def warm(self) -> None:
         """Import the SDK and build the client ahead of the first request (the import alone
         takes hundreds of milliseconds); safe to call from a thread."""
-        if self.environ.get("ANTHROPIC_API_KEY") or self.environ.get("ANTHROPIC_AUTH_TOKEN"):
+        if has_key(self.environ):
             self.client()
 
     def client(self) -> Any:
@@ -60,7 +60,7 @@ class AnthropicBackend:
         return self._client
 
     async def stream(self, request: Request) -> AsyncIterator[Event]:
-        if not (self.environ.get("ANTHROPIC_API_KEY") or self.environ.get("ANTHROPIC_AUTH_TOKEN")):
+        if not has_key(self.environ):
             yield _error("no-key")
             return
         import anthropic
