@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Collapsible, Input, Markdown, Static, TabbedContent
+from textual.widgets import Collapsible, Input, Static, TabbedContent
 
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
@@ -17,7 +17,8 @@ from .test_app import _walk_to, text_of
 
 
 def _answers(app: SkilldeckApp) -> list[str]:
-    return [m.source for m in app.query(".answer").results(Markdown)]
+    """The answers drawn in full (their text arrives a tick before it is drawn)."""
+    return [a.source for a in app.query_one(ConversationPane).answers if a.settled]
 
 
 async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) -> None:

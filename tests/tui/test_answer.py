@@ -1,0 +1,79 @@
+"""A streamed answer drawn as flat parts looks exactly like one Markdown widget of the same text."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
+
+from tui.widgets.answer import StreamedAnswer, split_point
+from tui.widgets.flat_markdown import FlatMarkdown, flatten
+
+from .conftest import until
+
+SAMPLE = (
+    "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner.py`.\n\n"
+    "## Search\n\n- first point\n- second point\n  continued\n\n1. one\n2. two\n\n"
+    "```python\ndef step() -> int:\n\n    return 1\n```\n\n> quoted **bold**\n\n"
+    "### Table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nA closing paragraph that is long enough to wrap "
+    "over more than one line at the width of the test terminal, to check wrapping.\n"
+)
+
+
+class Log(App[None]):
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="log")
+
+
+def _text(lines) -> list[str]:  # type: ignore[no-untyped-def]
+    return [line.text.rstrip() for line in lines]
+
+
+@pytest.mark.parametrize("chunk", [1, 100, 10_000])
+async def test_streamed_parts_draw_like_one_markdown(chunk: int) -> None:
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        whole = Markdown(SAMPLE)
+        await log.mount(whole)
+        await pilot.pause()
+        await until(pilot, lambda: whole.region.height > 0, what="the whole Markdown to lay out")
+        # What Textual draws inside the padding (a flat part draws its padding around its lines).
+        expected = [text[whole.styles.gutter.left :] for text in _text(flatten(whole))]
+        await whole.remove()
+
+        answer = StreamedAnswer(log)
+        answer.CHUNK = chunk
+        for start in range(0, len(SAMPLE), 7):
+            answer.write(SAMPLE[start : start + 7])
+            await pilot.pause()
+        answer.finish()
+        await until(pilot, lambda: answer.settled, what="the answer to settle")
+        drawn = [text for part in answer.parts for text in _text(part._lines or [])]
+        assert answer.source == SAMPLE
+        assert len(answer.parts) > 1 if chunk == 1 else True
+        assert drawn == expected
+
+
+def test_split_point_keeps_fences_and_list_items_whole() -> None:
+    text = "para one\n\n```\ncode\n\nmore code\n```\n\n- item\n\n  item's second paragraph\n\nnext\n"
+    cuts = []
+    rest = text
+    while at := split_point(rest, 1):
+        cuts.append(rest[:at])
+        rest = rest[at:]
+    cuts.append(rest)
+    assert cuts == ["para one\n\n", "```\ncode\n\nmore code\n```\n\n", "- item\n\n  item's second paragraph\n\n", "next\n"]
+
+
+async def test_flat_answer_redraws_at_a_new_width() -> None:
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        part = FlatMarkdown(SAMPLE)
+        await app.query_one("#log").mount(part)
+        await until(pilot, lambda: part.capture(), what="the part to flatten")
+        narrow = len(part._lines or [])
+        await pilot.resize_terminal(40, 30)
+        await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
+        assert len(part._lines or []) > narrow
