@@ -30,29 +30,40 @@ def _text(lines) -> list[str]:  # type: ignore[no-untyped-def]
     return [line.text.rstrip() for line in lines]
 
 
-@pytest.mark.parametrize("chunk", [1, 100, 10_000])
-async def test_streamed_parts_draw_like_one_markdown(chunk: int) -> None:
+async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-untyped-def]
+    """What `widget` draws inside its padding, once two looks a few frames apart agree (the
+    scrollbar can arrive a layout after the text and narrow everything)."""
+    last: list[str] = []
+    for _ in range(100):
+        await pilot.pause(0.05)
+        now = [text[widget.styles.gutter.left :] for text in _text(flatten(widget))] if widget.region else []
+        if now and now == last:
+            return now
+        last = now
+    raise AssertionError("the Markdown never stopped changing")
+
+
+@pytest.mark.parametrize(("chunk", "piece"), [(1, 7), (100, 7), (1, 10_000), (10_000, 7)])
+async def test_parts_draw_like_one_markdown(chunk: int, piece: int) -> None:
     app = Log()
     async with app.run_test(size=(70, 30)) as pilot:
         log = app.query_one("#log", VerticalScroll)
         whole = Markdown(SAMPLE)
         await log.mount(whole)
-        await pilot.pause()
-        await until(pilot, lambda: whole.region.height > 0, what="the whole Markdown to lay out")
         # What Textual draws inside the padding (a flat part draws its padding around its lines).
-        expected = [text[whole.styles.gutter.left :] for text in _text(flatten(whole))]
+        expected = await _drawing(pilot, whole)
         await whole.remove()
 
         answer = StreamedAnswer(log)
         answer.CHUNK = chunk
-        for start in range(0, len(SAMPLE), 7):
-            answer.write(SAMPLE[start : start + 7])
+        for start in range(0, len(SAMPLE), piece):
+            answer.write(SAMPLE[start : start + piece])
             await pilot.pause()
         answer.finish()
         await until(pilot, lambda: answer.settled, what="the answer to settle")
         drawn = [text for part in answer.parts for text in _text(part._lines or [])]
         assert answer.source == SAMPLE
-        assert len(answer.parts) > 1 if chunk == 1 else True
+        assert (len(answer.parts) > 1) == (chunk < len(SAMPLE))
         assert drawn == expected
 
 

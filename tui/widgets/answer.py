@@ -48,10 +48,11 @@ class StreamedAnswer:
     """
 
     TICK = 1 / 12
-    # Characters of the open part before it is cut at a blank line: its blocks are the widgets
-    # laid out on every frame, so it stays short (event-loop lag p99 while streaming 2,000
-    # tokens/s, tests/bench/bench_conversation.py: 800 → 530 ms, 400 → 360-530 ms, 100 → 130-170 ms).
-    CHUNK = 100
+    # Characters of the open part before it is cut at a blank line. Its blocks are the widgets
+    # laid out on every frame, so it stays short; but each part costs a mount and a stream, so not
+    # too short. tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s (p99 lag, drawn in
+    # full after): 400 → 560 ms, 16 s; 800 → 475 ms, 14 s; 1,600 → 1.7 s, 17 s.
+    CHUNK = 800
 
     def __init__(self, log: Widget, classes: str = "answer") -> None:
         self._log = log
@@ -91,25 +92,28 @@ class StreamedAnswer:
 
     def _capture(self) -> bool:
         """Keep as lines the parts closed on an earlier tick (a frame has drawn them since);
-        whether every part is flat."""
+        whether every part is flat. Each part is independent of the others' state, so one that
+        is not ready does not hold up those after it."""
+        flat = True
         for index, part in enumerate(self.parts):
             if part.flat:
                 continue
+            flat = False
             if part.live:
-                return False
+                break
             after = self.parts[index + 1] if index + 1 < len(self.parts) else None
             if after is None:
                 if not self._ending:
-                    return False  # the gap to the next part is not known yet
+                    break  # the gap to the next part is not known yet
                 trim = 0
             else:
-                own, next_ = part.edge_margins(), after.top_margin if after.flat else after.edge_margins()
-                if own is None or next_ is None:
-                    return False
-                trim = min(own[1], next_ if isinstance(next_, int) else next_[0])
-            if not part.capture(trim):
-                return False
-        return True
+                own = part.edge_margins()
+                below = after.top_margin if after.flat else (after.edge_margins() or (None,))[0]
+                if own is None or below is None:
+                    continue
+                trim = min(own[1], below)
+            flat = part.capture(trim) and flat
+        return flat and all(part.flat for part in self.parts)
 
     async def _tick(self) -> None:
         self._capture()

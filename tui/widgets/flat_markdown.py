@@ -64,7 +64,7 @@ class FlatMarkdown(Markdown):
         # Rows dropped from the bottom: see `capture`.
         self._trim = 0
         self.top_margin = 0
-        self._seen: tuple[Region, ...] = ()
+        self._seen: tuple[object, ...] = ()
         # A part streamed into is first flattened by its answer, which knows the trim.
         self._owned = live
 
@@ -148,9 +148,11 @@ class FlatMarkdown(Markdown):
         region = self.region
         if region.width != width or (self.source.strip() and not region.height):
             return False
-        seen = (region, *(widget.region for widget in self.walk_children() if widget.display))
+        # Relative to this part: while the log scrolls, every region on screen moves each frame.
+        places = [widget.region for widget in self.walk_children() if widget.display]
+        seen = (region.size, *(Region(r.x - region.x, r.y - region.y, r.width, r.height) for r in places))
         settled, self._seen = seen == self._seen, seen
-        return settled and all(placed.width for placed in seen)
+        return settled and all(placed.width for placed in places)
 
     # Drawing ------------------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
