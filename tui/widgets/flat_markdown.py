@@ -67,6 +67,7 @@ class FlatMarkdown(Markdown):
         self._seen: tuple[object, ...] = ()
         # A part streamed into is first flattened by its answer, which knows the trim.
         self._owned = live
+        self._updating = False
 
     @property
     def flat(self) -> bool:
@@ -90,7 +91,11 @@ class FlatMarkdown(Markdown):
                 return
             # Drawn for another width: let Markdown lay it out again, then flatten that.
             self._lines = None
-            await self.update(self.source)
+            self._updating = True
+            try:
+                await self.update(self.source)
+            finally:
+                self._updating = False
         self._capture_soon()
 
     def _capture_soon(self) -> None:
@@ -120,7 +125,7 @@ class FlatMarkdown(Markdown):
         if self._lines is not None:
             return True
         width = self.outer_size.width  # as the resize event gives it: with padding
-        if self.live or not self.is_mounted or not width or not self._laid_out(width):
+        if self.live or self._updating or not self.is_mounted or not width or not self._laid_out(width):
             return False
         self._trim = self._trim if trim is None else trim
         self._owned = False
@@ -147,6 +152,11 @@ class FlatMarkdown(Markdown):
         layout is nearly always due; and a block's place can lag a frame behind its text.)"""
         region = self.region
         if region.width != width or (self.source.strip() and not region.height):
+            return False
+        # Blocks span the content width; ones that do not are from before a resize (or on their way out).
+        gutter = self.styles.gutter
+        inner = region.width - gutter.width
+        if any(child.region.width != inner for child in self.children if child.display):
             return False
         # Relative to this part: while the log scrolls, every region on screen moves each frame.
         places = [widget.region for widget in self.walk_children() if widget.display]
