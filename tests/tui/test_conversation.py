@@ -138,7 +138,7 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
         await loaded(pilot)
         await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 2, what="the resumed session")
         assert app.query_one(TabbedContent).active == "conversation"
-        assert _answers(app) == ["A demo app."]
+        await until(pilot, lambda: _answers(app) == ["A demo app."], what="the resumed answer drawn")
         app.query_one("#composer").focus()
         await pilot.press(*"and now?", "enter")
         await until(pilot, lambda: run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")
