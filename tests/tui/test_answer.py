@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
@@ -88,3 +90,19 @@ async def test_flat_answer_redraws_at_a_new_width() -> None:
         await pilot.resize_terminal(40, 30)
         await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
         assert len(part._lines or []) > narrow
+
+
+async def test_closing_a_part_can_be_cancelled() -> None:
+    """The app closing cancels the ticker mid-close; Textual's MarkdownStream swallows a cancel, so
+    unless closing passes it on, the ticker ran on and the app never exited."""
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        await answer._give("some **text**\n")
+        closing = asyncio.get_running_loop().create_task(answer._close())
+        await asyncio.sleep(0)  # now awaiting the stream's end
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        answer.abandon()
+        await pilot.pause()

@@ -7,6 +7,7 @@ delta left the loop no time for keys.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from textual.timer import Timer
@@ -153,10 +154,13 @@ class StreamedAnswer:
         await self._stream.write(text)
 
     async def _close(self) -> None:
-        if self._stream is not None:
-            await self._stream.stop()
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            # Shielded: MarkdownStream's task swallows a cancel and returns normally, so a tick
+            # cancelled while awaiting it (the app closing) would lose the cancel, and its timer
+            # would tick on while Textual waits for it to end: the app never exited.
+            await asyncio.shield(stream.stop())
             self.parts[-1].close()
-        self._stream = None
 
     def _release(self) -> None:
         if self._holding:
