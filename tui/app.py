@@ -220,9 +220,11 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
 
     @property
     def settled(self) -> bool:
-        """Loaded, and the details show the body of the skill under the cursor (if any)."""
+        """Loaded, the details show the body of the skill under the cursor (if any), and the
+        conversation's answers are drawn in full."""
         skill, _ = self._current()
-        return self.loaded_once and (skill is None or self.body_shown_for == skill.path)
+        shown = skill is None or self.body_shown_for == skill.path
+        return self.loaded_once and shown and self.query_one(ConversationPane).settled
 
     def search_index_skills(self) -> Iterable[Skill]:
         return self.view.catalog.skills.values() if self.view else ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Collapsible, Input, Markdown, Static, TabbedContent
+from textual.widgets import Collapsible, Input, Static, TabbedContent
 
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
@@ -17,7 +17,8 @@ from .test_app import _walk_to, text_of
 
 
 def _answers(app: SkilldeckApp) -> list[str]:
-    return [m.source for m in app.query(".answer").results(Markdown)]
+    """The answers drawn in full (their text arrives a tick before it is drawn)."""
+    return [a.source for a in app.query_one(ConversationPane).answers if a.settled]
 
 
 async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) -> None:
@@ -137,7 +138,7 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
         await loaded(pilot)
         await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 2, what="the resumed session")
         assert app.query_one(TabbedContent).active == "conversation"
-        assert _answers(app) == ["A demo app."]
+        await until(pilot, lambda: _answers(app) == ["A demo app."], what="the resumed answer drawn")
         app.query_one("#composer").focus()
         await pilot.press(*"and now?", "enter")
         await until(pilot, lambda: run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")

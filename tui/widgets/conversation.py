@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -14,13 +13,14 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.suggester import SuggestFromList
-from textual.widgets import Collapsible, Input, Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Collapsible, Input, Static
 
 from engine import Message, Skill
 from engine.llm import Request
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
+from tui.widgets.answer import StreamedAnswer
+from tui.widgets.flat_markdown import FlatMarkdown
 
 OFFLINE_NOTE = (
     "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."
@@ -45,8 +45,8 @@ class ConversationPane(Vertical):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._stream: MarkdownStream | None = None
-        self._answer: Markdown | None = None
+        self._answer: StreamedAnswer | None = None
+        self.answers: list[StreamedAnswer | FlatMarkdown] = []
         # Each block's parts are made with it: a result can arrive before Textual has mounted the
         # block (a Skill call answers at once), and a Static can be updated before it is mounted.
         self._calls: dict[str, tuple[Collapsible, Static]] = {}
@@ -72,6 +72,11 @@ class ConversationPane(Vertical):
     @property
     def log(self) -> VerticalScroll:
         return self.query_one("#conversation-log", VerticalScroll)
+
+    @property
+    def settled(self) -> bool:
+        """Every answer drawn in full."""
+        return all(answer.settled for answer in self.answers)
 
     def set_offline(self, offline: bool) -> None:
         self.query_one("#conversation-note", Static).update(Text(OFFLINE_NOTE, "yellow") if offline else "")
@@ -99,9 +104,13 @@ class ConversationPane(Vertical):
         hint.display = True
 
     def clear(self) -> None:
+        for answer in self.answers:
+            if isinstance(answer, StreamedAnswer):
+                answer.abandon()
+        self.answers.clear()
         self.log.remove_children()
         self._calls.clear()
-        self._answer = self._stream = self._fork = None
+        self._answer = self._fork = None
         self._sent_context = self.last_request = None
 
     def show_history(self, messages: list[Message]) -> None:
@@ -109,7 +118,9 @@ class ConversationPane(Vertical):
         for message in messages:
             if message.role == "assistant":
                 if message.text:
-                    self._mount(Markdown(message.text, classes="answer"))
+                    answer = FlatMarkdown(message.text, classes="answer")
+                    self.answers.append(answer)
+                    self._mount(answer)
             else:
                 self._message(message)
 
@@ -198,7 +209,7 @@ class ConversationPane(Vertical):
         else:
             self._sent_context.update(text)
 
-    def _mount(self, widget: Static | Collapsible | Markdown) -> None:
+    def _mount(self, widget: Static | Collapsible | FlatMarkdown) -> None:
         self.log.mount(widget)
 
     def _message(self, message: Message) -> None:
@@ -229,18 +240,15 @@ class ConversationPane(Vertical):
         self._mount(widget)
 
     def _text(self, delta: str) -> None:
-        if self._stream is None:
-            self._answer = Markdown(classes="answer")
-            self._mount(self._answer)
-            self._stream = Markdown.get_stream(self._answer)
-        # Each write runs as its own task; tasks start in creation order, so text stays in order.
-        asyncio.get_running_loop().create_task(self._stream.write(delta))
+        if self._answer is None:
+            self._answer = StreamedAnswer(self.log)
+            self.answers.append(self._answer)
+        self._answer.write(delta)
 
     def _end_answer(self) -> None:
-        if self._stream is not None:
-            stream = self._stream
-            asyncio.get_running_loop().create_task(stream.stop())
-        self._stream = self._answer = None
+        if self._answer is not None:
+            self._answer.finish()
+        self._answer = None
 
     # Keys -------------------------------------------------------------------------------------
     def action_toggle_meta(self) -> None:

@@ -1,0 +1,108 @@
+"""A streamed answer drawn as flat parts looks exactly like one Markdown widget of the same text."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
+
+from tui.widgets.answer import StreamedAnswer, split_point
+from tui.widgets.flat_markdown import FlatMarkdown, flatten
+
+from .conftest import until
+
+SAMPLE = (
+    "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner.py`.\n\n"
+    "## Search\n\n- first point\n- second point\n  continued\n\n1. one\n2. two\n\n"
+    "```python\ndef step() -> int:\n\n    return 1\n```\n\n> quoted **bold**\n\n"
+    "### Table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nA closing paragraph that is long enough to wrap "
+    "over more than one line at the width of the test terminal, to check wrapping.\n"
+)
+
+
+class Log(App[None]):
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="log")
+
+
+def _text(lines) -> list[str]:  # type: ignore[no-untyped-def]
+    return [line.text.rstrip() for line in lines]
+
+
+async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-untyped-def]
+    """What `widget` draws inside its padding, once two looks a few frames apart agree (the
+    scrollbar can arrive a layout after the text and narrow everything)."""
+    last: list[str] = []
+    for _ in range(100):
+        await pilot.pause(0.05)
+        now = [text[widget.styles.gutter.left :] for text in _text(flatten(widget))] if widget.region else []
+        if now and now == last:
+            return now
+        last = now
+    raise AssertionError("the Markdown never stopped changing")
+
+
+@pytest.mark.parametrize(("chunk", "piece"), [(1, 7), (100, 7), (1, 10_000), (10_000, 7)])
+async def test_parts_draw_like_one_markdown(chunk: int, piece: int) -> None:
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        whole = Markdown(SAMPLE)
+        await log.mount(whole)
+        # What Textual draws inside the padding (a flat part draws its padding around its lines).
+        expected = await _drawing(pilot, whole)
+        await whole.remove()
+
+        answer = StreamedAnswer(log)
+        answer.CHUNK = chunk
+        for start in range(0, len(SAMPLE), piece):
+            answer.write(SAMPLE[start : start + piece])
+            await pilot.pause()
+        answer.finish()
+        await until(pilot, lambda: answer.settled, what="the answer to settle")
+        drawn = [text for part in answer.parts for text in _text(part._lines or [])]
+        assert answer.source == SAMPLE
+        assert (len(answer.parts) > 1) == (chunk < len(SAMPLE))
+        assert drawn == expected
+
+
+def test_split_point_keeps_fences_and_list_items_whole() -> None:
+    text = "para one\n\n```\ncode\n\nmore code\n```\n\n- item\n\n  item's second paragraph\n\nnext\n"
+    cuts = []
+    rest = text
+    while at := split_point(rest, 1):
+        cuts.append(rest[:at])
+        rest = rest[at:]
+    cuts.append(rest)
+    assert cuts == ["para one\n\n", "```\ncode\n\nmore code\n```\n\n", "- item\n\n  item's second paragraph\n\n", "next\n"]
+
+
+async def test_flat_answer_redraws_at_a_new_width() -> None:
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        part = FlatMarkdown(SAMPLE)
+        await app.query_one("#log").mount(part)
+        await until(pilot, lambda: part.capture(), what="the part to flatten")
+        narrow = len(part._lines or [])
+        await pilot.resize_terminal(40, 30)
+        await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
+        assert len(part._lines or []) > narrow
+
+
+async def test_closing_a_part_can_be_cancelled() -> None:
+    """The app closing cancels the ticker mid-close; Textual's MarkdownStream swallows a cancel, so
+    unless closing passes it on, the ticker ran on and the app never exited."""
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        await answer._give("some **text**\n")
+        closing = asyncio.get_running_loop().create_task(answer._close())
+        await asyncio.sleep(0)  # now awaiting the stream's end
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        answer.abandon()
+        await pilot.pause()

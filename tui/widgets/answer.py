@@ -1,0 +1,174 @@
+"""An assistant's answer as it streams in: Textual's Markdown for the part still being written,
+flat lines for the parts before it (see flat_markdown.py for why).
+
+Text is drawn a dozen times a second, not on every delta: at 2,000 tokens per second a frame per
+delta left the loop no time for keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownStream
+
+from tui import gc_pause
+from tui.widgets.flat_markdown import FlatMarkdown
+
+_FENCE = re.compile(r" {0,3}(```|~~~)")
+
+
+def split_point(text: str, limit: int) -> int:
+    """Where `text` can be cut into two Markdown documents that draw as the whole would.
+
+    The start of the first line past `limit` characters that follows a blank line outside a code
+    fence and is not indented (so it starts a new block, not a list item's next paragraph); 0 when
+    there is none yet.
+    """
+    if len(text) <= limit:
+        return 0
+    position, fenced, blank_before = 0, False, False
+    for line in text.splitlines(keepends=True):
+        if position >= limit and blank_before and not fenced and line[:1] not in (" ", "\t", "\n", "\r"):
+            return position
+        if _FENCE.match(line):
+            fenced = not fenced
+        blank_before = not line.strip()
+        position += len(line)
+    return 0
+
+
+class StreamedAnswer:
+    """One answer, drawn into the conversation log as a run of FlatMarkdown parts.
+
+    Not a widget of its own: each level of nested auto-height containers makes Textual measure the
+    open part's blocks again on every layout, so the parts sit in the log directly.
+    """
+
+    TICK = 1 / 12
+    # Characters of the open part before it is cut at a blank line. Its blocks are the widgets
+    # laid out on every frame, so it stays short; but each part costs a mount and a stream, so not
+    # too short. tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s (p99 lag, drawn in
+    # full after): 400 → 560 ms, 16 s; 800 → 475 ms, 14 s; 1,600 → 1.7 s, 17 s.
+    CHUNK = 800
+
+    def __init__(self, log: Widget, classes: str = "answer") -> None:
+        self._log = log
+        self._classes = classes
+        self._text: list[str] = []
+        self._pending: list[str] = []
+        self._written = ""  # what the open part has been given
+        self.parts: list[FlatMarkdown] = []
+        self._stream: MarkdownStream | None = None
+        self._ending = False
+        self.finished = False
+        gc_pause.hold()
+        self._holding = True
+        self._ticker: Timer = log.set_interval(self.TICK, self._tick)
+
+    @property
+    def source(self) -> str:
+        return "".join(self._text)
+
+    @property
+    def settled(self) -> bool:
+        """Complete, and every part drawn flat."""
+        return self.finished and all(part.settled for part in self.parts)
+
+    def write(self, delta: str) -> None:
+        self._text.append(delta)
+        self._pending.append(delta)
+
+    def finish(self) -> None:
+        """The answer is complete: draw the rest on the next tick and flatten it."""
+        self._ending = True
+
+    def abandon(self) -> None:
+        """The log is being cleared: stop drawing."""
+        self._pending.clear()
+        self._done()
+
+    def _capture(self) -> bool:
+        """Keep as lines the parts closed on an earlier tick (a frame has drawn them since);
+        whether every part is flat. Each part is independent of the others' state, so one that
+        is not ready does not hold up those after it."""
+        flat = True
+        for index, part in enumerate(self.parts):
+            if part.flat:
+                continue
+            flat = False
+            if part.live:
+                break
+            after = self.parts[index + 1] if index + 1 < len(self.parts) else None
+            if after is None:
+                if not self._ending:
+                    break  # the gap to the next part is not known yet
+                trim = 0
+            else:
+                own = part.edge_margins()
+                below = after.top_margin if after.flat else (after.edge_margins() or (None,))[0]
+                if own is None or below is None:
+                    continue
+                trim = min(own[1], below)
+            flat = part.capture(trim) and flat
+        return flat and all(part.flat for part in self.parts)
+
+    async def _tick(self) -> None:
+        self._capture()
+        text = "".join(self._pending)
+        self._pending.clear()
+        if text:
+            await self._draw(text)
+        if self._ending and not self._pending:
+            await self._close()
+            self._release()
+            # Parts of an answer streamed while the pane was hidden are kept once it shows.
+            if self._capture():
+                self._done()
+
+    async def _draw(self, text: str) -> None:
+        given = len(self._written)  # of the open part, already in its stream
+        self._written += text
+        # Cut finished parts off one CHUNK at a time, so text that piled up while the app was
+        # busy still makes parts of the usual size.
+        while (at := split_point(self._written, self.CHUNK)) and at >= given:
+            await self._give(self._written[given:at])
+            await self._close()
+            self._written, given = self._written[at:], 0
+        await self._give(self._written[given:])
+
+    async def _give(self, text: str) -> None:
+        # A stream is opened only with text for it: stopping one whose task never ran would raise.
+        if not text or self.finished:
+            return
+        if self._stream is None:
+            # The first part carries the answer's classes (its margin); parts after it join on.
+            part = FlatMarkdown(live=True, classes=self._classes if not self.parts else "answer-part")
+            # After the last part, not at the end: a tool call's block may already follow.
+            await self._log.mount(part, after=self.parts[-1] if self.parts else None)
+            self.parts.append(part)
+            self._stream = Markdown.get_stream(part)
+        await self._stream.write(text)
+
+    async def _close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            # Shielded: MarkdownStream's task swallows a cancel and returns normally, so a tick
+            # cancelled while awaiting it (the app closing) would lose the cancel, and its timer
+            # would tick on while Textual waits for it to end: the app never exited.
+            await asyncio.shield(stream.stop())
+            self.parts[-1].close()
+
+    def _release(self) -> None:
+        if self._holding:
+            self._holding = False
+            gc_pause.release()
+
+    def _done(self) -> None:
+        self._release()
+        if not self.finished:
+            self.finished = True
+            self._ticker.stop()
