@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
 from tui.widgets.answer import StreamedAnswer, split_point
-from tui.widgets.flat_markdown import FlatMarkdown, flatten
+from tui.widgets.flat_markdown import FlatMarkdown
 
 from .conftest import until
 
@@ -33,12 +33,16 @@ def _text(lines) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-untyped-def]
-    """What `widget` draws inside its padding, once two looks a few frames apart agree (the
-    scrollbar can arrive a layout after the text and narrow everything)."""
+    """What the screen shows inside `widget`'s padding, once two looks a few frames apart agree
+    (the scrollbar can arrive a layout after the text and narrow everything)."""
     last: list[str] = []
     for _ in range(100):
         await pilot.pause(0.05)
-        now = [text[widget.styles.gutter.left :] for text in _text(flatten(widget))] if widget.region else []
+        region, gutter = widget.region, widget.styles.gutter
+        assert region.bottom < pilot.app.size.height, "the whole Markdown must be on screen"
+        screen = pilot.app.screen._compositor.render_strips()
+        rows = screen[region.y + gutter.top : region.bottom - gutter.bottom]
+        now = _text(line.crop(region.x + gutter.left, region.right - gutter.right) for line in rows)
         if now and now == last:
             return now
         last = now
@@ -48,7 +52,7 @@ async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-unt
 @pytest.mark.parametrize(("chunk", "piece"), [(1, 7), (100, 7), (1, 10_000), (10_000, 7)])
 async def test_parts_draw_like_one_markdown(chunk: int, piece: int) -> None:
     app = Log()
-    async with app.run_test(size=(70, 30)) as pilot:
+    async with app.run_test(size=(70, 80)) as pilot:
         log = app.query_one("#log", VerticalScroll)
         whole = Markdown(SAMPLE)
         await log.mount(whole)

@@ -49,11 +49,15 @@ class StreamedAnswer:
     """
 
     TICK = 1 / 12
-    # Characters of the open part before it is cut at a blank line. Its blocks are the widgets
-    # laid out on every frame, so it stays short; but each part costs a mount and a stream, so not
-    # too short. tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s (p99 lag, drawn in
-    # full after): 400 → 560 ms, 16 s; 800 → 475 ms, 14 s; 1,600 → 1.7 s, 17 s.
-    CHUNK = 800
+    # Characters of the open part before it is cut at a blank line (CHUNK), and the most text drawn
+    # in one tick (PER_TICK). Its blocks are the widgets laid out on every frame and each tick's work is a stall
+    # keys wait behind, so it is short; but parts are drawn at most a dozen a second, so shorter
+    # also draws a fast model's text later. tests/bench/bench_conversation.py, 2,000 tokens/s for
+    # 5 s (p99 lag, drawn in full after; both set to): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 →
+    # 92-101 ms, 28-30 s; 800 → 124-140 ms, 18-19 s. At 300 it draws ~1,300 characters (~330
+    # tokens) a second, faster than models stream.
+    CHUNK = 300
+    PER_TICK = 300
 
     def __init__(self, log: Widget, classes: str = "answer") -> None:
         self._log = log
@@ -92,34 +96,25 @@ class StreamedAnswer:
         self._done()
 
     def _capture(self) -> bool:
-        """Keep as lines the parts closed on an earlier tick (a frame has drawn them since);
-        whether every part is flat. Each part is independent of the others' state, so one that
-        is not ready does not hold up those after it."""
-        flat = True
-        for index, part in enumerate(self.parts):
-            if part.flat:
-                continue
-            flat = False
-            if part.live:
-                break
-            after = self.parts[index + 1] if index + 1 < len(self.parts) else None
-            if after is None:
-                if not self._ending:
-                    break  # the gap to the next part is not known yet
-                trim = 0
-            else:
-                own = part.edge_margins()
-                below = after.top_margin if after.flat else (after.edge_margins() or (None,))[0]
-                if own is None or below is None:
-                    continue
-                trim = min(own[1], below)
-            flat = part.capture(trim) and flat
-        return flat and all(part.flat for part in self.parts)
+        """Keep as lines the parts closed so far, and collapse the margin between each two; whether
+        every part is flat."""
+        for part in self.parts:
+            if not part.live:
+                part.capture()
+        for upper, lower in zip(self.parts, self.parts[1:], strict=False):
+            margins = lower.edge_margins()
+            if upper.flat and margins is not None:
+                upper.trim(min(upper.bottom_margin, margins[0]))
+        return all(part.flat for part in self.parts)
 
     async def _tick(self) -> None:
         self._capture()
-        text = "".join(self._pending)
-        self._pending.clear()
+        # At most about one part's worth a tick: text that piles up while the app is busy (a
+        # model faster than Textual can make widgets) is drawn over several ticks, each short,
+        # rather than in one long stall that keys wait behind.
+        pending = "".join(self._pending)
+        text, rest = pending[: self.PER_TICK], pending[self.PER_TICK :]
+        self._pending[:] = [rest] if rest else []
         if text:
             await self._draw(text)
         if self._ending and not self._pending:
@@ -160,7 +155,13 @@ class StreamedAnswer:
             # cancelled while awaiting it (the app closing) would lose the cancel, and its timer
             # would tick on while Textual waits for it to end: the app never exited.
             await asyncio.shield(stream.stop())
-            self.parts[-1].close()
+            part = self.parts[-1]
+            # The stream's last append can still be running when stop returns (it is shielded
+            # from the stop); it holds the Markdown's lock until its blocks are in place.
+            async with part.lock:
+                pass
+            part.close()
+            part.capture()
 
     def _release(self) -> None:
         if self._holding:

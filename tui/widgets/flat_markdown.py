@@ -3,8 +3,8 @@
 Textual arranges every widget of the screen on each layout change, and its Markdown widget makes
 about ten widgets per 200 characters: a long answer (2,000+ widgets) made every later frame of the
 app slow, streaming above all. A `FlatMarkdown` has its blocks only while it is open (being
-streamed into, or drawn at a new width); once they are laid out it copies what each drew into
-plain lines and drops them, so it looks exactly the same and costs one widget.
+streamed into, or drawn at a new width); once closed it lays them out and draws them itself, keeps
+the lines and drops the blocks, so it looks exactly the same and costs one widget.
 """
 
 from __future__ import annotations
@@ -12,44 +12,47 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.geometry import Region, Size
+from textual._compositor import Compositor
+from textual.geometry import Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
 
 
-def flatten(root: Widget) -> list[Strip]:
-    """The lines `root` and its descendants draw, as one picture the size of `root`.
+def picture(root: Widget, width: int) -> list[Strip]:
+    """The lines `root` and its descendants draw at `width`, padding and border included.
 
-    Each widget draws itself (`render_lines`) and is laid over its ancestors at the offset the
-    compositor gave it, clipped to its parent, as the screen would show it.
+    Laid out and drawn by a compositor of its own, with the code the screen uses, so it does not
+    wait for the screen: a part is drawn as soon as its text is in, wherever the log has scrolled.
     """
-    origin = root.region
-    width, height = origin.size
-    lines = [Strip.blank(width)] * height
-    clips: dict[Widget, Region] = {root: origin}
     for widget in root.walk_children(with_self=True):
-        parent = widget.parent
-        clip = clips.get(parent, origin) if isinstance(parent, Widget) and widget is not root else origin
-        region = widget.region
-        if not widget.display or not region:
-            continue
-        clips[widget] = visible = clip.intersection(region)
-        if not visible:
-            continue
-        strips = widget.render_lines(Region(0, 0, region.width, region.height))
-        left = visible.x - region.x
-        for row in range(visible.y, visible.bottom):
-            strip = strips[row - region.y].crop(left, left + visible.width)
-            x, y = visible.x - origin.x, row - origin.y
-            line = lines[y]
-            lines[y] = Strip.join([line.crop(0, x), strip, line.crop(x + visible.width, width)])
-    return lines
+        # A block whose text changed since the last frame has told only itself so far (its
+        # ancestors hear on its next idle), so their measurements may be stale.
+        widget._clear_arrangement_cache()
+        widget._box_model_cache.clear()
+        widget.clear_cached_dimensions()
+    gutter = root.styles.gutter
+    height = root.get_content_height(Size(width, 0), Size(width, 0), width - gutter.width) + gutter.height
+    compositor = Compositor()
+    compositor.reflow(root, Size(width, height))
+    for widget, geometry in compositor.full_map.items():
+        # What the screen does after a reflow (the root keeps the size the screen gave it).
+        if widget is not root:
+            widget._size_updated(geometry.region.size, geometry.virtual_size, geometry.container_size, layout=False)
+    # A widget draws at the size the screen's compositor has for it (`Widget.region`), so for
+    # this one synchronous draw the screen asks ours: nothing else runs meanwhile.
+    screen = root.screen
+    own = screen._compositor
+    screen._compositor = compositor
+    try:
+        return compositor.render_strips()
+    finally:
+        screen._compositor = own
 
 
 class FlatMarkdown(Markdown):
-    """A Markdown that, once laid out and closed, keeps the lines its blocks drew and drops them.
+    """A Markdown that, once closed and given a width, keeps the lines its blocks drew and drops them.
 
     It is a Markdown itself (not a wrapper) because every level of nested auto-height containers
     makes Textual arrange the blocks again on each layout.
@@ -59,15 +62,13 @@ class FlatMarkdown(Markdown):
         super().__init__(source, classes=classes)
         # While live, a stream writes into it; it is flattened only once closed.
         self.live = live
+        self._picture: list[Strip] | None = None
         self._lines: list[Strip] | None = None
         self._width = 0
-        # Rows dropped from the bottom: see `capture`.
+        # Rows dropped from the bottom: see `trim`.
         self._trim = 0
         self.top_margin = 0
-        self._seen: tuple[object, ...] = ()
-        # A part streamed into is first flattened by its answer, which knows the trim.
-        self._owned = live
-        self._updating = False
+        self.bottom_margin = 0
 
     @property
     def flat(self) -> bool:
@@ -80,89 +81,77 @@ class FlatMarkdown(Markdown):
         return self._lines is not None and (self._width == width or not width)
 
     def close(self) -> None:
-        """No more text will come: the owner calls `capture` once a frame has drawn it."""
+        """No more text will come: the owner calls `capture` next."""
         self.live = False
 
     async def on_resize(self, event: events.Resize) -> None:
-        if self.live or not event.size.width or (self._owned and self._lines is None):
+        # Markdown mounts its blocks on mount, which is handled before the first resize.
+        if self.live or not event.size.width:
             return
         if self._lines is not None:
             if event.size.width == self._width:
                 return
-            # Drawn for another width: let Markdown lay it out again, then flatten that.
-            self._lines = None
-            self._updating = True
-            try:
-                await self.update(self.source)
-            finally:
-                self._updating = False
+            # Drawn for another width: let Markdown make its blocks again, then flatten those.
+            self._picture = self._lines = None
+            await self.update(self.source)
         self._capture_soon()
 
-    def _capture_soon(self) -> None:
-        # Twice: the first wait lets the messages that mount and size the blocks reach the screen,
-        # the second lets the screen lay them out.
-        self.call_after_refresh(self.call_after_refresh, self._retry)
-
-    def _retry(self) -> None:
-        if not self.capture(None) and self._lines is None and self.outer_size.width:
-            self._capture_soon()
+    def _capture_soon(self, tries: int = 100) -> None:
+        """Flatten once every block is mounted (Markdown mounts them over a few messages). If that
+        never happens the blocks stay: slower to lay out, drawn just the same."""
+        if not self.capture() and tries and not self.live and self.is_mounted and self.outer_size.width:
+            self.call_after_refresh(self._capture_soon, tries - 1)
 
     def edge_margins(self) -> tuple[int, int] | None:
         """The top margin of the first block and the bottom margin of the last, while open; None
         while the first block may still change kind (text streaming into it: "``" becomes a fence)."""
+        if self._lines is not None:
+            return self.top_margin, self.bottom_margin
         blocks = [child for child in self.children if child.display]
         if not blocks or (self.live and len(blocks) < 2):
             return None
         return blocks[0].styles.margin.top, blocks[-1].styles.margin.bottom
 
-    def capture(self, trim: int | None = None) -> bool:
-        """Flatten now, if the screen has laid out every block; whether it is flat.
-
-        `trim` rows come off the bottom: one Markdown collapses the margins between two blocks
-        into the larger, but a part's picture keeps its last block's bottom margin and the next
-        part's its first block's top margin, so their owner drops the smaller of the two here.
-        """
+    def capture(self) -> bool:
+        """Flatten now, if it is closed and has a width; whether it is flat."""
         if self._lines is not None:
             return True
         width = self.outer_size.width  # as the resize event gives it: with padding
-        if self.live or self._updating or not self.is_mounted or not width or not self._laid_out(width):
+        if self.live or not self.is_mounted or not width:
             return False
-        self._trim = self._trim if trim is None else trim
-        self._owned = False
-        margins = self.edge_margins()
-        self.top_margin = margins[0] if margins else 0
+        blocks = list(self.walk_children())
+        # Every block mounted, and the widgets each was given to hold too (a list item's bullet
+        # and paragraphs are mounted after the item).
+        if (self.source.strip() and not blocks) or any(not block.is_mounted or block._pending_children for block in blocks):
+            return False
+        drawn = picture(self, width)
+        self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
         # The picture includes the padding and border, which Textual draws again around the lines.
         gutter = self.styles.gutter
-        picture = flatten(self)
-        lines = [line.crop(gutter.left, width - gutter.right) for line in picture[gutter.top : len(picture) - gutter.bottom]]
-        lines = lines[: len(lines) - self._trim] if self._trim else lines
-        self._lines = [line.apply_offsets(0, y) for y, line in enumerate(lines)]
+        self._picture = [line.crop(gutter.left, width - gutter.right) for line in drawn[gutter.top : len(drawn) - gutter.bottom]]
         self._width = width
+        self._set_lines()
         # Hidden first: Textual removes widgets over several messages each, and until then it
         # would go on arranging them on every layout.
         for child in self.children:
             child.display = False
         self.remove_children()
-        self.refresh(layout=True)
         return True
 
-    def _laid_out(self, width: int) -> bool:
-        """Whether the screen has placed every block at this width, and they stayed put since the
-        last look. (Not the screen's "layout pending" flag: while text streams in below, some
-        layout is nearly always due; and a block's place can lag a frame behind its text.)"""
-        region = self.region
-        if region.width != width or (self.source.strip() and not region.height):
-            return False
-        # Blocks span the content width; ones that do not are from before a resize (or on their way out).
-        gutter = self.styles.gutter
-        inner = region.width - gutter.width
-        if any(child.region.width != inner for child in self.children if child.display):
-            return False
-        # Relative to this part: while the log scrolls, every region on screen moves each frame.
-        places = [widget.region for widget in self.walk_children() if widget.display]
-        seen = (region.size, *(Region(r.x - region.x, r.y - region.y, r.width, r.height) for r in places))
-        settled, self._seen = seen == self._seen, seen
-        return settled and all(placed.width for placed in places)
+    def trim(self, rows: int) -> None:
+        """Drop `rows` rows off the bottom. One Markdown collapses the margins between two blocks
+        into the larger, but a part's picture keeps its last block's bottom margin and the next
+        part's its first block's top margin, so their owner drops the smaller of the two here."""
+        if rows != self._trim:
+            self._trim = rows
+            if self._picture is not None:
+                self._set_lines()
+
+    def _set_lines(self) -> None:
+        assert self._picture is not None
+        lines = self._picture[: len(self._picture) - self._trim] if self._trim else self._picture
+        self._lines = [line.apply_offsets(0, y) for y, line in enumerate(lines)]
+        self.refresh(layout=True)
 
     # Drawing ------------------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
