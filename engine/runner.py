@@ -76,6 +76,10 @@ class Fork:
     phase: str  # "start" | "step" (a tool call inside, in `result`) | "end"
     result: str = ""
     transcript: Path | None = None
+    # Who started it: the user typed `/skill args` (shown as the user's line), or the model called
+    # the Skill tool (shown as that tool call).
+    by: str = "model"
+    args: str = ""
 
 
 @dataclass
@@ -181,7 +185,7 @@ class Runner:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
         if prompt.context == "fork":
-            result, path = await self._fork(skill, prompt.messages[0])
+            result, path = await self._fork(skill, prompt.messages[0], by="user", args=args)
             self._add(Message.user(fork_result_message(skill.name, result), kind="fork-result"), fork_transcript=str(path))
             return
         for message in prompt.messages:
@@ -341,12 +345,12 @@ class Runner:
         elif isinstance(event, Call):
             self.emit(Fork(skill, "step", f"{event.name} {_summary(event.input)} · {event.decision}"))
 
-    async def _fork(self, skill: Skill, task: Message) -> tuple[str, Path]:
+    async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:
         self._forks += 1
         sub_transcript = Transcript.create(
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
         )
-        self.emit(Fork(skill.name, "start", transcript=sub_transcript.path))
+        self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
         tools = builtin_tools()
         if (skill.agent or "general-purpose") in READ_ONLY_AGENTS:
             tools = {k: v for k, v in tools.items() if k in READ_ONLY}

@@ -103,6 +103,9 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
         assert len(server.requests[0]["messages"]) == 1, "a fork starts with no history"
         assert text_of(app.query(".fork-result").first(Static)).strip() == 'Skill "research" completed (forked execution).'
         assert "It is in auth.py." in text_of(app.query_one(".fork-body", Static))
+        assert text_of(app.query(".user").first(Static)).split() == ["you", "/research"], (
+            "the user's command, as inline runs show it"
+        )
         await pilot.press("g")
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")

@@ -148,6 +148,9 @@ class ConversationPane(Vertical):
         elif isinstance(event, Fork):
             self._end_answer()
             if event.phase == "start":
+                if event.by == "user":
+                    # As an inline run shows its command: the user's line, then what it started.
+                    self._typed_command(f"/{event.skill} {event.args}".rstrip())
                 body = Static(Text("the subagent is working…", "dim"), classes="fork-body")
                 self._fork_steps = []
                 self._fork = (Collapsible(body, title=f"fork /{event.skill}", collapsed=False, classes="fork"), body)
@@ -231,13 +234,15 @@ class ConversationPane(Vertical):
             # Shown as Claude Code shows it: the typed command; the tags as sent go with the meta toggle.
             name = re.search(r"<command-name>(.*?)</command-name>", message.text, re.S)
             args = re.search(r"<command-args>(.*?)</command-args>", message.text, re.S)
-            typed = " ".join(m.group(1) for m in (name, args) if m)
-            self._mount(Static(Text.assemble(("you\n", "dim"), (typed, "bold")), classes="user"))
+            self._typed_command(" ".join(m.group(1) for m in (name, args) if m))
             self._mount(Static(Text.assemble(("sent as\n", "dim"), message.text), classes="meta"))
             return
         label = "sent to the model, hidden in Claude Code" if message.meta else "you"
         widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
         self._mount(widget)
+
+    def _typed_command(self, typed: str) -> None:
+        self._mount(Static(Text.assemble(("you\n", "dim"), (typed, "bold")), classes="user"))
 
     def _text(self, delta: str) -> None:
         if self._answer is None:
