@@ -8,6 +8,7 @@ an `error` event inside the stream, or a connection dropped mid-stream.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,14 @@ from typing import Any
 
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}  # fmt: skip
+
+
+class _Quiet(ThreadingHTTPServer):
+    """A client hanging up mid-stream (a cancelled run) is expected here, not an error to print."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @dataclass
@@ -160,7 +169,7 @@ class MessagesServer:
                 self.end_headers()
                 self.wfile.write(payload)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _Quiet(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
