@@ -24,6 +24,9 @@ SAMPLE = (
 
 
 class Log(App[None]):
+    # The same width whether or not the log scrolls: one test draws in a terminal too short to show it all.
+    CSS = "#log { scrollbar-gutter: stable; }"
+
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="log")
 
@@ -49,8 +52,12 @@ async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-unt
     raise AssertionError("the Markdown never stopped changing")
 
 
-@pytest.mark.parametrize(("chunk", "piece"), [(1, 7), (100, 7), (1, 10_000), (10_000, 7)])
-async def test_parts_draw_like_one_markdown(chunk: int, piece: int) -> None:
+@pytest.mark.parametrize(
+    ("chunk", "piece", "rows"),
+    # The last: most parts are never on screen (below the log's bottom edge) and drawn all the same.
+    [(1, 7, 80), (100, 7, 80), (1, 10_000, 80), (10_000, 7, 80), (100, 7, 8)],
+)
+async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int) -> None:
     app = Log()
     async with app.run_test(size=(70, 80)) as pilot:
         log = app.query_one("#log", VerticalScroll)
@@ -59,6 +66,7 @@ async def test_parts_draw_like_one_markdown(chunk: int, piece: int) -> None:
         # What Textual draws inside the padding (a flat part draws its padding around its lines).
         expected = await _drawing(pilot, whole)
         await whole.remove()
+        await pilot.resize_terminal(70, rows)
 
         answer = StreamedAnswer(log)
         answer.CHUNK = chunk
