@@ -49,13 +49,14 @@ class StreamedAnswer:
     """
 
     TICK = 1 / 12
-    # Characters of the open part before it is cut at a blank line (CHUNK), and the most text drawn
-    # in one tick (PER_TICK). Its blocks are the widgets laid out on every frame and each tick's work is a stall
-    # keys wait behind, so it is short; but parts are drawn at most a dozen a second, so shorter
-    # also draws a fast model's text later. tests/bench/bench_conversation.py, 2,000 tokens/s for
-    # 5 s (p99 lag, drawn in full after; both set to): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 →
-    # 92-101 ms, 28-30 s; 800 → 124-140 ms, 18-19 s. At 300 it draws ~1,300 characters (~330
-    # tokens) a second, faster than models stream.
+    # Characters of the open part before it is cut at a blank line (CHUNK), and the most text
+    # drawn in one tick (PER_TICK). The open part's blocks are laid out on every frame, and a
+    # tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
+    # at most, so shorter also means a fast model's text is drawn later.
+    # tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s, both set to (p99 lag, drawn in
+    # full after): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 → 92-101 ms, 28-30 s; 800 →
+    # 124-140 ms, 18-19 s. At 300 it draws ~1,300 characters (~330 tokens) a second, faster
+    # than models stream.
     CHUNK = 300
     PER_TICK = 300
 

@@ -5,6 +5,9 @@ about ten widgets per 200 characters: a long answer (2,000+ widgets) made every 
 app slow, streaming above all. A `FlatMarkdown` has its blocks only while it is open (being
 streamed into, or drawn at a new width); once closed it lays them out and draws them itself, keeps
 the lines and drops the blocks, so it looks exactly the same and costs one widget.
+
+`picture` uses Textual internals (its compositor, widgets' layout caches); tests/tui/test_answer.py
+checks what it draws against what the screen draws, with the version tests/constraints.txt pins.
 """
 
 from __future__ import annotations
