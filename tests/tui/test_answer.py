@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownBlock
 
 from tui.widgets.answer import StreamedAnswer, split_point
 from tui.widgets.flat_markdown import FlatMarkdown
@@ -75,7 +77,7 @@ async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int) -
             await pilot.pause()
         answer.finish()
         await until(pilot, lambda: answer.settled, what="the answer to settle")
-        drawn = [text for part in answer.parts for text in _text(part._lines or [])]
+        drawn = [text for part in answer.parts for text in _text(part.lines())]
         assert answer.source == SAMPLE
         assert (len(answer.parts) > 1) == (chunk < len(SAMPLE))
         assert drawn == expected
@@ -98,10 +100,10 @@ async def test_flat_answer_redraws_at_a_new_width() -> None:
         part = FlatMarkdown(SAMPLE)
         await app.query_one("#log").mount(part)
         await until(pilot, lambda: part.capture(), what="the part to flatten")
-        narrow = len(part._lines or [])
+        narrow = part.height
         await pilot.resize_terminal(40, 30)
         await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
-        assert len(part._lines or []) > narrow
+        assert part.height > narrow
 
 
 async def test_closing_a_part_can_be_cancelled() -> None:
@@ -118,3 +120,22 @@ async def test_closing_a_part_can_be_cancelled() -> None:
             await closing
         answer.abandon()
         await pilot.pause()
+
+
+async def test_dropped_blocks_are_freed() -> None:
+    """Textual keeps a list of a widget's displayed children until next asked; a flat part that
+    was never asked again kept every block it dropped alive, with all they held."""
+
+    def dropped() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, MarkdownBlock) and not o.is_attached)
+
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        answer.CHUNK = 50
+        answer.write(SAMPLE * 3)
+        answer.finish()
+        await until(pilot, lambda: answer.settled, what="the answer to settle")
+        assert len(answer.parts) > 10
+        await until(pilot, lambda: dropped() == 0, what="the dropped blocks to be freed")

@@ -65,8 +65,10 @@ class FlatMarkdown(Markdown):
         super().__init__(source, classes=classes)
         # While live, a stream writes into it; it is flattened only once closed.
         self.live = live
-        self._picture: list[Strip] | None = None
-        self._lines: list[Strip] | None = None
+        # The picture's rows as plain segments (with the offsets mouse selection reads), not Strips:
+        # a Strip holds seven caches, and a long answer's thousands of rows were half a million
+        # objects that every full garbage collection walked from then on.
+        self._rows: list[list[Segment]] | None = None
         self._width = 0
         # Rows dropped from the bottom: see `trim`.
         self._trim = 0
@@ -75,13 +77,22 @@ class FlatMarkdown(Markdown):
 
     @property
     def flat(self) -> bool:
-        return self._lines is not None
+        return self._rows is not None
+
+    @property
+    def height(self) -> int:
+        """Rows shown, once flat (the trimmed ones left out)."""
+        return len(self._rows) - self._trim if self._rows is not None else 0
+
+    def lines(self) -> list[Strip]:
+        """What it shows, once flat."""
+        return [Strip(self._rows[y]) for y in range(self.height)] if self._rows is not None else []
 
     @property
     def settled(self) -> bool:
         """Flat, and drawn for the width it has (a resize redraws it)."""
         width = self.outer_size.width
-        return self._lines is not None and (self._width == width or not width)
+        return self._rows is not None and (self._width == width or not width)
 
     def close(self) -> None:
         """No more text will come: the owner calls `capture` next."""
@@ -91,11 +102,11 @@ class FlatMarkdown(Markdown):
         # Markdown mounts its blocks on mount, which is handled before the first resize.
         if self.live or not event.size.width:
             return
-        if self._lines is not None:
+        if self._rows is not None:
             if event.size.width == self._width:
                 return
             # Drawn for another width: let Markdown make its blocks again, then flatten those.
-            self._picture = self._lines = None
+            self._rows = None
             await self.update(self.source)
         self._capture_soon()
 
@@ -108,7 +119,7 @@ class FlatMarkdown(Markdown):
     def edge_margins(self) -> tuple[int, int] | None:
         """The top margin of the first block and the bottom margin of the last, while open; None
         while the first block may still change kind (text streaming into it: "``" becomes a fence)."""
-        if self._lines is not None:
+        if self._rows is not None:
             return self.top_margin, self.bottom_margin
         blocks = [child for child in self.children if child.display]
         if not blocks or (self.live and len(blocks) < 2):
@@ -117,7 +128,7 @@ class FlatMarkdown(Markdown):
 
     def capture(self) -> bool:
         """Flatten now, if it is closed and has a width; whether it is flat."""
-        if self._lines is not None:
+        if self._rows is not None:
             return True
         width = self.outer_size.width  # as the resize event gives it: with padding
         if self.live or not self.is_mounted or not width:
@@ -131,9 +142,10 @@ class FlatMarkdown(Markdown):
         self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
         # The picture includes the padding and border, which Textual draws again around the lines.
         gutter = self.styles.gutter
-        self._picture = [line.crop(gutter.left, width - gutter.right) for line in drawn[gutter.top : len(drawn) - gutter.bottom]]
+        rows = [line.crop(gutter.left, width - gutter.right) for line in drawn[gutter.top : len(drawn) - gutter.bottom]]
+        self._rows = [list(line.apply_offsets(0, y)) for y, line in enumerate(rows)]
         self._width = width
-        self._set_lines()
+        self.refresh(layout=True)
         # Hidden first: Textual removes widgets over several messages each, and until then it
         # would go on arranging them on every layout.
         for child in self.children:
@@ -147,28 +159,24 @@ class FlatMarkdown(Markdown):
         part's its first block's top margin, so their owner drops the smaller of the two here."""
         if rows != self._trim:
             self._trim = rows
-            if self._picture is not None:
-                self._set_lines()
-
-    def _set_lines(self) -> None:
-        assert self._picture is not None
-        lines = self._picture[: len(self._picture) - self._trim] if self._trim else self._picture
-        self._lines = [line.apply_offsets(0, y) for y, line in enumerate(lines)]
-        self.refresh(layout=True)
+            self.refresh(layout=True)
 
     # Drawing ------------------------------------------------------------------------------------
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        if self._lines is not None:
-            return len(self._lines)
+        if self._rows is not None:
+            # Asked so that Textual drops the list of displayed blocks it keeps (until next asked)
+            # once they are gone: it kept every dropped block alive, with all they held.
+            self.displayed_children  # noqa: B018
+            return self.height
         return super().get_content_height(container, viewport, width)
 
     def render_line(self, y: int) -> Strip:
-        if self._lines is None:
+        if self._rows is None:
             return super().render_line(y)
         width = self.size.width
-        if y >= len(self._lines):
+        if y >= self.height:
             return Strip.blank(width, self.rich_style)
-        line = self._lines[y]
+        line = Strip(self._rows[y])
         selection = self.text_selection
         span = selection.get_span(y) if selection is not None else None
         if span is not None:
@@ -180,12 +188,12 @@ class FlatMarkdown(Markdown):
 
     # Mouse selection: the lines keep their text, so a drag over a flat answer still copies it.
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        if self._lines is None:
+        if self._rows is None:
             return super().get_selection(selection)
-        return selection.extract("\n".join(line.text.rstrip() for line in self._lines)), "\n"
+        return selection.extract("\n".join(line.text.rstrip() for line in self.lines())), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:
-        if self._lines is not None:
+        if self._rows is not None:
             self.refresh()
 
 
