@@ -100,10 +100,10 @@ async def test_flat_answer_redraws_at_a_new_width() -> None:
         part = FlatMarkdown(SAMPLE)
         await app.query_one("#log").mount(part)
         await until(pilot, lambda: part.capture(), what="the part to flatten")
-        narrow = part.height
+        narrow = part.flat_height
         await pilot.resize_terminal(40, 30)
         await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
-        assert part.height > narrow
+        assert part.flat_height > narrow
 
 
 async def test_closing_a_part_can_be_cancelled() -> None:

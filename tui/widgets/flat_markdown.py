@@ -66,8 +66,8 @@ class FlatMarkdown(Markdown):
         # While live, a stream writes into it; it is flattened only once closed.
         self.live = live
         # The picture's rows as plain segments (with the offsets mouse selection reads), not Strips:
-        # a Strip holds seven caches, and a long answer's thousands of rows were half a million
-        # objects that every full garbage collection walked from then on.
+        # a Strip holds seven caches, and every object kept is walked by every full garbage
+        # collection from then on (a 40,000-character answer: 58,000 fewer).
         self._rows: list[list[Segment]] | None = None
         self._width = 0
         # Rows dropped from the bottom: see `trim`.
@@ -80,13 +80,13 @@ class FlatMarkdown(Markdown):
         return self._rows is not None
 
     @property
-    def height(self) -> int:
+    def flat_height(self) -> int:
         """Rows shown, once flat (the trimmed ones left out)."""
         return len(self._rows) - self._trim if self._rows is not None else 0
 
     def lines(self) -> list[Strip]:
         """What it shows, once flat."""
-        return [Strip(self._rows[y]) for y in range(self.height)] if self._rows is not None else []
+        return [Strip(self._rows[y]) for y in range(self.flat_height)] if self._rows is not None else []
 
     @property
     def settled(self) -> bool:
@@ -167,14 +167,14 @@ class FlatMarkdown(Markdown):
             # Asked so that Textual drops the list of displayed blocks it keeps (until next asked)
             # once they are gone: it kept every dropped block alive, with all they held.
             self.displayed_children  # noqa: B018
-            return self.height
+            return self.flat_height
         return super().get_content_height(container, viewport, width)
 
     def render_line(self, y: int) -> Strip:
         if self._rows is None:
             return super().render_line(y)
         width = self.size.width
-        if y >= self.height:
+        if y >= self.flat_height:
             return Strip.blank(width, self.rich_style)
         line = Strip(self._rows[y])
         selection = self.text_selection
