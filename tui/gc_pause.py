@@ -4,7 +4,8 @@ A streamed Markdown answer makes and drops widgets fast enough that Python runs 
 generation) collection every few hundred milliseconds, and each one walks every object of the app:
 100-200 ms with a large catalog loaded, the biggest stalls while streaming. Young collections still
 run, so short-lived cycles are freed as usual; the old generation waits until the last stream ends
-(`gc.set_threshold`), then collects on its normal schedule.
+(`gc.set_threshold`), then collects on its normal schedule; after a long answer its owner collects
+at once (see `StreamedAnswer`), rather than leaving the pause to land on a later key.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ def hold() -> None:
     _holders += 1
 
 
-def release() -> None:
+def release() -> bool:
+    """Whether that was the last hold (no stream runs now)."""
     global _holders
     if _holders == 0:
-        return
+        return False
     _holders -= 1
     if _holders == 0 and _saved is not None:
         gc.set_threshold(*_saved)
+    return _holders == 0
