@@ -298,3 +298,20 @@ async def test_rules_pane_refuses_a_corrupt_settings_file(tmp_path: Path) -> Non
         await until(pilot, lambda: any(n.title == "Not written" for n in app._notifications), what="the refusal")
         assert local.read_text() == "{ not json"
         assert "invalid JSON" in str(app.query_one(RulesTree).root.children[1].label)
+
+
+async def test_a_layout_elsewhere_does_not_repaint_the_tree(app: SkilldeckApp) -> None:
+    """Textual's ScrollView repaints its scrollbar on every layout of the screen, and with it the
+    whole tree got redrawn on every frame of a streamed answer; only a real change gets through."""
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.pause()
+        updates: list[object] = []
+        real = app.tree._scroll_update
+        app.tree._scroll_update = lambda size: (updates.append(size), real(size))  # type: ignore[method-assign]
+        for n in range(3):
+            await app.query_one("#conversation-log").mount(Static(f"line {n}"))
+            await pilot.pause()
+        assert updates == []
+        app.tree.root.add_leaf("one more line")  # the tree's own size changes: its scrollbar must follow
+        await until(pilot, lambda: bool(updates), what="the tree's scrollbar to follow its new line")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.widgets import Tree
 
 VIM_BINDINGS = [
@@ -27,6 +28,18 @@ class NavTree(Tree[DataT], Generic[DataT]):
         super().__init__(label, **kwargs)  # type: ignore[arg-type]
         self.show_root = False
         self.guide_depth = 2
+        self._laid_out_as: tuple[Size, Size, Size, Size] | None = None
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # Textual's ScrollView redraws its scrollbar on every layout of the screen: it compares the
+        # compositor's virtual size with its own (its lines), which always differ. The repainted
+        # scrollbar widened each frame's redraw to the whole tree; while an answer streamed, that
+        # was every frame. So only a real change gets through (its own size among them: new lines).
+        seen = (size, virtual_size, container_size, self.virtual_size)
+        if seen == self._laid_out_as:
+            return False
+        self._laid_out_as = seen
+        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def action_first(self) -> None:
         self.cursor_line = 0
