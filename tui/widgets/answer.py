@@ -55,9 +55,10 @@ class StreamedAnswer:
     # tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
     # at most, so shorter also means a fast model's text is drawn later.
     # tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s, both set to (p99 lag, drawn in
-    # full after): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 → 92-101 ms, 28-30 s; 800 →
-    # 124-140 ms, 18-19 s. At 300 it draws ~1,300 characters (~330 tokens) a second, faster
-    # than models stream.
+    # full after; measured before the block-leak and tree-redraw fixes, which took 300 to
+    # 55-66 ms, 18-25 s): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 → 92-101 ms, 28-30 s;
+    # 800 → 124-140 ms, 18-19 s. At 300 it draws 1,100-2,200 characters a second, faster than
+    # models stream.
     CHUNK = 300
     PER_TICK = 300
     # Parts after which the answer's dropped widgets are collected as soon as it is drawn.
