@@ -21,6 +21,7 @@ from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, T
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace
 
 from .commands import SkillCommands
+from .compositor import keep_map
 from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
@@ -426,6 +427,10 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             ),
         ]
         self.push_screen(HelpScreen(sections))
+
+    def get_default_screen(self) -> Screen:
+        # The main screen is where answers stream: see compositor.py.
+        return keep_map(super().get_default_screen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

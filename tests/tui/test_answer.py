@@ -139,3 +139,23 @@ async def test_dropped_blocks_are_freed() -> None:
         await until(pilot, lambda: answer.settled, what="the answer to settle")
         assert len(answer.parts) > 10
         await until(pilot, lambda: dropped() == 0, what="the dropped blocks to be freed")
+
+
+async def test_an_open_part_shows_what_one_markdown_would_as_it_streams() -> None:
+    """The screen never lays out an open part's blocks (it draws them itself after each append),
+    and what it shows at each step is what a Markdown of the text so far shows."""
+    app = Log()
+    async with app.run_test(size=(70, 80)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        part = FlatMarkdown(live=True)
+        await log.mount(part)
+        for end in (SAMPLE.index("## Search"), SAMPLE.index("1. one"), SAMPLE.index("> quoted"), len(SAMPLE)):
+            await part.append(SAMPLE[len(part.source) : end])
+            await until(pilot, lambda: part._rows is not None and not part._layout_required, what="the part to draw")
+            shown = _text(part.lines())
+            placed = app.screen._compositor.full_map
+            assert part.children and not any(block in placed for block in part.walk_children())
+            whole = Markdown(part.source)
+            await log.mount(whole)
+            assert shown == await _drawing(pilot, whole)
+            await whole.remove()

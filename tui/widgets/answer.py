@@ -1,5 +1,5 @@
-"""An assistant's answer as it streams in: Textual's Markdown for the part still being written,
-flat lines for the parts before it (see flat_markdown.py for why).
+"""An assistant's answer as it streams in, as a run of FlatMarkdown parts: the open one drawn
+again after each append, the ones before it kept as lines (see flat_markdown.py for why).
 
 Text is drawn a dozen times a second, not on every delta: at 2,000 tokens per second a frame per
 delta left the loop no time for keys.

@@ -1,10 +1,11 @@
-"""Markdown drawn by Textual's own Markdown widget, then kept as the lines it drew.
+"""Markdown drawn by Textual's own Markdown widget, shown as the lines it drew.
 
 Textual arranges every widget of the screen on each layout change, and its Markdown widget makes
 about ten widgets per 200 characters: a long answer (2,000+ widgets) made every later frame of the
-app slow, streaming above all. A `FlatMarkdown` has its blocks only while it is open (being
-streamed into, or drawn at a new width); once closed it lays them out and draws them itself, keeps
-the lines and drops the blocks, so it looks exactly the same and costs one widget.
+app slow, streaming above all. A `FlatMarkdown` lays its blocks out and draws them itself, and the
+screen sees only the lines: it looks exactly the same and costs the screen one widget. While it is
+open (streamed into) it draws again after each append; once closed it keeps the lines and drops
+the blocks.
 
 `picture` uses Textual internals (its compositor, widgets' layout caches); tests/tui/test_answer.py
 checks what it draws against what the screen draws, with the version tests/constraints.txt pins.
@@ -15,30 +16,58 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual._compositor import Compositor
-from textual.geometry import Size
+from textual._styles_cache import StylesCache
+from textual.await_complete import AwaitComplete
+from textual.geometry import Region, Size, Spacing
+from textual.layout import DockArrangeResult
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
 
+from tui.compositor import KeptMapCompositor
 
-def picture(root: Widget, width: int) -> list[Strip]:
+# `picture` lays a document out in a box of a multiple of this height (see there).
+_BOX = 48
+# What the screen's compositor is given to arrange inside a drawn FlatMarkdown.
+_NOTHING = DockArrangeResult([], set(), Spacing())
+
+
+def picture(root: Widget, width: int, cache: StylesCache | None = None, rows: int = 0) -> list[Strip]:
     """The lines `root` and its descendants draw at `width`, padding and border included.
 
     Laid out and drawn by a compositor of its own, with the code the screen uses, so it does not
     wait for the screen: a part is drawn as soon as its text is in, wherever the log has scrolled.
+    `cache` keeps the lines `root` draws itself, if it draws something else for the screen;
+    `rows` is how tall it was last time.
     """
     for widget in root.walk_children(with_self=True):
-        # A block whose text changed since the last frame has told only itself so far (its
-        # ancestors hear on its next idle), so their measurements may be stale.
-        widget._clear_arrangement_cache()
-        widget._box_model_cache.clear()
-        widget.clear_cached_dimensions()
+        # A widget whose text or children changed since the last frame has told only itself so
+        # far (its ancestors hear on its next idle), so their measurements may be stale: tell
+        # them now. The rest keep what they measured, so a part streamed into is laid out again
+        # only where it changed.
+        if widget is root or widget._layout_required or not widget._size:
+            for ancestor in (widget, *widget.ancestors):
+                if not isinstance(ancestor, Widget):
+                    break
+                ancestor._clear_arrangement_cache()
+                ancestor._layout_updates += 1
+                if ancestor is root:
+                    break
     gutter = root.styles.gutter
-    height = root.get_content_height(Size(width, 0), Size(width, 0), width - gutter.width) + gutter.height
-    compositor = Compositor()
-    compositor.reflow(root, Size(width, height))
+    # Laid out in a box of a height that seldom changes, then drawn only as tall as its content:
+    # every block's measurements are kept by the height of its container, so a box as tall as
+    # the content (a new height at each append) would measure every block again each time. Not
+    # much taller than the content either: `root` draws all of it (its background).
+    box = _BOX * (1 + (rows + _BOX // 3) // _BOX)
+    while True:
+        compositor = KeptMapCompositor()
+        compositor.reflow(root, Size(width, box))
+        inner = root._get_scrollable_region(Region(0, 0, width, box).shrink(gutter))
+        height = root.arrange(inner.size).total_region.height + gutter.height
+        if height <= box:
+            break
+        box = _BOX * (1 + height // _BOX)
     for widget, geometry in compositor.full_map.items():
         # What the screen does after a reflow (the root keeps the size the screen gave it).
         if widget is not root:
@@ -46,16 +75,18 @@ def picture(root: Widget, width: int) -> list[Strip]:
     # A widget draws at the size the screen's compositor has for it (`Widget.region`), so for
     # this one synchronous draw the screen asks ours: nothing else runs meanwhile.
     screen = root.screen
-    own = screen._compositor
+    own, own_cache = screen._compositor, root._styles_cache
     screen._compositor = compositor
+    root._styles_cache = cache or own_cache
     try:
-        return compositor.render_strips()
+        return compositor.render_strips(Size(width, height))
     finally:
-        screen._compositor = own
+        screen._compositor, root._styles_cache = own, own_cache
 
 
 class FlatMarkdown(Markdown):
-    """A Markdown that, once closed and given a width, keeps the lines its blocks drew and drops them.
+    """A Markdown that draws its blocks itself and shows the screen only the lines; once closed and
+    drawn, it drops the blocks.
 
     It is a Markdown itself (not a wrapper) because every level of nested auto-height containers
     makes Textual arrange the blocks again on each layout.
@@ -63,50 +94,76 @@ class FlatMarkdown(Markdown):
 
     def __init__(self, source: str = "", *, live: bool = False, classes: str | None = None) -> None:
         super().__init__(source, classes=classes)
-        # While live, a stream writes into it; it is flattened only once closed.
+        # While live, a stream writes into it; it drops its blocks only once closed.
         self.live = live
-        # The picture's rows as plain segments (with the offsets mouse selection reads), not Strips:
-        # a Strip holds seven caches, and every object kept is walked by every full garbage
-        # collection from then on (a 40,000-character answer: 58,000 fewer).
+        # The last picture's rows as plain segments (with the offsets mouse selection reads), not
+        # Strips: a Strip holds seven caches, and every object kept is walked by every full
+        # garbage collection from then on (a 40,000-character answer: 58,000 fewer). Until the
+        # first picture (None) the screen arranges and draws the blocks as for any Markdown.
         self._rows: list[list[Segment]] | None = None
         self._width = 0
+        # Closed, drawn, and its blocks dropped.
+        self._flat = False
+        # While `picture` lays the blocks out, the widget is a plain Markdown again, and what it
+        # draws itself then (its background, all the box `picture` lays it out in) is kept apart
+        # from what it draws for the screen, and across pictures.
+        self._picturing = False
+        self._picture_cache = StylesCache()
+        self._line_style = Style()
         # Rows dropped from the bottom: see `trim`.
         self._trim = 0
         self.top_margin = 0
         self.bottom_margin = 0
 
     @property
+    def _drawn(self) -> bool:
+        """Showing its picture rather than its blocks."""
+        return self._rows is not None and not self._picturing
+
+    @property
     def flat(self) -> bool:
-        return self._rows is not None
+        return self._flat
 
     @property
     def flat_height(self) -> int:
-        """Rows shown, once flat (the trimmed ones left out)."""
+        """Rows shown, once drawn (the trimmed ones left out)."""
         return len(self._rows) - self._trim if self._rows is not None else 0
 
     def lines(self) -> list[Strip]:
-        """What it shows, once flat."""
+        """What it shows, once drawn."""
         return [Strip(self._rows[y]) for y in range(self.flat_height)] if self._rows is not None else []
 
     @property
     def settled(self) -> bool:
-        """Flat, and drawn for the width it has (a resize redraws it)."""
+        """Flat, and drawn for the width it has (a resize draws it again)."""
         width = self.outer_size.width
-        return self._rows is not None and (self._width == width or not width)
+        return self._flat and (self._width == width or not width)
 
     def close(self) -> None:
         """No more text will come: the owner calls `capture` next."""
         self.live = False
 
+    def append(self, markdown: str) -> AwaitComplete:
+        appended = super().append(markdown)
+
+        async def then() -> None:
+            await appended
+            self._draw_soon()
+
+        return AwaitComplete(then())
+
     async def on_resize(self, event: events.Resize) -> None:
         # Markdown mounts its blocks on mount, which is handled before the first resize.
-        if self.live or not event.size.width:
+        width = event.size.width
+        if not width or width == self._width:
             return
-        if self._rows is not None:
-            if event.size.width == self._width:
-                return
-            # Drawn for another width: let Markdown make its blocks again, then flatten those.
-            self._rows = None
+        if self.live:
+            self._draw_soon()
+            return
+        if self._flat:
+            # Drawn for another width: let Markdown make its blocks again (the old lines show
+            # meanwhile), then flatten those.
+            self._flat = False
             await self.update(self.source)
         self._capture_soon()
 
@@ -116,36 +173,67 @@ class FlatMarkdown(Markdown):
         if not self.capture() and tries and not self.live and self.is_mounted and self.outer_size.width:
             self.call_after_refresh(self._capture_soon, tries - 1)
 
+    def _draw_soon(self, tries: int = 100) -> None:
+        """Draw the open document once every block is mounted."""
+        if self.live and not self.draw() and tries and self.is_mounted:
+            self.call_after_refresh(self._draw_soon, tries - 1)
+
     def edge_margins(self) -> tuple[int, int] | None:
         """The top margin of the first block and the bottom margin of the last, while open; None
         while the first block may still change kind (text streaming into it: "``" becomes a fence)."""
-        if self._rows is not None:
+        if self._flat:
             return self.top_margin, self.bottom_margin
         blocks = [child for child in self.children if child.display]
         if not blocks or (self.live and len(blocks) < 2):
             return None
         return blocks[0].styles.margin.top, blocks[-1].styles.margin.bottom
 
-    def capture(self) -> bool:
-        """Flatten now, if it is closed and has a width; whether it is flat."""
-        if self._rows is not None:
+    def _draw_width(self) -> int:
+        """The width it has, or before the screen first lays it out, the width it will have (so
+        that the screen never has to arrange its blocks)."""
+        if self.outer_size.width:
+            return self.outer_size.width  # as the resize event gives it: with padding
+        parent = self.parent
+        if not isinstance(parent, Widget):
+            return 0
+        return max(0, parent.scrollable_content_region.width - self.styles.margin.width)
+
+    def draw(self) -> bool:
+        """Lay the blocks out and keep the lines they draw, if every block is in place; whether
+        it drew."""
+        if self._flat:
             return True
-        width = self.outer_size.width  # as the resize event gives it: with padding
-        if self.live or not self.is_mounted or not width:
+        width = self._draw_width()
+        if not self.is_mounted or not width:
             return False
         blocks = list(self.walk_children())
         # Every block mounted, and the widgets each was given to hold too (a list item's bullet
         # and paragraphs are mounted after the item).
         if (self.source.strip() and not blocks) or any(not block.is_mounted or block._pending_children for block in blocks):
             return False
-        drawn = picture(self, width)
-        self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
+        self._picturing = True
+        try:
+            drawn = picture(self, width, self._picture_cache, len(self._rows or ()))
+        finally:
+            self._picturing = False
         # The picture includes the padding and border, which Textual draws again around the lines.
         gutter = self.styles.gutter
         rows = [line.crop(gutter.left, width - gutter.right) for line in drawn[gutter.top : len(drawn) - gutter.bottom]]
+        grew = self._rows is None or len(rows) != len(self._rows)
         self._rows = [list(line.apply_offsets(0, y)) for y, line in enumerate(rows)]
         self._width = width
-        self.refresh(layout=True)
+        self._clear_arrangement_cache()
+        self.refresh(layout=grew)
+        return True
+
+    def capture(self) -> bool:
+        """Draw for good and drop the blocks now, if it is closed and can draw; whether it is flat."""
+        if self._flat:
+            return True
+        if self.live or not self.draw():
+            return False
+        self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
+        self._flat = True
         # Hidden first: Textual removes widgets over several messages each, and until then it
         # would go on arranging them on every layout.
         for child in self.children:
@@ -162,20 +250,30 @@ class FlatMarkdown(Markdown):
             self.refresh(layout=True)
 
     # Drawing ------------------------------------------------------------------------------------
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        # The screen arranges nothing inside once it shows the picture: the blocks are laid out
+        # by `picture` alone.
+        return _NOTHING if self._drawn else super().arrange(size, optimal)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        if self._rows is not None:
+        if self._drawn:
             # Asked so that Textual drops the list of displayed blocks it keeps (until next asked)
             # once they are gone: it kept every dropped block alive, with all they held.
             self.displayed_children  # noqa: B018
             return self.flat_height
         return super().get_content_height(container, viewport, width)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Textual works `rich_style` out afresh (over every ancestor) each time it is asked.
+        self._line_style = self.rich_style
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        if self._rows is None:
+        if not self._drawn or self._rows is None:
             return super().render_line(y)
         width = self.size.width
         if y >= self.flat_height:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._line_style)
         line = Strip(self._rows[y])
         selection = self.text_selection
         span = selection.get_span(y) if selection is not None else None
@@ -184,11 +282,11 @@ class FlatMarkdown(Markdown):
             end = line.cell_length if end == -1 else end
             chosen = self.screen.get_component_rich_style("screen--selection")
             line = Strip.join([line.crop(0, start), _over(line.crop(start, end), chosen), line.crop(end)])
-        return line.crop_extend(0, width, self.rich_style)
+        return line.crop_extend(0, width, self._line_style)
 
     # Mouse selection: the lines keep their text, so a drag over a flat answer still copies it.
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        if self._rows is None:
+        if not self._drawn:
             return super().get_selection(selection)
         return selection.extract("\n".join(line.text.rstrip() for line in self.lines())), "\n"
 
