@@ -33,13 +33,17 @@ _BOX = 48
 _NOTHING = DockArrangeResult([], set(), Spacing())
 
 
-def picture(root: Widget, width: int, cache: StylesCache | None = None, rows: int = 0) -> list[Strip]:
-    """The lines `root` and its descendants draw at `width`, padding and border included.
+def picture(
+    root: Widget, width: int, cache: StylesCache | None = None, rows: int = 0, above: Widget | None = None
+) -> tuple[int, list[Strip]]:
+    """The lines `root` and its descendants draw at `width`, padding and border included, from
+    the first line it returns on (0 but with `above`).
 
     Laid out and drawn by a compositor of its own, with the code the screen uses, so it does not
     wait for the screen: a part is drawn as soon as its text is in, wherever the log has scrolled.
     `cache` keeps the lines `root` draws itself, if it draws something else for the screen;
-    `rows` is how tall it was last time.
+    `rows` is how tall it was last time; `above` is a child that (with everything above it) draws
+    as it did last time, so only the lines below it are drawn.
     """
     for widget in root.walk_children(with_self=True):
         # A widget whose text or children changed since the last frame has told only itself so
@@ -74,14 +78,17 @@ def picture(root: Widget, width: int, cache: StylesCache | None = None, rows: in
             widget._size_updated(geometry.region.size, geometry.virtual_size, geometry.container_size, layout=False)
     # A widget draws at the size the screen's compositor has for it (`Widget.region`), so for
     # this one synchronous draw the screen asks ours: nothing else runs meanwhile.
+    top = compositor.full_map[above].region.bottom if above in compositor.full_map else 0
+    top = min(top, height)
     screen = root.screen
     own, own_cache = screen._compositor, root._styles_cache
     screen._compositor = compositor
     root._styles_cache = cache or own_cache
     try:
-        return compositor.render_strips(Size(width, height))
+        chops = compositor._render_chops(Region(0, top, width, height - top), lambda y: y >= top)
     finally:
         screen._compositor, root._styles_cache = own, own_cache
+    return top, [Strip.join(chop.values()) for chop in chops[top:height]]
 
 
 class FlatMarkdown(Markdown):
@@ -110,6 +117,9 @@ class FlatMarkdown(Markdown):
         self._picturing = False
         self._picture_cache = StylesCache()
         self._line_style = Style()
+        # The blocks above the last at the last picture: an append changes only the last block
+        # and adds blocks after it, so these draw as they did (see `draw`).
+        self._kept: list[Widget] = []
         # Rows dropped from the bottom: see `trim`.
         self._trim = 0
         self.top_margin = 0
@@ -211,17 +221,25 @@ class FlatMarkdown(Markdown):
         # and paragraphs are mounted after the item).
         if (self.source.strip() and not blocks) or any(not block.is_mounted or block._pending_children for block in blocks):
             return False
+        children = list(self.children)
+        kept = self._kept
+        # What the blocks kept since the last picture drew is kept too, unless the width changed.
+        same = width == self._width and len(children) > len(kept) and all(a is b for a, b in zip(children, kept, strict=False))
+        gutter = self.styles.gutter
         self._picturing = True
         try:
-            drawn = picture(self, width, self._picture_cache, len(self._rows or ()))
+            top, drawn = picture(self, width, self._picture_cache, len(self._rows or ()), kept[-1] if same and kept else None)
         finally:
             self._picturing = False
         # The picture includes the padding and border, which Textual draws again around the lines.
-        gutter = self.styles.gutter
-        rows = [line.crop(gutter.left, width - gutter.right) for line in drawn[gutter.top : len(drawn) - gutter.bottom]]
-        grew = self._rows is None or len(rows) != len(self._rows)
-        self._rows = [list(line.apply_offsets(0, y)) for y, line in enumerate(rows)]
+        first = max(top, gutter.top)  # the first line drawn that is a row
+        start = first - gutter.top
+        new = [line.crop(gutter.left, width - gutter.right) for line in drawn[first - top : len(drawn) - gutter.bottom]]
+        kept_rows = self._rows[:start] if self._rows is not None and start else []
+        grew = self._rows is None or len(kept_rows) + len(new) != len(self._rows)
+        self._rows = kept_rows + [list(line.apply_offsets(0, start + y)) for y, line in enumerate(new)]
         self._width = width
+        self._kept = children[:-1]
         self._clear_arrangement_cache()
         self.refresh(layout=grew)
         return True
@@ -234,6 +252,7 @@ class FlatMarkdown(Markdown):
             return False
         self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
         self._flat = True
+        self._kept = []
         # Hidden first: Textual removes widgets over several messages each, and until then it
         # would go on arranging them on every layout.
         for child in self.children:
