@@ -55,11 +55,19 @@ async def _drawing(pilot, widget: Markdown) -> list[str]:  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize(
-    ("chunk", "piece", "rows"),
-    # The last: most parts are never on screen (below the log's bottom edge) and drawn all the same.
-    [(1, 7, 80), (100, 7, 80), (1, 10_000, 80), (10_000, 7, 80), (100, 7, 8)],
+    ("chunk", "piece", "rows", "merge"),
+    # (100, 7, 8, _): most parts are never on screen (below the log's bottom edge) and drawn all the same.
+    [
+        (1, 7, 80, 0),
+        (100, 7, 80, 0),
+        (1, 10_000, 80, 0),
+        (10_000, 7, 80, 0),
+        (100, 7, 8, 0),
+        (100, 7, 80, 2000),
+        (100, 7, 8, 2000),
+    ],
 )
-async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int) -> None:
+async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int, merge: int) -> None:
     app = Log()
     async with app.run_test(size=(70, 80)) as pilot:
         log = app.query_one("#log", VerticalScroll)
@@ -71,7 +79,7 @@ async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int) -
         await pilot.resize_terminal(70, rows)
 
         answer = StreamedAnswer(log)
-        answer.CHUNK = chunk
+        answer.CHUNK, answer.MERGE = chunk, merge
         for start in range(0, len(SAMPLE), piece):
             answer.write(SAMPLE[start : start + piece])
             await pilot.pause()
@@ -79,7 +87,9 @@ async def test_parts_draw_like_one_markdown(chunk: int, piece: int, rows: int) -
         await until(pilot, lambda: answer.settled, what="the answer to settle")
         drawn = [text for part in answer.parts for text in _text(part.lines())]
         assert answer.source == SAMPLE
-        assert (len(answer.parts) > 1) == (chunk < len(SAMPLE))
+        assert (answer.made > 1) == (chunk < len(SAMPLE))
+        # Joined into one part when merging (SAMPLE is shorter than MERGE), else one per cut.
+        assert len(answer.parts) == (1 if merge else answer.made)
         assert drawn == expected
 
 
@@ -104,6 +114,24 @@ async def test_flat_answer_redraws_at_a_new_width() -> None:
         await pilot.resize_terminal(40, 30)
         await until(pilot, lambda: part.flat and part._width <= 40, what="the part to flatten again")
         assert part.flat_height > narrow
+
+
+async def test_joined_parts_redraw_as_one_markdown_at_a_new_width() -> None:
+    app = Log()
+    async with app.run_test(size=(70, 80)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        answer = StreamedAnswer(log)
+        answer.CHUNK = 100
+        answer.write(SAMPLE)
+        answer.finish()
+        await until(pilot, lambda: answer.settled, what="the answer to settle")
+        assert answer.made > 1 and len(answer.parts) == 1
+        await pilot.resize_terminal(45, 80)
+        await until(pilot, lambda: answer.settled and answer.parts[0]._width < 45, what="the answer to draw again")
+        drawn = _text(answer.parts[0].lines())
+        whole = Markdown(SAMPLE)
+        await log.mount(whole)
+        assert drawn == await _drawing(pilot, whole)
 
 
 async def test_closing_a_part_can_be_cancelled() -> None:
@@ -137,7 +165,7 @@ async def test_dropped_blocks_are_freed() -> None:
         answer.write(SAMPLE * 3)
         answer.finish()
         await until(pilot, lambda: answer.settled, what="the answer to settle")
-        assert len(answer.parts) > 10
+        assert answer.made > 10
         await until(pilot, lambda: dropped() == 0, what="the dropped blocks to be freed")
 
 

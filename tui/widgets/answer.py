@@ -61,7 +61,11 @@ class StreamedAnswer:
     # models stream.
     CHUNK = 300
     PER_TICK = 300
-    # Parts after which the answer's dropped widgets are collected as soon as it is drawn.
+    # Flat parts next to each other are joined into one of up to MERGE characters: fewer widgets
+    # for every frame to arrange, while a resize, which draws each again from its text, stays
+    # short for each.
+    MERGE = 2000
+    # Parts made, after which the answer's dropped widgets are collected as soon as it is drawn.
     LONG = 20
 
     def __init__(self, log: Widget, classes: str = "answer") -> None:
@@ -71,6 +75,7 @@ class StreamedAnswer:
         self._pending: list[str] = []
         self._written = ""  # what the open part has been given
         self.parts: list[FlatMarkdown] = []
+        self.made = 0  # parts made, before any were joined
         self._stream: MarkdownStream | None = None
         self._ending = False
         self.finished = False
@@ -101,8 +106,8 @@ class StreamedAnswer:
         self._done()
 
     def _capture(self) -> bool:
-        """Keep as lines the parts closed so far, and collapse the margin between each two; whether
-        every part is flat."""
+        """Keep as lines the parts closed so far, collapse the margin between each two and join
+        those that fit in one; whether every part is flat and joined."""
         for part in self.parts:
             if not part.live:
                 part.capture()
@@ -110,7 +115,18 @@ class StreamedAnswer:
             margins = lower.edge_margins()
             if upper.flat and margins is not None:
                 upper.trim(min(upper.bottom_margin, margins[0]))
-        return all(part.flat for part in self.parts)
+        at, waiting = 0, False
+        while at + 1 < len(self.parts):
+            upper, lower = self.parts[at], self.parts[at + 1]
+            if len(upper.source) + len(lower.source) <= self.MERGE and upper.flat and lower.flat:
+                if upper.absorb(lower):
+                    del self.parts[at + 1]
+                    lower.remove()
+                    continue
+                # Its dropped blocks are still being removed: joined on a later tick.
+                waiting = waiting or bool(lower.children)
+            at += 1
+        return all(part.flat for part in self.parts) and not waiting
 
     async def _tick(self) -> None:
         self._capture()
@@ -150,6 +166,7 @@ class StreamedAnswer:
             # After the last part, not at the end: a tool call's block may already follow.
             await self._log.mount(part, after=self.parts[-1] if self.parts else None)
             self.parts.append(part)
+            self.made += 1
             self._stream = Markdown.get_stream(part)
         await self._stream.write(text)
 
@@ -171,7 +188,7 @@ class StreamedAnswer:
     def _release(self) -> None:
         if self._holding:
             self._holding = False
-            if gc_pause.release() and len(self.parts) >= self.LONG:
+            if gc_pause.release() and self.made >= self.LONG:
                 # The widgets a long answer dropped are collected just after its last frame, a
                 # natural pause, not whenever Python next would: after the bench's 40,000
                 # characters that was 800,000 objects and 1.4 s, twice on the next `enter`.

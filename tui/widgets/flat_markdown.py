@@ -260,6 +260,29 @@ class FlatMarkdown(Markdown):
         self.remove_children()
         return True
 
+    def absorb(self, lower: FlatMarkdown) -> bool:
+        """Take on the lines and text of `lower`, the flat part right below this one, if both are
+        drawn for the same width (the owner then removes it); whether it did.
+
+        The screen arranges every widget on each frame, so a long answer kept as a few widgets
+        makes every later frame cheaper than as a hundred. The text together draws as the two
+        did (parts are cut between blocks), so a resize draws it again as one document.
+        """
+        if not (self._flat and lower._flat and self._rows is not None and lower._rows is not None):
+            return False
+        # Not while its dropped blocks are still being removed: removing it then leaves them
+        # held by the unfinished removal, never freed.
+        if self._width != lower._width or lower.children:
+            return False
+        rows = self._rows[: self.flat_height]
+        rows += [list(Strip(row).apply_offsets(0, len(rows) + y)) for y, row in enumerate(lower._rows)]
+        self._rows = rows
+        self._trim = lower._trim
+        self._markdown = self.source + lower.source
+        self.bottom_margin = lower.bottom_margin
+        self.refresh(layout=True)
+        return True
+
     def trim(self, rows: int) -> None:
         """Drop `rows` rows off the bottom. One Markdown collapses the margins between two blocks
         into the larger, but a part's picture keeps its last block's bottom margin and the next
