@@ -134,6 +134,24 @@ async def test_joined_parts_redraw_as_one_markdown_at_a_new_width() -> None:
         assert drawn == await _drawing(pilot, whole)
 
 
+async def test_a_flat_part_takes_on_a_new_theme() -> None:
+    """Flat lines keep the colours they were drawn in, so a theme change draws them again."""
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        app.theme = "textual-dark"
+        part = FlatMarkdown(SAMPLE)
+        await log.mount(part)
+        await until(pilot, lambda: part.flat, what="the part to flatten")
+        dark = part.lines()
+        app.theme = "textual-light"
+        await until(pilot, lambda: part.flat and part.lines() != dark, what="the part to draw again")
+        fresh = FlatMarkdown(SAMPLE)
+        await log.mount(fresh)
+        await until(pilot, lambda: fresh.flat, what="a part drawn in the new theme")
+        assert part.lines() == fresh.lines()
+
+
 async def test_closing_a_part_can_be_cancelled() -> None:
     """The app closing cancels the ticker mid-close; Textual's MarkdownStream swallows a cancel, so
     unless closing passes it on, the ticker ran on and the app never exited."""

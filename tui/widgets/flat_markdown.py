@@ -162,6 +162,19 @@ class FlatMarkdown(Markdown):
 
         return AwaitComplete(then())
 
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._restyle)
+
+    async def _restyle(self, _theme: object) -> None:
+        """The lines keep the colours they were drawn in: draw them again in the new theme's."""
+        self._picture_cache.clear()
+        if self._flat:
+            self._flat = False
+            await self.update(self.source)
+            self._capture_soon()
+        elif self.live:
+            self._draw_soon()
+
     async def on_resize(self, event: events.Resize) -> None:
         # Markdown mounts its blocks on mount, which is handled before the first resize.
         width = event.size.width
