@@ -51,14 +51,13 @@ class StreamedAnswer:
 
     TICK = 1 / 12
     # Characters of the open part before it is cut at a blank line (CHUNK), and the most text
-    # drawn in one tick (PER_TICK). The open part's blocks are laid out on every frame, and a
-    # tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
+    # drawn in one tick (PER_TICK). Each draw of the open part lays out its changed blocks, and
+    # a tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
     # at most, so shorter also means a fast model's text is drawn later.
-    # tests/bench/bench_conversation.py, 2,000 tokens/s for 5 s, both set to (p99 lag, drawn in
-    # full after; measured before the block-leak and tree-redraw fixes, which took 300 to
-    # 55-66 ms, 18-25 s): 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s; 400 → 92-101 ms, 28-30 s;
-    # 800 → 124-140 ms, 18-19 s. At 300 it draws 1,100-2,200 characters a second, faster than
-    # models stream.
+    # tests/bench/bench_conversation.py (2,000 tokens/s for 5 s; p99 lag, drawn in full after),
+    # when the screen still laid out the open part: 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s;
+    # 400 → 92-101 ms, 28-30 s; 800 → 124-140 ms, 18-19 s. Since the part draws itself, 200/200
+    # and 300/150 measured 45-60 ms against 300/300's 51-59 ms (before parts were joined): noise.
     CHUNK = 300
     PER_TICK = 300
     # Flat parts next to each other are joined into one of up to MERGE characters: fewer widgets
