@@ -55,10 +55,11 @@ class StreamedAnswer:
     # a tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
     # at most, so shorter also means a fast model's text is drawn later.
     # tests/bench/bench_conversation.py (2,000 tokens/s for 5 s; p99 lag, drawn in full after),
-    # when the screen still laid out the open part: 200 → 74-79 ms, 39 s; 300 → 88 ms, 30 s;
-    # 400 → 92-101 ms, 28-30 s; 800 → 124-140 ms, 18-19 s. Since the part draws itself, 200/200
-    # and 300/150 measured 45-60 ms against 300/300's 51-59 ms (before parts were joined): noise.
-    CHUNK = 300
+    # CHUNK with PER_TICK 300, two runs each, interleaved: 150 → 35-38 ms, 18-21 s; 200 →
+    # 35-42 ms, 21-25 s; 300 → 42-49 ms, 16-20 s; 800 → 59-61 ms, 17-19 s. A new part's first
+    # draw lays out and draws all of its text, the later ones only what changed, so parts are
+    # short; at 200 it still draws 1,600-1,900 characters a second, faster than models stream.
+    CHUNK = 200
     PER_TICK = 300
     # Flat parts next to each other are joined into one of up to MERGE characters: fewer widgets
     # for every frame to arrange, while a resize, which draws each again from its text, stays
