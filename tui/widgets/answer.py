@@ -45,8 +45,8 @@ def split_point(text: str, limit: int) -> int:
 class StreamedAnswer:
     """One answer, drawn into the conversation log as a run of FlatMarkdown parts.
 
-    Not a widget of its own: each level of nested auto-height containers makes Textual measure the
-    open part's blocks again on every layout, so the parts sit in the log directly.
+    Not a widget of its own: the parts sit in the log directly (a tool call's block can follow
+    the last), one level of containers fewer for every frame to arrange.
     """
 
     TICK = 1 / 12

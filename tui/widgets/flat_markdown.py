@@ -95,8 +95,9 @@ class FlatMarkdown(Markdown):
     """A Markdown that draws its blocks itself and shows the screen only the lines; once closed and
     drawn, it drops the blocks.
 
-    It is a Markdown itself (not a wrapper) because every level of nested auto-height containers
-    makes Textual arrange the blocks again on each layout.
+    It is a Markdown itself (not a wrapper), so `Markdown.get_stream` writes into it and its
+    blocks are laid out as in any Markdown; `arrange` hides them from the screen once it has a
+    picture, and `_picturing` lets `picture` see them.
     """
 
     def __init__(self, source: str = "", *, live: bool = False, classes: str | None = None) -> None:
