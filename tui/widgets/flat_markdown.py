@@ -76,10 +76,9 @@ def picture(
         # What the screen does after a reflow (the root keeps the size the screen gave it).
         if widget is not root:
             widget._size_updated(geometry.region.size, geometry.virtual_size, geometry.container_size, layout=False)
+    top = min(compositor.full_map[above].region.bottom, height) if above in compositor.full_map else 0
     # A widget draws at the size the screen's compositor has for it (`Widget.region`), so for
     # this one synchronous draw the screen asks ours: nothing else runs meanwhile.
-    top = compositor.full_map[above].region.bottom if above in compositor.full_map else 0
-    top = min(top, height)
     screen = root.screen
     own, own_cache = screen._compositor, root._styles_cache
     screen._compositor = compositor
@@ -170,11 +169,16 @@ class FlatMarkdown(Markdown):
         """The lines keep the colours they were drawn in: draw them again in the new theme's."""
         self._picture_cache.clear()
         if self._flat:
-            self._flat = False
-            await self.update(self.source)
-            self._capture_soon()
+            await self._draw_again()
         elif self.live:
             self._draw_soon()
+
+    async def _draw_again(self) -> None:
+        """Let Markdown make the blocks again from the text (the old lines show meanwhile), then
+        flatten those."""
+        self._flat = False
+        await self.update(self.source)
+        self._capture_soon()
 
     async def on_resize(self, event: events.Resize) -> None:
         # Markdown mounts its blocks on mount, which is handled before the first resize.
@@ -185,11 +189,9 @@ class FlatMarkdown(Markdown):
             self._draw_soon()
             return
         if self._flat:
-            # Drawn for another width: let Markdown make its blocks again (the old lines show
-            # meanwhile), then flatten those.
-            self._flat = False
-            await self.update(self.source)
-        self._capture_soon()
+            await self._draw_again()  # drawn for another width
+        else:
+            self._capture_soon()
 
     def _capture_soon(self, tries: int = 100) -> None:
         """Flatten once every block is mounted (Markdown mounts them over a few messages). If that
