@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -18,12 +19,18 @@ from tests.llm_server import MessagesServer, Reply
 EXE = Path(sys.executable).parent / "skilldeck"
 
 
+def tmux_command(socket: str, *args: str) -> list[str]:
+    """A tmux command on the test's own server: no user config, and no outer tmux (a CI runner
+    inside tmux, say) whose clients or window-size option could resize our window mid-test."""
+    return ["tmux", "-L", socket, "-f", "/dev/null", *args]
+
+
 class Terminal:
     def __init__(self, name: str) -> None:
         self.name = name
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+        return subprocess.run(tmux_command(self.name, *args), check=True, capture_output=True, text=True).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name)
@@ -43,10 +50,14 @@ class Terminal:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
-            subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
+            self.pause()
+
+    def pause(self) -> None:
+        """A few milliseconds' round trip to the tmux server between two looks at the screen."""
+        subprocess.run(tmux_command(self.name, "wait-for", "-S", "never"), check=False, timeout=1, capture_output=True)
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return subprocess.run(tmux_command(self.name, "has-session", "-t", self.name), capture_output=True).returncode == 0
 
 
 @contextmanager
@@ -55,15 +66,19 @@ def open_terminal(command: str, env: dict[str, str] | None = None) -> Iterator[T
     assert EXE.exists(), f"the installed command is missing at {EXE}"
     name = f"skilldeck-e2e-{uuid.uuid4().hex[:8]}"
     extra = [arg for key, value in (env or {}).items() for arg in ("-e", f"{key}={value}")]
+    env_without_tmux = {key: value for key, value in os.environ.items() if key != "TMUX"}
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "36", "-e", "TERM=xterm-256color", *extra, command],
+        tmux_command(
+            name, "new-session", "-d", "-s", name, "-x", "120", "-y", "36", "-e", "TERM=xterm-256color", *extra, command
+        ),
         check=True,
+        env=env_without_tmux,
     )
     term = Terminal(name)
     try:
         yield term
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        subprocess.run(tmux_command(name, "kill-server"), capture_output=True)
 
 
 @pytest.fixture
@@ -76,13 +91,13 @@ def quit_app(terminal: Terminal) -> None:
     terminal.keys("q")
     deadline = time.monotonic() + 10
     while terminal.alive() and time.monotonic() < deadline:
-        subprocess.run(["tmux", "wait-for", "-S", "never"], check=False, timeout=1, capture_output=True)
+        terminal.pause()
     assert not terminal.alive(), "q quits the app (and the tmux session with it)"
 
 
 def test_demo_browse_search_and_quit(terminal: Terminal) -> None:
-    screen = terminal.wait_for("15 skills")
-    assert "managed" in screen and "bundled" in screen
+    # The title can show before the tree has its rows; wait for the whole first screen.
+    terminal.wait_until(lambda screen: all(tier in screen for tier in ("15 skills", "managed", "bundled")), what="the tiers")
     terminal.wait_for("/security-review")
     terminal.keys("j", "j")
     terminal.wait_for("/daily-notes")
