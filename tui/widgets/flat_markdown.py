@@ -165,6 +165,12 @@ class FlatMarkdown(Markdown):
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._restyle)
 
+    def on_unmount(self) -> None:
+        # A Signal drops a removed subscriber only when it next publishes, so until the theme
+        # changed, every part removed (joined into the one above, or the conversation cleared)
+        # stayed alive with all its rows: 158 of them after the bench's one long answer.
+        self.app.theme_changed_signal.unsubscribe(self)
+
     async def _restyle(self, _theme: object) -> None:
         """The lines keep the colours they were drawn in: draw them again in the new theme's."""
         self._picture_cache.clear()
@@ -269,6 +275,8 @@ class FlatMarkdown(Markdown):
         self.top_margin, self.bottom_margin = self.edge_margins() or (0, 0)
         self._flat = True
         self._kept = []
+        # The lines of its own box, kept for the next picture; a flat part has none.
+        self._picture_cache.clear()
         # Hidden first: Textual removes widgets over several messages each, and until then it
         # would go on arranging them on every layout.
         for child in self.children:
