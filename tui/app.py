@@ -20,6 +20,7 @@ from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, T
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace
 
+from . import gc_pause
 from .commands import SkillCommands
 from .compositor import keep_map
 from .editor import editor_command
@@ -171,6 +172,8 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def on_unmount(self) -> None:
         if self._watch is not None:
             self._watch.stop()
+        # A stream cut off by quitting never releases its hold on the garbage collector.
+        gc_pause.end_all()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         if not self.alive():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
@@ -11,10 +12,14 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock
 
+from tests.llm_server import MessagesServer, Reply
+from tui import gc_pause
 from tui.widgets.answer import StreamedAnswer, split_point
+from tui.widgets.conversation import ConversationPane
 from tui.widgets.flat_markdown import FlatMarkdown
 
-from .conftest import until
+from .conftest import loaded, served_app, until
+from .test_app import _walk_to
 
 SAMPLE = (
     "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner.py`.\n\n"
@@ -168,23 +173,68 @@ async def test_closing_a_part_can_be_cancelled() -> None:
         await pilot.pause()
 
 
-async def test_dropped_blocks_are_freed() -> None:
+async def test_dropped_blocks_and_joined_parts_are_freed() -> None:
     """Textual keeps a list of a widget's displayed children until next asked; a flat part that
-    was never asked again kept every block it dropped alive, with all they held."""
+    was never asked again kept every block it dropped alive, with all they held. And a Signal
+    keeps a subscriber it never published to: every part joined into the one above stayed."""
 
-    def dropped() -> int:
+    def dropped() -> tuple[int, int]:
+        # The log, too, keeps its list of displayed children (the parts) until next asked, as
+        # the next frame that arranges it does; that one list is all it holds.
+        log.displayed_children  # noqa: B018
         gc.collect()
-        return sum(1 for o in gc.get_objects() if isinstance(o, MarkdownBlock) and not o.is_attached)
+        objects = gc.get_objects()
+        blocks = sum(1 for o in objects if isinstance(o, MarkdownBlock) and not o.is_attached)
+        return blocks, sum(1 for o in objects if isinstance(o, FlatMarkdown) and not o.is_attached)
 
     app = Log()
     async with app.run_test(size=(70, 30)) as pilot:
-        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        log = app.query_one("#log", VerticalScroll)
+        answer = StreamedAnswer(log)
         answer.CHUNK = 50
         answer.write(SAMPLE * 3)
         answer.finish()
         await until(pilot, lambda: answer.settled, what="the answer to settle")
-        assert answer.made > 10
-        await until(pilot, lambda: dropped() == 0, what="the dropped blocks to be freed")
+        assert answer.made > 10 and len(answer.parts) < answer.made / 2
+        await until(pilot, lambda: dropped() == (0, 0), what="the dropped blocks and joined parts to be freed")
+
+
+async def test_a_long_answer_collects_its_garbage_once_at_its_end() -> None:
+    """While an answer streams full collections wait; a long one's garbage is collected at its
+    end, before Python's own schedule comes back, so that it is not collected twice."""
+    threshold = gc.get_threshold()
+    app = Log()
+    async with app.run_test(size=(70, 30)) as pilot:
+        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        assert gc.get_threshold()[2] > threshold[2]
+        answer.CHUNK, answer.LONG = 50, 3
+        # Objects that outlive the stream, as its widgets do, enough that a full collection is
+        # due as soon as Python's threshold is back.
+        kept = [[] for _ in range(len(gc.get_objects()))]
+        answer.write(SAMPLE * 2)
+        answer.finish()
+        full = []
+        gc.callbacks.append(watch := lambda phase, info: full.append(phase) if info["generation"] == 2 else None)
+        try:
+            await until(pilot, lambda: answer.settled and not gc_pause.holding(), what="the hold to end")
+        finally:
+            gc.callbacks.remove(watch)
+        assert gc.get_threshold() == threshold
+        assert full == ["start", "stop"], "one full collection, the one asked for"
+        assert kept
+
+
+async def test_quitting_mid_answer_ends_the_hold(tmp_path: Path, server: MessagesServer) -> None:
+    threshold = gc.get_threshold()
+    server.script(Reply(text="words " * 2000, chunk=4, pace=0.002))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        pane = app.query_one(ConversationPane)
+        await until(pilot, lambda: pane.answers and gc_pause.holding(), what="the answer to stream")
+    assert not gc_pause.holding() and gc.get_threshold() == threshold
 
 
 async def test_an_open_part_shows_what_one_markdown_would_as_it_streams() -> None:

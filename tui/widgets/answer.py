@@ -8,7 +8,6 @@ delta left the loop no time for keys.
 from __future__ import annotations
 
 import asyncio
-import gc
 import re
 
 from textual.timer import Timer
@@ -188,11 +187,12 @@ class StreamedAnswer:
     def _release(self) -> None:
         if self._holding:
             self._holding = False
-            if gc_pause.release() and self.made >= self.LONG:
-                # The widgets a long answer dropped are collected just after its last frame, a
-                # natural pause, not whenever Python next would: after the bench's 40,000
-                # characters that was 800,000 objects and 1.4 s, twice on the next `enter`.
-                self._log.call_after_refresh(gc.collect)
+            long = self.made >= self.LONG
+            # The widgets a long answer dropped are collected just after its last frame, a
+            # natural pause, not on a later key (gc_pause.py). Through the app, which outlives
+            # the log (cleared with the conversation); a hold it could not schedule ends here.
+            if not (long and self._log.app.call_after_refresh(gc_pause.release, True)):
+                gc_pause.release()
 
     def _done(self) -> None:
         self._release()
