@@ -14,6 +14,7 @@ as a real API would not. Both processes read CLOCK_MONOTONIC (`time.perf_counter
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import statistics
@@ -172,15 +173,35 @@ async def _press_enter(app: Any) -> float:
     return start
 
 
-def skilldeck_lag(base: Path) -> tuple[float, int, float]:
-    """p99 lag (ms), characters drawn, seconds from enter until the answer was drawn in full."""
+def _tracked() -> int:
+    """Objects the garbage collector tracks once it has collected: what every later full
+    collection walks."""
+    gc.collect()
+    return len(gc.get_objects())
+
+
+async def _after(seconds: float) -> float:
+    """The longest the event loop stalled over the next `seconds` (the end of an answer)."""
+    sampler = LagSampler()
+    task = asyncio.get_running_loop().create_task(sampler.run())
+    await asyncio.sleep(seconds)
+    sampler.running = False
+    await task
+    return max(sampler.samples) * 1000
+
+
+def skilldeck_lag(base: Path) -> dict[str, float]:
+    """p99 lag (ms), characters drawn, seconds from enter until the answer was drawn in full, the
+    longest stall until 3 s after, and the objects the answer left tracked."""
     server = Server(TOKENS_PER_SECOND * SECONDS, 1 / TOKENS_PER_SECOND)
-    result: dict[str, Any] = {}
+    result: dict[str, float] = {}
 
     async def body(app: Any, pilot: Any) -> None:
+        from tui import gc_pause
         from tui.widgets.conversation import ConversationPane
 
         pane = app.query_one(ConversationPane)
+        before = _tracked()
 
         async def stream() -> None:
             # Sampled until the answer is drawn in full (its last parts flattened), not only
@@ -197,12 +218,16 @@ def skilldeck_lag(base: Path) -> tuple[float, int, float]:
         sampler = await sampled(stream)
         result["lag"] = sampler.p99_ms()
         result["chars"] = len(pane.answers[-1].source) if pane.answers else 0
+        # The end of an answer can come just before or just after the last part is drawn.
+        result["longest"] = max(max(sampler.samples) * 1000, await _after(3.0))
+        assert not gc_pause.holding()
+        result["kept"] = _tracked() - before
 
     try:
         asyncio.run(_ready(base / "lag", server.url, 2000, body))
     finally:
         server.close()
-    return result["lag"], result["chars"], result["seconds"]
+    return result
 
 
 def skilldeck_enter(base: Path, runs: int) -> list[float]:
@@ -240,7 +265,8 @@ def _client(url: str) -> Any:
 PARAMS = {"model": "claude-sonnet-5-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "hi"}]}
 
 
-def floor_lag() -> float:
+def floor_lag() -> tuple[float, int]:
+    """p99 lag (ms) and the objects the answer left tracked."""
     from textual.app import App, ComposeResult
     from textual.containers import VerticalScroll
     from textual.widgets import Markdown
@@ -259,6 +285,8 @@ def floor_lag() -> float:
         async with app.run_test(size=(160, 48)) as pilot:
             app.query_one("#log").anchor()
             client = _client(server.url)
+            await pilot.pause()
+            before = _tracked()
 
             async def stream() -> None:
                 md = Markdown.get_stream(app.query_one("#answer", Markdown))
@@ -269,12 +297,13 @@ def floor_lag() -> float:
                 await pilot.pause()
 
             out["lag"] = (await sampled(stream)).p99_ms()
+            out["kept"] = _tracked() - before
 
     try:
         asyncio.run(main())
     finally:
         server.close()
-    return out["lag"]
+    return out["lag"], int(out["kept"])
 
 
 def floor_enter(runs: int) -> list[float]:
@@ -301,13 +330,20 @@ def main() -> int:
     runs = 15
     base = Path(tempfile.mkdtemp(prefix="skilldeck-conv-bench-"))
     try:
-        lag, chars, seconds = skilldeck_lag(base)
-        floor = floor_lag()
+        ours = skilldeck_lag(base)
+        floor, floor_kept = floor_lag()
+        lag, kept = ours["lag"], int(ours["kept"])
         expected = len(answer_text(TOKENS_PER_SECOND * SECONDS))
         print(
-            f"streaming {TOKENS_PER_SECOND:,} tokens/s, drawn in full after {seconds:.1f} s ({chars:,} of {expected:,} characters): "
+            f"streaming {TOKENS_PER_SECOND:,} tokens/s, drawn in full after {ours['seconds']:.1f} s "
+            f"({int(ours['chars']):,} of {expected:,} characters): "
             f"event-loop lag p99 {lag:.1f} ms, floor (bare Markdown stream) {floor:.1f} ms, "
             f"ratio {lag / floor:.2f} (goal: p99 < 50 ms)"
+        )
+        print(
+            f"longest stall until 3 s after that answer {ours['longest']:.0f} ms (the end of its garbage collection); "
+            f"objects it left for every later full collection {kept:,}, bare Markdown {floor_kept:,}, "
+            f"ratio {kept / floor_kept:.2f}"
         )
         ours = skilldeck_enter(base, runs)
         bare = floor_enter(runs)

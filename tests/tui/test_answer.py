@@ -199,29 +199,33 @@ async def test_dropped_blocks_and_joined_parts_are_freed() -> None:
         await until(pilot, lambda: dropped() == (0, 0), what="the dropped blocks and joined parts to be freed")
 
 
-async def test_a_long_answer_collects_its_garbage_once_at_its_end() -> None:
-    """While an answer streams full collections wait; a long one's garbage is collected at its
-    end, before Python's own schedule comes back, so that it is not collected twice."""
+async def test_a_long_answer_collects_its_garbage_in_steps_and_once_at_its_end() -> None:
+    """While an answer streams the heap is frozen and full collections wait, but for a long
+    answer's steps, which walk only what was made since; its end thaws the heap and collects
+    what the steps froze while it was still alive, then Python's own schedule comes back."""
     threshold = gc.get_threshold()
     app = Log()
     async with app.run_test(size=(70, 30)) as pilot:
         answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
-        assert gc.get_threshold()[2] > threshold[2]
-        answer.CHUNK, answer.LONG = 50, 3
-        # Objects that outlive the stream, as its widgets do, enough that a full collection is
-        # due as soon as Python's threshold is back.
-        kept = [[] for _ in range(len(gc.get_objects()))]
+        assert gc.get_threshold()[2] > threshold[2] and gc.get_freeze_count() > 0
+        answer.CHUNK, answer.LONG, answer.STEP = 50, 3, 1
         answer.write(SAMPLE * 2)
         answer.finish()
-        full = []
-        gc.callbacks.append(watch := lambda phase, info: full.append(phase) if info["generation"] == 2 else None)
+        frozen_at_start: list[int] = []
+
+        def watch(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and info["generation"] == 2:
+                frozen_at_start.append(gc.get_freeze_count())
+
+        gc.callbacks.append(watch)
         try:
             await until(pilot, lambda: answer.settled and not gc_pause.holding(), what="the hold to end")
         finally:
             gc.callbacks.remove(watch)
-        assert gc.get_threshold() == threshold
-        assert full == ["start", "stop"], "one full collection, the one asked for"
-        assert kept
+        assert gc.get_threshold() == threshold and gc.get_freeze_count() == 0
+        steps, end = frozen_at_start[:-1], frozen_at_start[-1:]
+        assert steps and all(steps), "steps while the heap was frozen"
+        assert end == [0], "then one collection of the thawed heap"
 
 
 async def test_quitting_mid_answer_ends_the_hold(tmp_path: Path, server: MessagesServer) -> None:
@@ -234,7 +238,7 @@ async def test_quitting_mid_answer_ends_the_hold(tmp_path: Path, server: Message
         await pilot.press("enter")
         pane = app.query_one(ConversationPane)
         await until(pilot, lambda: pane.answers and gc_pause.holding(), what="the answer to stream")
-    assert not gc_pause.holding() and gc.get_threshold() == threshold
+    assert not gc_pause.holding() and gc.get_threshold() == threshold and gc.get_freeze_count() == 0
 
 
 async def test_an_open_part_shows_what_one_markdown_would_as_it_streams() -> None:
