@@ -57,7 +57,8 @@ class StreamedAnswer:
     # CHUNK with PER_TICK 300, two runs each, interleaved: 150 → 35-38 ms, 18-21 s; 200 →
     # 35-42 ms, 21-25 s; 300 → 42-49 ms, 16-20 s; 800 → 59-61 ms, 17-19 s. A new part's first
     # draw lays out and draws all of its text, the later ones only what changed, so parts are
-    # short; at 200 it still draws 1,600-1,900 characters a second, faster than models stream.
+    # short; at 200 it still draws 1,300-1,900 characters a second (the low end while a long
+    # answer's garbage is collected in steps), faster than models stream.
     CHUNK = 200
     PER_TICK = 300
     # Flat parts next to each other are joined into one of up to MERGE characters: fewer widgets
