@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from pathlib import Path
 
 from textual.widgets import Collapsible, Input, Static, TabbedContent
@@ -209,3 +211,28 @@ async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_pat
     # Leaving the context quit the app with the run waiting on the modal; no worker may have failed.
     assert app.return_code in (0, None)
     assert runner is not None and runner.messages[-1].blocks[0].text == "Cancelled by the user"
+
+
+async def test_a_new_conversation_starts_empty_and_frees_the_old_one(tmp_path: Path, server: MessagesServer) -> None:
+    text = "## Notes\n\n" + "".join(f"Paragraph {n} of the **first** conversation.\n\n" for n in range(40))
+    server.script(Reply(text=text, chunk=40))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the first answer")
+        pane = app.query_one(ConversationPane)
+        old_runner, shown = app.runner, [weakref.ref(w) for w in pane.log.children]
+        assert len(shown) > 2
+        await pilot.press("ctrl+n")
+        assert app.runner is not old_runner and app.runner is not None and not app.runner.messages
+        await until(pilot, lambda: not pane.log.children, what="the log to empty")
+
+        def freed() -> bool:
+            gc.collect()
+            return all(ref() is None for ref in shown)
+
+        # Textual keeps a widget's list of displayed children until next asked; an empty log
+        # was never asked again, and kept the whole old conversation alive.
+        await until(pilot, freed, what="the old conversation's widgets to be freed")

@@ -108,7 +108,16 @@ class ConversationPane(Vertical):
             if isinstance(answer, StreamedAnswer):
                 answer.abandon()
         self.answers.clear()
-        self.log.remove_children()
+        removal = self.log.remove_children()
+
+        async def forget() -> None:
+            # Textual's list of a widget's displayed children is kept until next asked, and
+            # nothing asks an empty log: the whole cleared conversation stayed alive until the
+            # next message (28 answer parts after three answers).
+            await removal
+            self.log.displayed_children  # noqa: B018
+
+        self.call_next(forget)
         self._calls.clear()
         self._answer = self._fork = None
         self._sent_context = self.last_request = None
