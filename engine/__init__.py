@@ -5,7 +5,7 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 """
 
 from .catalog import Catalog
-from .conversation import Message, Transcript
+from .conversation import Message, Transcript, parse_fork_result
 from .diagnostics import CODES
 from .diff import CatalogDiff
 from .expand import ExpansionError
@@ -50,5 +50,6 @@ __all__ = [
     "build_listing",
     "call_from_rule",
     "load_paths",
+    "parse_fork_result",
     "read_settings",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -46,6 +47,9 @@ class Message:
     # What produced it: "command" (the visible /name line), "skill" (the rendered skill),
     # "text", "fork-result", "tool".
     kind: str = "text"
+    # What the user typed, where the model receives something else (a fork they started gets its
+    # result): kept so that a resumed conversation shows the command, never sent.
+    command: str = ""
 
     @property
     def visible(self) -> bool:
@@ -63,11 +67,13 @@ class Message:
         return {"role": self.role, "content": [b.to_api() for b in self.blocks]}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"role": self.role, "meta": self.meta, "kind": self.kind, "blocks": [asdict(b) for b in self.blocks]}
+        out = {"role": self.role, "meta": self.meta, "kind": self.kind, "blocks": [asdict(b) for b in self.blocks]}
+        return out | {"command": self.command} if self.command else out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Message:
-        return cls(data["role"], [Block(**b) for b in data["blocks"]], bool(data.get("meta")), data.get("kind", "text"))
+        blocks = [Block(**b) for b in data["blocks"]]
+        return cls(data["role"], blocks, bool(data.get("meta")), data.get("kind", "text"), str(data.get("command", "")))
 
 
 def command_message(name: str, args: str) -> Message:
@@ -80,6 +86,13 @@ def command_message(name: str, args: str) -> Message:
 
 def fork_result_message(name: str, result: str) -> str:
     return f'Skill "{name}" completed (forked execution).\n{result}'
+
+
+def parse_fork_result(text: str) -> tuple[str, str] | None:
+    """The skill's name and the fork's answer, from a `fork_result_message`; None if it is not one."""
+    first, _, answer = text.partition("\n")
+    found = re.fullmatch(r'Skill "(.+)" completed \(forked execution\)\.', first)
+    return (found.group(1), answer) if found else None
 
 
 def state_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -186,7 +186,9 @@ class Runner:
             return
         if prompt.context == "fork":
             result, path = await self._fork(skill, prompt.messages[0], by="user", args=args)
-            self._add(Message.user(fork_result_message(skill.name, result), kind="fork-result"), fork_transcript=str(path))
+            message = Message.user(fork_result_message(skill.name, result), kind="fork-result")
+            message.command = f"/{skill.name} {args}".rstrip()
+            self._add(message, fork_transcript=str(path))
             return
         for message in prompt.messages:
             self._add(message)

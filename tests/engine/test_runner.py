@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import Transcript, Workspace
+from engine import Transcript, Workspace, parse_fork_result
 from engine.llm import Usage, backend_for
 from engine.runner import Added, Call, Failed, Fork, Runner
 from tests.conftest import Tree, skill_text, write
@@ -132,6 +132,9 @@ async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree
     assert _texts(sub) == [f"Base directory for this skill: {tree.skills() / 'look'}\n\nFind the entry point.\n"], "no history"
     assert [t["name"] for t in sub["tools"]] == ["Read", "Glob", "Grep"]
     assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'
+    saved = Transcript.load(runner.transcript.path)[-1]
+    assert saved.command == "/look the entry point" and "command" not in saved.to_api(), "kept, never sent"
+    assert parse_fork_result(saved.text) == ("look", "It is in main.py.")
     fork = [e for e in events if isinstance(e, Fork)]
     assert [f.phase for f in fork] == ["start", "step", "end"] and fork[2].transcript is not None
     assert fork[1].result.startswith("Glob *.py · ")

@@ -236,3 +236,35 @@ async def test_a_new_conversation_starts_empty_and_frees_the_old_one(tmp_path: P
         # Textual keeps a widget's list of displayed children until next asked; an empty log
         # was never asked again, and kept the whole old conversation alive.
         await until(pilot, freed, what="the old conversation's widgets to be freed")
+
+
+async def test_a_resumed_fork_shows_as_it_did_live(tmp_path: Path, server: MessagesServer) -> None:
+    server.script(Reply(text="It is in **auth.py**."))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "research")
+        await pilot.press("a")
+        await pilot.press(*"the login flow", "enter")
+        await until(pilot, lambda: run_done(app) and app.query(".fork-result"), what="the fork result")
+
+        def shown() -> list[tuple[str, str]]:
+            """Each visible entry of the log: its kind and its text (a fork's: its body's)."""
+            out = []
+            for child in app.query_one(ConversationPane).log.children:
+                kind = next((k for k in ("user", "fork-result", "fork") if child.has_class(k)), None)
+                if kind is not None:
+                    body = child.query(".fork-body").results(Static) if kind == "fork" else [child]
+                    out.append((kind, "".join(text_of(b) for b in body)))
+            return out
+
+        def titles() -> list[str]:
+            return [str(block.title) for block in app.query(".fork").results(Collapsible)]
+
+        live, live_titles = shown(), titles()
+        assert [kind for kind, _ in live] == ["user", "fork", "fork-result"], live
+        assert live[0][1].split() == ["you", "/research", "the", "login", "flow"] and "auth.py" in live[1][1]
+        app.resume_session()
+        await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 1, what="the resumed session")
+        await until(pilot, lambda: shown() == live, what="the resumed conversation drawn as it was")
+        assert titles() == live_titles == ["fork /research · done"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,7 +15,7 @@ from textual.message import Message as TextualMessage
 from textual.suggester import SuggestFromList
 from textual.widgets import Collapsible, Input, Static
 
-from engine import Message, Skill
+from engine import Message, Skill, parse_fork_result
 from engine.llm import Request
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
@@ -130,8 +130,16 @@ class ConversationPane(Vertical):
                     answer = FlatMarkdown(message.text, classes="answer")
                     self.answers.append(answer)
                     self._mount(answer)
-            else:
-                self._message(message)
+                continue
+            fork = parse_fork_result(message.text) if message.kind == "fork-result" else None
+            if fork is not None:
+                # As it showed live: the command, the fork's block with its answer, the result line.
+                if message.command:
+                    self._typed_command(message.command)
+                skill, answer = fork
+                self._fork = self._fork_block(skill, RichMarkdown(answer))
+                self._fork[0].title = f"fork /{skill} · done"
+            self._message(message)
 
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
@@ -160,10 +168,8 @@ class ConversationPane(Vertical):
                 if event.by == "user":
                     # As an inline run shows its command: the user's line, then what it started.
                     self._typed_command(f"/{event.skill} {event.args}".rstrip())
-                body = Static(Text("the subagent is working…", "dim"), classes="fork-body")
                 self._fork_steps = []
-                self._fork = (Collapsible(body, title=f"fork /{event.skill}", collapsed=False, classes="fork"), body)
-                self._mount(self._fork[0])
+                self._fork = self._fork_block(event.skill, Text("the subagent is working…", "dim"))
             elif event.phase == "step" and self._fork is not None:
                 self._fork_steps.append(event.result)
                 steps = "\n".join(self._fork_steps[-8:])
@@ -249,6 +255,12 @@ class ConversationPane(Vertical):
         label = "sent to the model, hidden in Claude Code" if message.meta else "you"
         widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
         self._mount(widget)
+
+    def _fork_block(self, skill: str, content: RenderableType) -> tuple[Collapsible, Static]:
+        body = Static(content, classes="fork-body")
+        block = Collapsible(body, title=f"fork /{skill}", collapsed=False, classes="fork")
+        self._mount(block)
+        return block, body
 
     def _typed_command(self, typed: str) -> None:
         self._mount(Static(Text.assemble(("you\n", "dim"), (typed, "bold")), classes="user"))
