@@ -10,10 +10,10 @@ run, so short-lived cycles are freed as usual; the old generation waits until th
 A long answer drops a lot of garbage (850,000 objects after the bench's 40,000 characters), and
 collected in one go at its end that was a 1.2-1.7 s stall. So the heap is frozen when the first
 stream starts (`gc.freeze`: the objects move aside, unwalked), and a long answer calls `step`
-every few ticks: a full collection that walks only what was made since the last step (8-30 ms),
+every few ticks: a full collection that walks only what was made since the last step (16-33 ms),
 then a freeze of what is left. Garbage frozen while it was still alive (the blocks of the part
 being drawn at each step) waits for the last release, which thaws the heap and collects it all
-at once: 0.3-0.5 s for that answer.
+at once: 0.36-0.51 s for that answer.
 """
 
 from __future__ import annotations
