@@ -159,6 +159,16 @@ async def _ready(base: Path, url: str, count: int, pilot_body: Callable[[Any, An
         await pilot_body(app, pilot)
 
 
+async def _until(app: Any, done: Callable[[], object], every: float, what: str, timeout: float = 120.0) -> None:
+    """Poll until `done()`; a handler that raised ends the app, which would otherwise leave the
+    bench waiting for ever."""
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if not app.is_running or time.perf_counter() > deadline:
+            raise RuntimeError(f"gave up waiting for {what}: the app {'stopped' if not app.is_running else 'took too long'}")
+        await asyncio.sleep(every)
+
+
 def _run_done(app: Any) -> bool:
     return not any(w.group == "run" and w.is_running for w in app.workers)
 
@@ -208,8 +218,7 @@ def skilldeck_lag(base: Path) -> dict[str, float]:
             # until the server is done: drawing that lags behind the stream counts too.
             start = time.perf_counter()
             await _press_enter(app)
-            while not (server_done() and pane.answers and pane.settled):
-                await asyncio.sleep(0.05)
+            await _until(app, lambda: server_done() and pane.answers and pane.settled, 0.05, "the answer to be drawn in full")
             result["seconds"] = time.perf_counter() - start
 
         def server_done() -> bool:
@@ -240,8 +249,9 @@ def skilldeck_enter(base: Path, runs: int) -> list[float]:
             before = len(app.runner.messages) if app.runner else 0
             starts.append(await _press_enter(app))
             # The command, the skill prompt and the answer.
-            while not (app.runner and len(app.runner.messages) >= before + 3 and _run_done(app)):
-                await asyncio.sleep(0.01)
+            await _until(
+                app, lambda n=before + 3: app.runner and len(app.runner.messages) >= n and _run_done(app), 0.01, "the run"
+            )
             # A person reads the answer before the next enter; the app settles meanwhile. (Not
             # pilot.pause(delay): it forces a screen update at its end, just before the press.)
             await pilot.pause()
