@@ -18,8 +18,8 @@ from tui.widgets.answer import StreamedAnswer, split_point
 from tui.widgets.conversation import ConversationPane
 from tui.widgets.flat_markdown import FlatMarkdown
 
-from .conftest import loaded, served_app, until
-from .test_app import _walk_to
+from .conftest import served_app, until
+from .test_conversation import _launch
 
 SAMPLE = (
     "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner.py`.\n\n"
@@ -233,9 +233,7 @@ async def test_quitting_mid_answer_ends_the_hold(tmp_path: Path, server: Message
     server.script(Reply(text="words " * 2000, chunk=4, pace=0.002))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(100, 30)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "release-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "release-notes")
         pane = app.query_one(ConversationPane)
         await until(pilot, lambda: pane.answers and gc_pause.holding(), what="the answer to stream")
     assert not gc_pause.holding() and gc.get_threshold() == threshold and gc.get_freeze_count() == 0

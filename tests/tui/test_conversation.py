@@ -18,6 +18,14 @@ from .conftest import loaded, run_done, served_app, until
 from .test_app import _walk_to, text_of
 
 
+async def _launch(pilot, skill: str, key: str = "enter") -> None:  # type: ignore[no-untyped-def]
+    """Once the catalog is loaded, put the cursor on `skill` and press `key` (enter runs it, a
+    asks for its arguments first)."""
+    await loaded(pilot)
+    await _walk_to(pilot, skill)
+    await pilot.press(key)
+
+
 def _answers(app: SkilldeckApp) -> list[str]:
     """The answers drawn in full (their text arrives a tick before it is drawn)."""
     return [a.source for a in app.query_one(ConversationPane).answers if a.settled]
@@ -26,9 +34,7 @@ def _answers(app: SkilldeckApp) -> list[str]:
 async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) -> None:
     app = served_app(tmp_path, None)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "release-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "release-notes")
         assert app.query_one(TabbedContent).active == "conversation"
         await until(pilot, lambda: run_done(app) and _answers(app), what="the offline answer")
         assert "ANTHROPIC_API_KEY" in text_of(app.query_one("#conversation-note", Static))
@@ -41,9 +47,7 @@ async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesSe
     server.script(Reply(text=text, chunk=3))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "release-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "release-notes")
         await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the streamed answer")
         status = text_of(app.query_one("#conversation-status", Static))
         assert "anthropic" in status and "pre-approved: Bash(git log *)" in status
@@ -55,9 +59,7 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
     server.script(Reply(tool_uses=calls), Reply(text="Done."))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "daily-notes")
-        await pilot.press("a")
+        await _launch(pilot, "daily-notes", "a")
         await pilot.press(*"buy milk", "enter")
         for key in ("o", "a", "d"):
             await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
@@ -78,9 +80,7 @@ async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, se
     server.script(Reply(hang=True), Reply(status=529), Reply(text="Recovered."))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "release-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "release-notes")
         await until(pilot, lambda: len(server.requests) == 1, what="the request")
         await pilot.press("escape")
         await until(pilot, lambda: run_done(app), what="the cancel")
@@ -98,9 +98,7 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
     server.script(Reply(text="It is in auth.py."), Reply(text="Inline answer."))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "research")
-        await pilot.press("enter")
+        await _launch(pilot, "research")
         await until(pilot, lambda: run_done(app) and app.query(".fork-result"), what="the fork result")
         assert len(server.requests[0]["messages"]) == 1, "a fork starts with no history"
         assert text_of(app.query(".fork-result").first(Static)).strip() == 'Skill "research" completed (forked execution).'
@@ -203,9 +201,7 @@ async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_pat
     server.script(Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "echo never"}}]))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "daily-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "daily-notes")
         await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
         runner = app.runner
     # Leaving the context quit the app with the run waiting on the modal; no worker may have failed.
@@ -218,9 +214,7 @@ async def test_a_new_conversation_starts_empty_and_frees_the_old_one(tmp_path: P
     server.script(Reply(text=text, chunk=40))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "release-notes")
-        await pilot.press("enter")
+        await _launch(pilot, "release-notes")
         await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the first answer")
         pane = app.query_one(ConversationPane)
         old_runner, shown = app.runner, [weakref.ref(w) for w in pane.log.children]
@@ -242,9 +236,7 @@ async def test_a_resumed_fork_shows_as_it_did_live(tmp_path: Path, server: Messa
     server.script(Reply(text="It is in **auth.py**."))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot)
-        await _walk_to(pilot, "research")
-        await pilot.press("a")
+        await _launch(pilot, "research", "a")
         await pilot.press(*"the login flow", "enter")
         await until(pilot, lambda: run_done(app) and app.query(".fork-result"), what="the fork result")
 
