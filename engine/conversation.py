@@ -60,8 +60,8 @@ class Message:
         return "".join(b.text for b in self.blocks if b.type == "text")
 
     @classmethod
-    def user(cls, text: str, meta: bool = False, kind: str = "text") -> Message:
-        return cls("user", [Block("text", text)], meta, kind)
+    def user(cls, text: str, meta: bool = False, kind: str = "text", command: str = "") -> Message:
+        return cls("user", [Block("text", text)], meta, kind, command)
 
     def to_api(self) -> dict[str, Any]:
         return {"role": self.role, "content": [b.to_api() for b in self.blocks]}

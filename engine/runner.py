@@ -186,8 +186,8 @@ class Runner:
             return
         if prompt.context == "fork":
             result, path = await self._fork(skill, prompt.messages[0], by="user", args=args)
-            message = Message.user(fork_result_message(skill.name, result), kind="fork-result")
-            message.command = f"/{skill.name} {args}".rstrip()
+            typed = f"/{skill.name} {args}".rstrip()
+            message = Message.user(fork_result_message(skill.name, result), kind="fork-result", command=typed)
             self._add(message, fork_transcript=str(path))
             return
         for message in prompt.messages:

@@ -137,8 +137,7 @@ class ConversationPane(Vertical):
                 if message.command:
                     self._typed_command(message.command)
                 skill, answer = fork
-                self._fork = self._fork_block(skill, RichMarkdown(answer))
-                self._fork[0].title = f"fork /{skill} · done"
+                self._fork = self._fork_block(skill, RichMarkdown(answer), done=True)
             self._message(message)
 
     # Events from the runner (on the app's loop) ------------------------------------------------
@@ -176,7 +175,7 @@ class ConversationPane(Vertical):
                 self._fork[1].update(Text.assemble(("the subagent is working…\n", "dim"), steps))
             elif self._fork is not None:
                 block, body = self._fork
-                block.title = f"fork /{event.skill} · done"
+                block.title = _fork_title(event.skill, done=True)
                 steps = Text("\n".join(self._fork_steps), "dim")
                 body.update(Group(steps, Text(), RichMarkdown(event.result)) if self._fork_steps else RichMarkdown(event.result))
         elif isinstance(event, Failed):
@@ -256,9 +255,9 @@ class ConversationPane(Vertical):
         widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
         self._mount(widget)
 
-    def _fork_block(self, skill: str, content: RenderableType) -> tuple[Collapsible, Static]:
+    def _fork_block(self, skill: str, content: RenderableType, done: bool = False) -> tuple[Collapsible, Static]:
         body = Static(content, classes="fork-body")
-        block = Collapsible(body, title=f"fork /{skill}", collapsed=False, classes="fork")
+        block = Collapsible(body, title=_fork_title(skill, done), collapsed=False, classes="fork")
         self._mount(block)
         return block, body
 
@@ -294,3 +293,7 @@ class ConversationPane(Vertical):
         event.input.value = ""
         if text:
             self.post_message(self.Submitted(text))
+
+
+def _fork_title(skill: str, done: bool) -> str:
+    return f"fork /{skill} · done" if done else f"fork /{skill}"
