@@ -1,14 +1,16 @@
 """Deciding a tool call as Claude Code does: deny, then ask, then allow; no match means ask.
 
-A deny anywhere beats an allow anywhere (there are no allow exceptions to a broad deny). A
-compound Bash command is allowed only when every part is allowed, and denied or asked when any
-part is. A skill's `allowed-tools` can be layered on as temporary allow rules: they pre-approve,
-they never override a deny or an ask.
+A deny anywhere beats an allow anywhere (there are no allow exceptions to a broad deny). A Bash
+line is allowed only when every command it would run is allowed (engine/bash), and denied or
+asked when any is. A file path is matched as written (with `~` expanded) and as it really is
+(symlinks followed): a deny or ask on either form holds, an allow must hold for the real path,
+and the no-rule pass for reads only applies when the real path is inside a working folder. A
+skill's `allowed-tools` can be layered on as temporary allow rules: they pre-approve, they never
+override a deny or an ask.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +18,8 @@ from typing import Any
 
 from .locations import Locations
 from .model import Skill
-from .rules import READ_TOOLS, input_matches, parse_rule, split_command
+from .pathreach import expand_path, glob_reach, inside, real
+from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
 
 
@@ -54,20 +57,30 @@ def call_from_rule(text: str) -> tuple[str, dict[str, Any]] | None:
 
 
 class Permissions:
-    def __init__(self, settings: Settings, cwd: Path, home: Path | None = None, extra_allow: tuple[PlacedRule, ...] = ()) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cwd: Path,
+        home: Path | None = None,
+        extra_allow: tuple[PlacedRule, ...] = (),
+        dirs: tuple[Path, ...] = (),
+    ) -> None:
         self.settings = settings
         self.cwd = cwd
         self.home = home or Path.home()
         self.extra_allow = extra_allow
+        # The working folders (the project and each --add-dir): what reads need no rule for.
+        self.dirs = (cwd, *(d for d in dirs if d != cwd))
+        self.real_dirs = tuple(real(d) for d in self.dirs)
 
     @classmethod
     def load(cls, locations: Locations) -> Permissions:
-        return cls(read_settings(locations), locations.project)
+        return cls(read_settings(locations), locations.project, dirs=locations.add_dirs)
 
     def with_allow(self, rules: Iterable[str], scope: str) -> Permissions:
         """These permissions with extra allow rules (texts that are not rules are ignored)."""
         extra = [PlacedRule(rule, "allow", None, scope) for rule in map(parse_rule, rules) if rule is not None]
-        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra))
+        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra), self.dirs[1:])
 
     def with_allowed_tools(self, skill: Skill) -> Permissions:
         """These permissions while `skill` runs: its `allowed-tools` pre-approved."""
@@ -85,7 +98,11 @@ class Permissions:
 
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
         if tool == "Bash":
-            return self._decide_bash(str(tool_input.get("command", "")))
+            from .bash.check import decide_bash
+
+            return decide_bash(self, str(tool_input.get("command", "")))
+        if tool in READ_TOOLS or tool in EDIT_TOOLS:
+            return self._decide_files(tool, self.targets(tool, tool_input))
         for behavior in ("deny", "ask"):
             placed = self._first(behavior, tool, tool_input)
             if placed is not None:
@@ -93,40 +110,85 @@ class Permissions:
         placed = self._first("allow", tool, tool_input)
         if placed is not None:
             return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
-        if tool in READ_TOOLS and self._inside(tool, tool_input):
-            return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
         return Decision("ask", None, "no rule matches, so Claude Code asks")
 
-    def _inside(self, tool: str, tool_input: dict[str, Any]) -> bool:
-        """Whether a read-only call stays in the working folder (reads elsewhere are asked)."""
+    # Paths -----------------------------------------------------------------------------------
+    def targets(self, tool: str, tool_input: dict[str, Any]) -> list[Path | None]:
+        """The places a file tool call reaches, as absolute paths with `~` expanded (None for a
+        place that cannot be known before the call runs, such as `*/../x`)."""
         path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
-        pattern = str(tool_input.get("pattern", "")) if tool == "Glob" else ""
-        if not path and pattern.startswith(("/", "~")):
-            path = pattern.split("*", 1)[0] or "/"
-        if not path:
-            return True
-        where = Path(os.path.normpath(self.cwd / Path(str(path)).expanduser()))
-        return where.is_relative_to(self.cwd)
+        if path is not None and not isinstance(path, str):
+            return [None]
+        root = expand_path(path or ".", self.cwd, self.home)
+        out: list[Path | None] = [root]
+        pattern = tool_input.get("pattern") if tool == "Glob" else tool_input.get("glob") if tool == "Grep" else None
+        if pattern is not None:
+            out.append(glob_reach(root, pattern, self.home) if isinstance(pattern, str) else None)
+        return list(dict.fromkeys(out))
 
-    def _decide_bash(self, command: str) -> Decision:
-        parts = split_command(command) or [command]
+    def path_rule(self, behavior: str, tool: str, path: Path, resolved: bool, within: bool = False) -> PlacedRule | None:
+        """The first `behavior` rule for `tool` that covers `path` (a tool-wide rule covers all);
+        with `within`, also a rule covering anything inside the folder `path`."""
+        for placed in self._rules(behavior):
+            spec = placed.rule.specifier
+            if not tool_matches(placed.rule, tool):
+                continue
+            if spec is None or spec == "*":
+                return placed
+            args = (spec, path, placed.file, self.cwd, self.home, resolved)
+            if path_rule_reaches_into(*args) if within else path_matches(*args):
+                return placed
+        return None
+
+    def decide_path(self, tool: str, path: Path | None, within: bool = False) -> Decision:
+        """A file tool's call on one place; `within` for a call that reads a whole folder."""
+        return self._decide_files(tool, [path], within)
+
+    def _decide_files(self, tool: str, targets: list[Path | None], within: bool = False) -> Decision:
+        known = [t for t in targets if t is not None]
+        forms = [(t, False) for t in known] + [(real(t), True) for t in known]
         for behavior in ("deny", "ask"):
-            for part in parts:
-                placed = self._first(behavior, "Bash", {"command": part})
+            for path, resolved in forms:
+                placed = self.path_rule(behavior, tool, path, resolved, within)
                 if placed is not None:
-                    where = f" (for `{part}`)" if len(parts) > 1 else ""
+                    where = f" (it resolves to {path})" if resolved and path not in known else ""
                     return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope}){where}")
-        allowed = []
-        for part in parts:
-            placed = self._first("allow", "Bash", {"command": part})
-            if placed is None:
-                why = f"no rule allows `{part}`" + (
-                    ", so the whole command is asked" if len(parts) > 1 else ", so Claude Code asks"
-                )
-                return Decision("ask", None, why)
-            allowed.append(placed)
-        rules = ", ".join(dict.fromkeys(p.text for p in allowed))
-        return Decision("allow", allowed[0], f"allowed by {rules}")
+        if len(known) < len(targets):
+            # Only a rule for the whole tool can allow a place we cannot know.
+            placed = self._first("allow", tool, {})
+            if placed is not None and placed.rule.specifier in (None, "*"):
+                return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
+            return Decision(
+                "ask",
+                None,
+                "the call reaches a place that cannot be known before it runs (`..` after a wildcard), so it is asked",
+            )
+        allowed = [self.path_rule("allow", tool, real(t), True) for t in known]
+        if allowed and all(allowed):
+            placed = allowed[0]
+            assert placed is not None
+            return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
+        if tool in READ_TOOLS and all(self.is_inside(t) for t in known):
+            return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
+        if tool in READ_TOOLS:
+            outside = next(t for t in known if not self.is_inside(t))
+            return Decision(
+                "ask", None, f"{outside} is outside the working folder (once symlinks are followed), so Claude Code asks"
+            )
+        return Decision("ask", None, "no rule matches, so Claude Code asks")
+
+    def is_inside(self, path: Path) -> bool:
+        """Whether `path`, symlinks followed, is inside a working folder."""
+        return inside(real(path), self.real_dirs)
+
+    def readable(self, path: Path, root: Path) -> bool:
+        """Whether a file that a Glob or Grep found may be shown: no deny rule covers it (as found
+        or resolved), and it really lies inside the folder searched or a working folder (a
+        symlink in the project must not carry a search outside)."""
+        where = real(path)
+        if self.path_rule("deny", "Read", path, False) or self.path_rule("deny", "Read", where, True):
+            return False
+        return inside(where, (real(root), *self.real_dirs))
 
     def decide_skill(self, name: str) -> Decision:
         """What the model's Skill tool meets for `name`. A user typing `/name` meets none of it."""

@@ -145,28 +145,61 @@ def settings_root(rule_file: Path | None, cwd: Path) -> Path:
     return folder.parent if folder.name == ".claude" else folder
 
 
-def path_matches(spec: str, path: str, rule_file: Path | None, cwd: Path, home: Path) -> bool:
+def _rule_base(spec: str, rule_file: Path | None, cwd: Path, home: Path, resolved: bool) -> tuple[Path, str]:
+    """The folder a path rule is anchored at and its pattern relative to that folder."""
     if spec.startswith("//"):
         base, pattern = Path("/"), spec[2:]
-    elif spec.startswith("~/"):
+    elif spec == "~" or spec.startswith("~/"):
         base, pattern = home, spec[2:]
     elif spec.startswith("/"):
         base, pattern = settings_root(rule_file, cwd), spec[1:]
     else:
         base, pattern = cwd, spec[2:] if spec.startswith("./") else spec
+    if resolved:
+        base = Path(os.path.realpath(base))
+    return base, pattern + "**" if pattern.endswith("/") else pattern
+
+
+def path_matches(spec: str, path: str | Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False) -> bool:
+    """Whether a path rule covers `path` (absolute, or relative to `cwd`). With `resolved`, the
+    path is a real path (symlinks followed) and the rule's base folder is resolved the same way,
+    so that a rule for `./src/**` and a link inside src/ are compared in one world."""
+    base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
     target = Path(os.path.normpath(path if os.path.isabs(path) else cwd / path))
     try:
         rel = target.relative_to(base).as_posix()
     except ValueError:
         return False
-    if pattern.endswith("/"):
-        pattern += "**"
     regex = _path_glob(pattern)
     if "/" not in pattern:
         # gitignore: a pattern without a slash matches at any depth.
         regex = "(?:.*/)?" + regex
     # A rule for a folder covers what is inside it.
     return re.fullmatch(regex + "(?:/.*)?", rel, re.S) is not None
+
+
+def path_rule_reaches_into(
+    spec: str, folder: Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False
+) -> bool:
+    """Whether something inside `folder` could match the rule: a recursive read of the folder
+    (`grep -r x secrets/`, `cat secrets/*`) reads what the rule covers. Errs towards yes."""
+    if path_matches(spec, str(folder), rule_file, cwd, home, resolved):
+        return True
+    base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
+    if base == folder or base.is_relative_to(folder):
+        return True
+    try:
+        rel = folder.relative_to(base).parts
+    except ValueError:
+        return False
+    if "/" not in pattern.rstrip("/"):
+        return True  # matches at any depth, so possibly inside any folder under its base
+    for have, want in zip(rel, pattern.split("/"), strict=False):
+        if want == "**":
+            return True
+        if not re.fullmatch(_path_glob(want), have, re.S):
+            return False
+    return True
 
 
 # Skills ----------------------------------------------------------------------------------

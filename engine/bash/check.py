@@ -1,0 +1,213 @@
+"""Deciding a Bash call: every command it runs, every file it writes, every folder it reaches.
+
+Order, as for every tool: a deny on any part wins, then an ask on any part, then the line is
+allowed only when every command it runs is allowed, nothing it does is unreadable, and every
+path it names stays inside the working folders. Deny and ask rules see each command in every
+form it could take (quotes removed, wrappers peeled, `bash -c` strings read); allow rules see
+only what is really written, so that a rule never approves more than its text says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..pathreach import expand_path, glob_reach, real
+from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, WRITES_PATHS, Invocation, invocations
+from .parse import Word, parse
+
+if TYPE_CHECKING:
+    from ..permissions import Decision, Permissions
+    from ..settings import PlacedRule
+
+# Wrappers that change how a command runs, not what it runs: the wrapped command alone decides.
+NEUTRAL_WRAPPERS = frozenset({"timeout", "nice", "nohup", "time", "stdbuf", "!"})
+HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+@dataclass
+class _Paths:
+    """What the line does to files: (tool, place, how it was written) for each path it names;
+    a place of None cannot be known before the line runs."""
+
+    reads: list[tuple[Path | None, str]]
+    # Reads of whole folders (recursive commands, wildcards): a rule on anything inside counts.
+    sweeps: list[tuple[Path | None, str]]
+    # Redirection targets: a write the line itself makes, checked as a Write call.
+    writes: list[tuple[Path | None, str]]
+    # Paths given to commands that change files (rm, touch, mv...): their rule is the command's.
+    changes: list[tuple[Path | None, str]]
+    folders: list[tuple[Path | None, str]]
+
+
+def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
+    if not word.literal or word.value is None or cwd is None:
+        return None
+    value = word.value
+    if word.tilde and not (value == "~" or value.startswith("~/")):
+        return None  # ~user: another user's home
+    if word.glob:
+        return glob_reach(cwd, value, perms.home)
+    if not word.tilde and value.startswith("~"):
+        value = "./" + value  # a quoted ~ is a plain name
+    return expand_path(value, cwd, perms.home)
+
+
+def _arguments(inv: Invocation) -> list[Word]:
+    """The words after the command name that may be paths (options skipped, `--opt=value` kept
+    when the value looks like a path)."""
+    out: list[Word] = []
+    options = True
+    for word in inv.words[1:]:
+        value = word.value
+        if options and value == "--":
+            options = False
+        elif options and value is not None and value.startswith("-") and value != "-":
+            _, eq, rest = value.partition("=")
+            if eq and ("/" in rest or rest.startswith(("~", "."))):
+                out.append(Word(rest, rest, word.glob, word.brace, rest.startswith("~")))
+        else:
+            out.append(word)
+    return out
+
+
+def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
+    found = _Paths([], [], [], [], [])
+    cwd: Path | None = perms.cwd
+    for inv in invs:
+        for redirect in inv.command.redirects if not inv.peeled else ():
+            if redirect.target is None or redirect.target.value in HARMLESS_TARGETS:
+                continue
+            place = _where(redirect.target, cwd, perms)
+            if redirect.writes:
+                found.writes.append((place, redirect.target.raw))
+            if redirect.reads or redirect.op == "<":
+                found.reads.append((place, redirect.target.raw))
+        name = inv.name
+        args = _arguments(inv)
+        if name in CHANGES_FOLDER:
+            target = args[0] if args else None
+            if target is None:
+                cwd = perms.home if name == "cd" else None
+            elif target.value == "-" or name == "popd":
+                cwd = None
+            else:
+                cwd = _where(target, cwd, perms)
+            found.folders.append((cwd, f"{name} {target.raw if target else ''}".strip()))
+        elif name in READS_PATHS:
+            for word in args:
+                place = (_where(word, cwd, perms), word.raw)
+                found.reads.append(place)
+                if word.glob or name in RECURSIVE or _recursive_flag(inv):
+                    found.sweeps.append(place)
+        elif name in WRITES_PATHS:
+            found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
+    return found
+
+
+def _recursive_flag(inv: Invocation) -> bool:
+    """`-r`, `-R`, `-rn`, `--recursive`: the command reads whole folders."""
+    for word in inv.words[1:]:
+        value = word.value or ""
+        if value == "--recursive" or (value.startswith("-") and not value.startswith("--") and ("r" in value or "R" in value)):
+            return True
+    return False
+
+
+def _rule_for(perms: Permissions, behavior: str, inv: Invocation) -> tuple[PlacedRule, str] | None:
+    for form in inv.forms():
+        placed = perms._first(behavior, "Bash", {"command": form})
+        if placed is not None:
+            return placed, form
+    return None
+
+
+def _allowed(perms: Permissions, inv: Invocation) -> PlacedRule | None:
+    for form in inv.forms(for_allow=True):
+        placed = perms._first("allow", "Bash", {"command": form})
+        if placed is not None:
+            return placed
+    return None
+
+
+def decide_bash(perms: Permissions, command: str) -> Decision:
+    from ..permissions import Decision
+
+    parsed = parse(command)
+    invs, opaque = invocations(parsed)
+    whole = command.strip()
+    several = len(invs) > 1
+
+    # 1. Deny, then ask: a rule on the whole line as written, or on any command inside it.
+    for behavior in ("deny", "ask"):
+        placed = perms._first(behavior, "Bash", {"command": whole})
+        if placed is not None:
+            return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope})")
+        for inv in invs:
+            found = _rule_for(perms, behavior, inv)
+            if found is not None:
+                placed, form = found
+                where = f" (for `{form}`)" if several or form != whole else ""
+                return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope}){where}")
+
+    # 2. Files: what it reads meets Read rules, what it writes meets Edit rules.
+    paths = _paths(invs, perms)
+    checks = [
+        ("Read", paths.reads, False),
+        ("Read", paths.sweeps, True),
+        ("Write", paths.writes, False),
+        ("Write", paths.changes, True),
+    ]
+    for tool, places, within in checks:
+        for place, raw in places:
+            if place is None:
+                continue
+            decision = perms.decide_path(tool, place, within)
+            if decision.decision == "deny":
+                return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
+    for place, raw in paths.writes:
+        decision = perms.decide_path("Write", place)
+        if decision.decision != "allow":
+            return Decision("ask", decision.rule, f"it writes to `{raw}`, which no rule allows, so Claude Code asks")
+
+    # 3. What cannot be read is never taken as allowed.
+    if opaque:
+        return Decision(
+            "ask", None, f"the command has {'; '.join(dict.fromkeys(opaque))}, which skilldeck cannot check, so it asks"
+        )
+
+    # 4. Every command it runs must be allowed.
+    rules: list[PlacedRule] = []
+    for inv in invs:
+        placed = _allowed(perms, inv)
+        if placed is None and not inv.peeled:
+            # `timeout 5 echo hi` is allowed by `Bash(echo *)`: a neutral wrapper changes how
+            # the command runs, not what runs. (The peeled `echo hi` is checked on its own.)
+            inner = _innermost(invs, inv)
+            if inner is not inv and set(inner.via) <= NEUTRAL_WRAPPERS:
+                placed = _allowed(perms, inner)
+        if placed is None:
+            part = inv.command.text if not inv.peeled else " ".join(w.raw for w in inv.words)
+            why = f"no rule allows `{part}`" + (", so the whole command is asked" if several else ", so Claude Code asks")
+            return Decision("ask", None, why)
+        rules.append(placed)
+
+    # 5. And stay inside the working folders, whatever a rule allows.
+    for place, raw in [*paths.folders, *paths.reads, *paths.changes]:
+        if place is None:
+            return Decision("ask", None, f"`{raw}` leads to a place that cannot be known before it runs, so Claude Code asks")
+        if not perms.is_inside(place):
+            where = real(place)
+            shown = f"`{raw}`" if raw == str(where) else f"`{raw}` (that is {where})"
+            return Decision("ask", None, f"{shown} is outside the working folder, so Claude Code asks")
+    if not rules:
+        return Decision("ask", None, "nothing to run")
+    names = ", ".join(dict.fromkeys(p.text for p in rules))
+    return Decision("allow", rules[0], f"allowed by {names}")
+
+
+def _innermost(invs: list[Invocation], inv: Invocation) -> Invocation:
+    """The last invocation peeled from the same command as `inv` (the command a wrapper runs)."""
+    same = [i for i in invs if i.command is inv.command]
+    return same[-1] if same else inv

@@ -1,0 +1,214 @@
+"""What commands do, as far as a permission check needs to know: which ones run another command
+(wrappers such as `timeout`, `env`, `xargs`, `sudo`; `bash -c` and `eval` strings; `find -exec`),
+which take paths, which change the folder, and which only read.
+
+`invocations` turns each parsed simple command into the commands it runs, so that a deny rule
+on `curl` also stops `timeout 5 curl`, `FOO=1 curl`, `"curl"`, `/usr/bin/curl` and
+`bash -c "curl ..."`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .parse import MAX_DEPTH, Command, Parsed, Word, parse
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Wrappers: the command runs the rest of its words as a command. Value: options that take an
+# argument (the next word), so that the wrapped command is found after them.
+WRAPPERS: dict[str, frozenset[str]] = {
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "nohup": frozenset(),
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "!": frozenset(),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "exec": frozenset({"-a"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "xargs": frozenset({"-I", "-i", "-n", "-P", "-d", "-a", "-E", "-e", "-L", "-l", "-s", "--delimiter", "--arg-file"}),
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U"}),
+    "doas": frozenset({"-u", "-C"}),
+    "setsid": frozenset(),
+    "ionice": frozenset({"-c", "-n", "-p"}),
+    "chrt": frozenset(),
+    "taskset": frozenset(),
+    "unbuffer": frozenset(),
+    "watch": frozenset({"-n", "--interval", "-d"}),
+    "strace": frozenset({"-e", "-o", "-p", "-s"}),
+    "ltrace": frozenset({"-e", "-o", "-p", "-s"}),
+    "flock": frozenset({"-w", "-E"}),
+    "caffeinate": frozenset(),
+}
+# `timeout DURATION cmd`, `flock FILE cmd`, `taskset MASK cmd`, `chrt PRIO cmd`: a first
+# positional word that is not the command.
+_POSITIONAL_FIRST = frozenset({"timeout", "flock", "taskset", "chrt"})
+SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"})
+# The shell itself reads a string as commands.
+EVALUATORS = frozenset({"eval"})
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+# Commands whose arguments are paths they read (the first positional of grep-like commands is
+# a pattern, which is checked as a path too: stricter, never looser).
+READS_PATHS = _names(
+    "cat head tail less more wc sort uniq cut paste nl od hexdump xxd strings file stat diff cmp grep egrep fgrep "
+    "rg ag ls tree find du md5sum sha1sum sha256sum sha512sum base64 tac column jq awk sed realpath readlink tar "
+    "unzip zcat bat source ."
+)
+WRITES_PATHS = _names("touch rm rmdir mkdir mv cp ln chmod chown chgrp tee truncate install rsync shred unlink")
+# Commands that read whole folders whatever their flags.
+RECURSIVE = _names("rg ag find tree du tar zip rsync")
+CHANGES_FOLDER = frozenset({"cd", "pushd", "popd"})
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One command a line runs."""
+
+    command: Command
+    # The words of the command that really runs, after peeling wrappers and assignments.
+    words: tuple[Word, ...]
+    # The wrappers peeled to reach it, outermost first (`timeout`, `bash -c`, ...).
+    via: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str | None:
+        """The command's name (its basename), None when an expansion decides it."""
+        if not self.words or self.words[0].value is None:
+            return None
+        return os.path.basename(self.words[0].value) or self.words[0].value
+
+    @property
+    def peeled(self) -> bool:
+        return self.words != self.command.words
+
+    def forms(self, for_allow: bool = False) -> list[str]:
+        """Every text a rule is matched against: as written, without redirections, with quotes
+        removed, with the program's path reduced to its name; for a peeled wrapper, the command
+        inside it. An allow rule never sees a form without the line's assignments
+        (`LD_PRELOAD=x ls` is not `ls`)."""
+        out = [] if self.peeled else [self.command.text, self.command.text_without_redirects]
+        if for_allow and self.command.assignments:
+            return [f.strip() for f in out]
+        values = [w.value for w in self.words]
+        if self.words and all(v is not None for v in values):
+            literal = " ".join(v for v in values if v is not None)
+            out.append(literal)
+            name = self.name
+            if name and name != values[0]:
+                out.append(" ".join([name, *(v for v in values[1:] if v is not None)]))
+        if self.words:
+            out.append(" ".join(w.raw for w in self.words))
+        return list(dict.fromkeys(f.strip() for f in out if f.strip()))
+
+
+def _peel(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], str | None]:
+    """The words after one wrapper, and the wrapper's name; (words, None) when there is none."""
+    if not words or words[0].value is None:
+        return words, None
+    name = os.path.basename(words[0].value)
+    if name not in WRAPPERS:
+        return words, None
+    takes_value = WRAPPERS[name]
+    i = 1
+    positional_skipped = name not in _POSITIONAL_FIRST
+    while i < len(words):
+        value = words[i].value
+        if value is None:
+            break
+        if name == "command" and value in ("-v", "-V"):
+            return (), None  # `command -v x` only looks x up
+        if value == "--":
+            i += 1
+            break
+        if value.startswith("-") and value != "-":
+            i += 2 if value in takes_value else 1
+            continue
+        if name == "env" and "=" in value:
+            i += 1
+            continue
+        if not positional_skipped:
+            positional_skipped = True
+            i += 1
+            continue
+        break
+    return words[i:], name
+
+
+def _inner_lines(inv: Invocation) -> tuple[list[str], list[str]]:
+    """Command lines a command evaluates from its arguments (`bash -c STR`, `eval ...`,
+    `find ... -exec cmd ;`), and why some could not be read."""
+    words = inv.words
+    name = inv.name
+    lines: list[str] = []
+    opaque: list[str] = []
+    if name in SHELLS:
+        for i, word in enumerate(words[1:], 1):
+            if word.value is not None and word.value.startswith("-") and "c" in word.value.lstrip("-") and word.value != "--":
+                if i + 1 < len(words) and words[i + 1].value is not None:
+                    lines.append(words[i + 1].value or "")
+                else:
+                    opaque.append(f"`{name} -c` with a string decided at run time")
+                break
+    elif name in EVALUATORS:
+        values = [w.value for w in words[1:]]
+        if all(v is not None for v in values):
+            lines.append(" ".join(v for v in values if v is not None))
+        else:
+            opaque.append("`eval` of a string decided at run time")
+    elif name == "find":
+        i = 1
+        while i < len(words):
+            if words[i].value in FIND_EXEC:
+                j = i + 1
+                while j < len(words) and words[j].value not in (";", "+"):
+                    j += 1
+                inner = words[i + 1 : j]
+                if any(w.value is None for w in inner):
+                    opaque.append("`find -exec` with a command decided at run time")
+                else:
+                    lines.append(" ".join(_quote(w.value or "") for w in inner))
+                i = j
+            i += 1
+    return lines, opaque
+
+
+def _quote(value: str) -> str:
+    return value if value and all(c.isalnum() or c in "-_./:=,@%+{}" for c in value) else "'" + value.replace("'", "'\\''") + "'"
+
+
+def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[str]]:
+    """Every command `parsed` runs, wrappers peeled and evaluated strings read, and the
+    reasons (beyond `parsed.opaque`) that some of it cannot be known."""
+    out: list[Invocation] = []
+    opaque = list(parsed.opaque)
+    for command in parsed.commands:
+        words = command.words
+        via: tuple[str, ...] = ()
+        out.append(Invocation(command, words))
+        for _ in range(8):
+            inner, wrapper = _peel(words)
+            if wrapper is None:
+                break
+            via = (*via, wrapper)
+            words = inner
+            if words:
+                out.append(Invocation(command, words, via))
+        if words and words[0].value is None:
+            opaque.append(f"a command name decided at run time (`{words[0].raw}`)")
+        lines, why = _inner_lines(Invocation(command, words, via))
+        opaque.extend(why)
+        for line in lines:
+            if depth >= MAX_DEPTH:
+                opaque.append("commands nested deeper than we read")
+                break
+            more, more_opaque = invocations(parse(line), depth + 1)
+            out.extend(Invocation(m.command, m.words, (*via, *m.via, "evaluated string")) for m in more)
+            opaque.extend(more_opaque)
+    return out, opaque

@@ -1,0 +1,360 @@
+"""The syntax of a Bash command line, as far as a permission check needs it.
+
+`parse` finds every simple command a line runs: the parts joined by `&&`, `||`, `;`, `|`, `&`
+and newlines, the commands inside `$(...)`, backticks and `<(...)`/`>(...)`, and those inside
+`( ... )` groups. For each it keeps the words (with quotes removed, or marked dynamic when a
+variable, a substitution or an ANSI-C string decides them), the leading assignments and the
+redirections. Whatever it cannot read with certainty (here-documents, arithmetic, `${...}`
+operators, functions, loops and other compound commands, unbalanced quotes, a line too long or
+nested too deep) is named in `Parsed.opaque`: a caller must never take such a line as allowed.
+
+This is not a shell. It errs one way only: it may call a line opaque that Bash would run
+harmlessly; it must never miss a command that Bash would run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_LENGTH = 20_000
+MAX_DEPTH = 12
+
+_BLANK = " \t"
+_OPERATOR_START = ";&|\n"
+_WORD_END = frozenset(" \t\n;&|<>()")
+_REDIRECT = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>&|>\||<<<|<<-|<<|<&|<>|>|<)")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+_SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*\-]")
+# Words that open or close compound commands: a line using them is not a list of simple commands.
+RESERVED = frozenset({"if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac", "select"})
+RESERVED |= {"function", "{", "}", "[[", "]]", "coproc"}
+
+
+@dataclass(frozen=True)
+class Word:
+    raw: str
+    # The word after quote removal; None when an expansion decides it ($x, $(...), `...`, $'...').
+    value: str | None
+    # Unquoted glob characters (* ? [), a brace expansion ({a,b}, {1..3}) or a leading ~.
+    glob: bool = False
+    brace: bool = False
+    tilde: bool = False
+
+    @property
+    def literal(self) -> bool:
+        return self.value is not None and not self.brace
+
+
+@dataclass(frozen=True)
+class Redirect:
+    op: str
+    # The file it reads or writes; None for a descriptor copy (`2>&1`, `>&-`).
+    target: Word | None
+
+    @property
+    def writes(self) -> bool:
+        return self.target is not None and self.op not in ("<", "<<<", "<&")
+
+    @property
+    def reads(self) -> bool:
+        return self.target is not None and self.op in ("<", "<>")
+
+
+@dataclass(frozen=True)
+class Command:
+    text: str
+    assignments: tuple[Word, ...]
+    words: tuple[Word, ...]
+    redirects: tuple[Redirect, ...]
+    # Where it sits: "" at the top level, else "substitution", "process substitution" or "group".
+    within: str = ""
+
+    @property
+    def text_without_redirects(self) -> str:
+        return " ".join(w.raw for w in (*self.assignments, *self.words))
+
+
+@dataclass
+class Parsed:
+    source: str
+    commands: list[Command] = field(default_factory=list)
+    opaque: list[str] = field(default_factory=list)
+
+    def why_opaque(self) -> str:
+        return "; ".join(dict.fromkeys(self.opaque))
+
+
+class _Parser:
+    def __init__(self, src: str, out: Parsed, depth: int = 0) -> None:
+        self.s = src
+        self.i = 0
+        self.out = out
+        self.depth = depth
+
+    # Helpers ---------------------------------------------------------------------------------
+    def opaque(self, why: str) -> None:
+        self.out.opaque.append(why)
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.s[j] if j < len(self.s) else ""
+
+    def skip_blanks(self) -> None:
+        while self.i < len(self.s):
+            if self.s[self.i] in _BLANK:
+                self.i += 1
+            elif self.s.startswith("\\\n", self.i):
+                self.i += 2
+            else:
+                return
+
+    # Lists -------------------------------------------------------------------------------------
+    def parse_list(self, closer: str | None, within: str) -> None:
+        """Commands until `closer` (consumed) or the end of the text."""
+        while True:
+            self.skip_blanks()
+            c = self.peek()
+            if not c:
+                if closer:
+                    self.opaque(f"an unclosed {within}")
+                return
+            if closer and c == closer:
+                self.i += 1
+                return
+            if c == "#":
+                end = self.s.find("\n", self.i)
+                self.i = len(self.s) if end < 0 else end
+            elif c in _OPERATOR_START:
+                if self.s.startswith((";;", ";&"), self.i):
+                    self.opaque("a case statement")
+                self.i += 2 if self.s.startswith(("&&", "||", "|&", ";;", ";&"), self.i) else 1
+            elif c == "(":
+                self.i += 1
+                if self.peek() == "(":
+                    self.opaque("an arithmetic command (( ))")
+                self.nested(")", "group")
+            elif c == ")":
+                self.opaque("an unbalanced )")
+                self.i += 1
+            else:
+                self.parse_simple(closer, within)
+
+    def nested(self, closer: str, within: str) -> None:
+        if self.depth >= MAX_DEPTH:
+            self.opaque("nesting deeper than we read")
+            self.i = len(self.s)
+            return
+        self.depth += 1
+        self.parse_list(closer, within)
+        self.depth -= 1
+
+    # One simple command --------------------------------------------------------------------------
+    def parse_simple(self, closer: str | None, within: str) -> None:
+        start = self.i
+        assignments: list[Word] = []
+        words: list[Word] = []
+        redirects: list[Redirect] = []
+        end = start
+        while True:
+            self.skip_blanks()
+            c = self.peek()
+            if not c or c in _OPERATOR_START or c == ")" or (closer and c == closer):
+                break
+            if c == "(":
+                self.opaque("a function definition" if words else "an unexpected (")
+                self.i += 1
+                self.nested(")", "group")
+                end = self.i
+                continue
+            if c == "#" and self.s[self.i - 1 : self.i] in ("", " ", "\t"):
+                break
+            m = None if self.s.startswith(("<(", ">("), self.i) else _REDIRECT.match(self.s, self.i)
+            if m:
+                self.i = m.end()
+                redirects.append(self.redirect(m.group(2)))
+                end = self.i
+                continue
+            word_start = self.i
+            word = self.parse_word()
+            end = self.i
+            if not words and _ASSIGNMENT.match(word.raw):
+                if self.s.startswith("=(", word_start + len(word.raw.split("=", 1)[0])):
+                    self.opaque("an array assignment")
+                assignments.append(word)
+            else:
+                words.append(word)
+        if words and words[0].raw in RESERVED:
+            self.opaque(f"the compound command `{words[0].raw}`")
+        if words or assignments or redirects:
+            text = self.s[start:end].strip()
+            self.out.commands.append(Command(text, tuple(assignments), tuple(words), tuple(redirects), within))
+
+    def redirect(self, op: str) -> Redirect:
+        if op in ("<<", "<<-"):
+            self.opaque("a here-document")
+        self.skip_blanks()
+        if not self.peek() or self.peek() in _WORD_END:
+            self.opaque(f"a redirection {op} without a target")
+            return Redirect(op, None)
+        target = self.parse_word()
+        if op in (">&", "<&") and target.value is not None and (target.value.isdigit() or target.value == "-"):
+            return Redirect(op, None)
+        return Redirect(op, target)
+
+    # Words -------------------------------------------------------------------------------------
+    def parse_word(self) -> Word:
+        start = self.i
+        value: list[str] | None = []
+        glob = brace = False
+        tilde = self.peek() == "~"
+        dynamic = False
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            if c in _WORD_END:
+                if c in "<>" and self.peek(1) == "(" and self.i == start:
+                    self.i += 2
+                    self.nested(")", "process substitution")
+                    dynamic = True
+                    continue
+                break
+            if c == "\\":
+                if self.peek(1) == "\n":
+                    self.i += 2
+                    continue
+                value.append(self.peek(1))
+                self.i += 2
+            elif c == "'":
+                close = self.s.find("'", self.i + 1)
+                if close < 0:
+                    self.opaque("an unclosed ' quote")
+                    close = len(self.s)
+                value.append(self.s[self.i + 1 : close])
+                self.i = close + 1
+            elif c == '"':
+                self.i += 1
+                dynamic |= self.double_quoted(value)
+            elif c == "$":
+                dynamic |= self.dollar(value)
+            elif c == "`":
+                self.backtick()
+                dynamic = True
+            else:
+                if c in "*?[":
+                    glob = True
+                elif c == "{" and self.braces():
+                    brace = True
+                value.append(c)
+                self.i += 1
+        raw = self.s[start : self.i]
+        return Word(raw, None if dynamic else "".join(value), glob, brace, tilde)
+
+    def braces(self) -> bool:
+        """Whether the `{` at the cursor opens a brace expansion ({a,b} or {1..3})."""
+        close = self.s.find("}", self.i)
+        inner = self.s[self.i + 1 : close] if close > 0 else ""
+        return bool(inner) and ("," in inner or ".." in inner) and not any(ch in _WORD_END for ch in inner)
+
+    def double_quoted(self, value: list[str]) -> bool:
+        dynamic = False
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            if c == '"':
+                self.i += 1
+                return dynamic
+            if c == "\\" and self.peek(1) in '$`"\\\n':
+                if self.peek(1) != "\n":
+                    value.append(self.peek(1))
+                self.i += 2
+            elif c == "$":
+                dynamic |= self.dollar(value, quoted=True)
+            elif c == "`":
+                self.backtick()
+                dynamic = True
+            else:
+                value.append(c)
+                self.i += 1
+        self.opaque('an unclosed " quote')
+        return dynamic
+
+    def dollar(self, value: list[str], quoted: bool = False) -> bool:
+        """The expansion at a `$`; True when it makes the word dynamic."""
+        nxt = self.peek(1)
+        if self.s.startswith("$((", self.i):
+            self.opaque("an arithmetic expansion $(( ))")
+            self.i += 3
+            self.nested(")", "substitution")
+            if self.peek() == ")":
+                self.i += 1
+            return True
+        if nxt == "(":
+            self.i += 2
+            self.nested(")", "substitution")
+            return True
+        if nxt == "{":
+            close = self.s.find("}", self.i + 2)
+            inner = self.s[self.i + 2 : close] if close > 0 else ""
+            if close < 0 or not _SIMPLE_PARAMETER.fullmatch(inner):
+                self.opaque("a parameter expansion ${...} beyond a plain name")
+                # Read what is inside for any command it runs; the cursor ends after the brace.
+                self.i += 2
+                self.nested("}", "substitution")
+                return True
+            self.i = close + 1
+            return True
+        if nxt == "[":
+            self.opaque("an arithmetic expansion $[ ]")
+            self.i += 2
+            self.nested("]", "substitution")
+            return True
+        if nxt == "'" and not quoted:
+            # $'...': backslash escapes, including \', end at the first unescaped quote.
+            j = self.i + 2
+            while j < len(self.s) and self.s[j] != "'":
+                j += 2 if self.s[j] == "\\" else 1
+            if j >= len(self.s):
+                self.opaque("an unclosed $' quote")
+            self.i = j + 1
+            return True
+        if nxt == '"' and not quoted:
+            self.i += 2
+            return self.double_quoted(value)
+        m = _SIMPLE_PARAMETER.match(self.s, self.i + 1)
+        if m:
+            self.i = m.end()
+            return True
+        value.append("$")
+        self.i += 1
+        return False
+
+    def backtick(self) -> None:
+        """`...`: the text up to the next unescaped backtick is a command line of its own."""
+        j = self.i + 1
+        inner: list[str] = []
+        while j < len(self.s) and self.s[j] != "`":
+            if self.s[j] == "\\" and j + 1 < len(self.s) and self.s[j + 1] in "`$\\":
+                inner.append(self.s[j + 1])
+                j += 2
+            else:
+                inner.append(self.s[j])
+                j += 1
+        if j >= len(self.s):
+            self.opaque("an unclosed ` quote")
+        self.i = j + 1
+        if self.depth >= MAX_DEPTH:
+            self.opaque("nesting deeper than we read")
+            return
+        _Parser("".join(inner), self.out, self.depth + 1).parse_list(None, "substitution")
+
+
+def parse(command: str) -> Parsed:
+    """Every simple command `command` runs, and what could not be read."""
+    out = Parsed(command)
+    if len(command) > MAX_LENGTH:
+        out.opaque.append(f"a command longer than {MAX_LENGTH:,} characters")
+        return out
+    if "\x00" in command:
+        out.opaque.append("a NUL character")
+        return out
+    _Parser(command, out).parse_list(None, "")
+    return out
