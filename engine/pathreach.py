@@ -8,6 +8,7 @@ file path all lead somewhere other than the text says; these helpers say where.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 _GLOB = frozenset("*?[{")
@@ -29,26 +30,79 @@ def inside(path: Path, folders: tuple[Path, ...]) -> bool:
     return any(path == folder or path.is_relative_to(folder) for folder in folders)
 
 
-def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
-    """The folder a glob pattern searched from `root` can reach: its fixed leading part
-    (`../../*` reaches `root/../..`, `/etc/*.conf` reaches `/etc`). None when a `..` comes after
-    a wildcard (`*/../../x`), which no fixed folder bounds."""
+def split_glob(root: Path, pattern: str, home: Path) -> tuple[Path, str] | None:
+    """A glob pattern searched from `root` as (the folder it starts in, the rest of the pattern):
+    `../../*.md` is (`root/../..`, `*.md`), `/etc/*.conf` is (`/etc`, `*.conf`), `src/a.py` is
+    (`root/src`, `a.py`). None when a `..` comes after a wildcard (`*/../../x`): no fixed folder
+    bounds what that reaches."""
     if pattern == "~" or pattern.startswith("~/"):
         pattern = str(home) + pattern[1:]
-    parts = pattern.split("/")
+    parts = [p for p in pattern.split("/") if p not in ("", ".")]
     fixed: list[str] = []
-    wild = False
-    for part in parts:
-        if wild:
-            if part == "..":
-                return None
-            continue
+    for i, part in enumerate(parts):
         if any(ch in _GLOB for ch in part):
-            wild = True
-            continue
+            if ".." in parts[i:]:
+                return None
+            rest = "/".join(parts[i:])
+            break
         fixed.append(part)
-    if not wild and fixed:
-        fixed = fixed[:-1]  # a pattern without wildcards names a file: it reaches its folder
-    if pattern.startswith("/"):
-        return Path(os.path.normpath("/" + "/".join(p for p in fixed if p)))
-    return Path(os.path.normpath(root.joinpath(*[p for p in fixed if p]) if fixed else root))
+    else:
+        rest = fixed.pop() if fixed else ""
+    start = Path("/") if pattern.startswith("/") else root
+    return Path(os.path.normpath(start.joinpath(*fixed))), rest
+
+
+def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
+    """The folder a glob pattern searched from `root` can reach (None: no fixed folder bounds it)."""
+    split = split_glob(root, pattern, home)
+    return split[0] if split else None
+
+
+def glob_regex(pattern: str, anywhere: bool = False) -> re.Pattern[str]:
+    """A glob pattern for paths relative to the searched folder, as a regular expression:
+    `**` crosses folders, `*` and `?` stay in one, `[...]` and `{a,b}` as in a shell. With
+    `anywhere`, a pattern without a `/` matches a file's name at any depth, as ripgrep's
+    `--glob` does (Grep); without, it matches in the searched folder only (Glob)."""
+    out: list[str] = []
+    i = 0
+    depth = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            close = pattern.find("]", i + 2)
+            if close < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : close].replace("\\", "\\\\")
+                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = close
+        elif c == "{":
+            depth += 1
+            out.append("(?:")
+        elif c == "}" and depth:
+            depth -= 1
+            out.append(")")
+        elif c == "," and depth:
+            out.append("|")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    regex = "".join(out) + ")" * depth
+    if anywhere and "/" not in pattern:
+        regex = "(?:.*/)?" + regex
+    try:
+        return re.compile(regex, re.S)
+    except re.error:
+        return re.compile(re.escape(pattern))

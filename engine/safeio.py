@@ -91,3 +91,22 @@ def read_regular_text(path: str | Path, cap: int = DEFAULT_CAP, errors: str = "s
     """`read_regular` decoded as UTF-8 (UnicodeDecodeError with the default `errors`)."""
     data, _ = read_regular(path, cap)
     return data.decode("utf-8", errors)
+
+
+def write_regular(path: str | Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace the contents of a regular file (created when absent) with `data`.
+
+    Opening a FIFO to write would wait for a reader and a device would take anything: the file
+    is opened without blocking and without truncating, checked to be a regular file, and only
+    then emptied and written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0), mode)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(path, st.st_mode)
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)

@@ -4,12 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..pathreach import expand_path
+
+if TYPE_CHECKING:
+    from ..permissions import Permissions
+
+# The most any tool result may hold (characters): about 25,000 tokens, as Claude Code bounds a
+# read. A tool that finds more says how much it left out.
+RESULT_CAP = 100_000
 
 
 @dataclass(frozen=True)
 class ToolContext:
     cwd: Path
+    # The rules the call was decided under: a search shows only what they let the model read
+    # (a symlink in the project must not carry a Glob or Grep outside it).
+    permissions: Permissions | None = None
+
+    @property
+    def home(self) -> Path:
+        return self.permissions.home if self.permissions else Path.home()
+
+    def may_show(self, found: Path, root: Path) -> bool:
+        """Whether a file that a search found may be shown to the model."""
+        return self.permissions.readable(found, root) if self.permissions else True
 
 
 @dataclass(frozen=True)
@@ -31,8 +51,15 @@ def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve(ctx: ToolContext, path: str) -> Path:
-    p = Path(path).expanduser()
-    return p if p.is_absolute() else ctx.cwd / p
+    """The absolute path a call names, `~` expanded the way the permission check expanded it."""
+    return expand_path(path, ctx.cwd, ctx.home)
+
+
+def capped(text: str, cap: int = RESULT_CAP, what: str = "characters") -> str:
+    """`text` cut to `cap` characters, saying how much was left out."""
+    if len(text) <= cap:
+        return text
+    return text[:cap] + f"\n\n[... {len(text) - cap:,} more {what} not shown: the result was cut at {cap:,}]"
 
 
 def api_spec(tool: Tool) -> dict[str, Any]:

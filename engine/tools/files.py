@@ -1,14 +1,79 @@
-"""Read, Write and Edit (exact string replacement), as Claude Code's tools behave."""
+"""Read, Write and Edit (exact string replacement), as Claude Code's tools behave, bounded.
+
+Every path may be hostile: a FIFO, `/dev/zero`, a file of gigabytes. Reads go through
+engine.safeio (regular files only) and stop at their line and character limits however big the
+file is; writes refuse anything that is not a regular file.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import Any
 
-from .base import ToolContext, ToolResult, resolve, schema
+from ..safeio import open_regular, read_regular, write_regular
+from .base import RESULT_CAP, ToolContext, ToolResult, resolve, schema
 
 READ_LIMIT = 2000
 LINE_CAP = 2000
+# How far into a file a Read may scan to reach its offset, and the largest file Edit rewrites.
+SCAN_CAP = 64 * 1024 * 1024
+EDIT_CAP = 16 * 1024 * 1024
+
+
+def _number(value: Any, default: int) -> int | None:
+    """A positive line number or count from a model's input; None when it is not one."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+        return None
+    return int(min(value, 10**9))
+
+
+def _read_lines(path: Path, start: int, limit: int) -> tuple[list[str], bool]:
+    """Lines start..start+limit-1 (1-based) of a regular file, each cut at LINE_CAP, and whether
+    the output stopped at RESULT_CAP. Reads in blocks: a huge file costs only what is shown."""
+    fd, _ = open_regular(path)
+    lines: list[str] = []
+    size = 0
+    number = 0
+    pending = b""
+    scanned = 0
+    try:
+        while len(lines) < limit:
+            block = os.read(fd, 1 << 16)
+            scanned += len(block)
+            if scanned > SCAN_CAP:
+                if number < start:
+                    raise OSError(
+                        27, f"line {start} is not within the first {SCAN_CAP // 2**20} MB of the file, which is all a Read scans"
+                    )
+                return lines, True
+            if not block:
+                if pending:
+                    number += 1
+                    if number >= start:
+                        lines.append(pending.decode("utf-8", "replace")[:LINE_CAP])
+                break
+            pending += block
+            *complete, pending = pending.split(b"\n")
+            if len(pending) > LINE_CAP * 4:
+                pending = pending[: LINE_CAP * 4]  # a line without end: keep what can be shown
+            for raw in complete:
+                number += 1
+                if number < start:
+                    continue
+                line = raw.decode("utf-8", "replace").rstrip("\r")[:LINE_CAP]
+                size += len(line) + 8
+                if size > RESULT_CAP:
+                    return lines, True
+                lines.append(line)
+                if len(lines) >= limit:
+                    break
+    finally:
+        os.close(fd)
+    return lines, False
 
 
 class ReadTool:
@@ -23,16 +88,18 @@ class ReadTool:
 
     async def run(self, tool_input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         path = resolve(ctx, str(tool_input["file_path"]))
+        start, limit = _number(tool_input.get("offset"), 1), _number(tool_input.get("limit"), READ_LIMIT)
+        if start is None or limit is None:
+            return ToolResult("offset and limit must be positive numbers", True)
         try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8", errors="replace")
+            lines, cut = await asyncio.to_thread(_read_lines, path, max(start, 1), limit)
         except OSError as exc:
-            return ToolResult(f"Error reading {path}: {exc.strerror}", True)
-        lines = text.splitlines()
-        start = max(int(tool_input.get("offset") or 1), 1)
-        limit = int(tool_input.get("limit") or READ_LIMIT)
-        chosen = lines[start - 1 : start - 1 + limit]
+            return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
         # cat -n style, as Claude Code returns it: right-aligned numbers, a tab, the line.
-        return ToolResult("\n".join(f"{n:>6}\t{line[:LINE_CAP]}" for n, line in enumerate(chosen, start)))
+        text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, max(start, 1)))
+        if cut:
+            text += f"\n\n[... the rest was not shown: the result is capped at {RESULT_CAP:,} characters; read on with offset]"
+        return ToolResult(text)
 
 
 class WriteTool:
@@ -48,9 +115,9 @@ class WriteTool:
         path = resolve(ctx, str(tool_input["file_path"]))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            await asyncio.to_thread(path.write_text, str(tool_input["content"]), encoding="utf-8")
+            await asyncio.to_thread(write_regular, path, str(tool_input["content"]).encode("utf-8", "surrogatepass"))
         except OSError as exc:
-            return ToolResult(f"Error writing {path}: {exc.strerror}", True)
+            return ToolResult(f"Error writing {path}: {exc.strerror or exc}", True)
         return ToolResult(f"File created successfully at: {path}")
 
 
@@ -70,10 +137,15 @@ class EditTool:
         old, new = str(tool_input["old_string"]), str(tool_input["new_string"])
         if old == new:
             return ToolResult("No changes to make: old_string and new_string are exactly the same.", True)
+        if not old:
+            return ToolResult("old_string is empty: give the exact text to replace.", True)
         try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            data, st = await asyncio.to_thread(read_regular, path, EDIT_CAP)
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return ToolResult(f"Error reading {path}: not UTF-8 text, so it is not edited", True)
         except OSError as exc:
-            return ToolResult(f"Error reading {path}: {exc.strerror}", True)
+            return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
         count = text.count(old)
         if count == 0:
             return ToolResult(f"String to replace not found in file.\nString: {old}", True)
@@ -84,5 +156,8 @@ class EditTool:
                 "context to uniquely identify the instance.",
                 True,
             )
-        await asyncio.to_thread(path.write_text, text.replace(old, new), encoding="utf-8")
+        try:
+            await asyncio.to_thread(write_regular, path, text.replace(old, new).encode("utf-8"), st.st_mode & 0o777)
+        except OSError as exc:
+            return ToolResult(f"Error writing {path}: {exc.strerror or exc}", True)
         return ToolResult(f"The file {path} has been updated.")

@@ -1,15 +1,63 @@
-"""Glob and Grep over the working directory."""
+"""Glob and Grep over the working directory, bounded and kept inside what the rules allow.
+
+Both walk without following symlinked folders, stop after WALK_CAP entries, and show a found
+file only when the run's permissions let the model read it (`ToolContext.may_show`): a symlink
+in the project that points at ~/.ssh is found but never shown. Grep's regular expression runs
+in a child process (grep_worker.py) that is killed after GREP_TIMEOUT_S, because Python's `re`
+cannot be interrupted and a model chooses the expression.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
 import re
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
-from .base import ToolContext, ToolResult, resolve, schema
+from ..pathreach import glob_regex, split_glob
+from .base import RESULT_CAP, ToolContext, ToolResult, capped, resolve, schema
 
 MAX_RESULTS = 100
+WALK_CAP = 200_000
+GREP_TIMEOUT_S = 30.0
+GREP_FILE_CAP = 16 * 1024 * 1024
+_WORKER = Path(__file__).with_name("grep_worker.py")
+
+
+def _walk(base: Path, regex: re.Pattern[str] | None) -> tuple[list[Path], bool]:
+    """Files under `base` whose path relative to it matches `regex` (all files when None), and
+    whether the walk stopped at WALK_CAP. Symlinked folders are not entered; `.git` is skipped."""
+    if base.is_file():
+        return [base], False
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(base, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        rel_folder = os.path.relpath(folder, base)
+        for name in sorted(files):
+            seen += 1
+            if seen > WALK_CAP:
+                return found, True
+            rel = name if rel_folder == "." else f"{rel_folder}/{name}"
+            if regex is None or regex.fullmatch(rel):
+                found.append(Path(folder, name))
+        seen += len(dirs)
+    return found, False
+
+
+def _newest_first(paths: list[Path]) -> list[Path]:
+    def mtime(p: Path) -> float:
+        try:
+            return -p.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(paths, key=mtime)
 
 
 class GlobTool:
@@ -23,15 +71,22 @@ class GlobTool:
 
     async def run(self, tool_input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         root = resolve(ctx, str(tool_input.get("path") or "."))
+        split = split_glob(root, str(tool_input["pattern"]), ctx.home)
+        if split is None:
+            return ToolResult("Patterns with `..` after a wildcard are not supported: name the folder in `path`.", True)
+        base, rest = split
 
-        def find() -> list[Path]:
-            found = [p for p in root.glob(str(tool_input["pattern"])) if p.is_file()]
-            return sorted(found, key=lambda p: -p.stat().st_mtime)
+        def find() -> tuple[list[Path], bool]:
+            found, stopped = _walk(base, glob_regex(rest) if rest else None)
+            return _newest_first([p for p in found if ctx.may_show(p, base)]), stopped
 
-        found = await asyncio.to_thread(find)
+        found, stopped = await asyncio.to_thread(find)
         if not found:
-            return ToolResult("No files found")
-        return ToolResult("\n".join(str(p) for p in found[:MAX_RESULTS]))
+            return ToolResult("No files found" + (f" (the search stopped after {WALK_CAP:,} entries)" if stopped else ""))
+        text = "\n".join(str(p) for p in found[:MAX_RESULTS])
+        if len(found) > MAX_RESULTS or stopped:
+            text += f"\n(Results are cut: {len(found):,} files found{', and the walk stopped early' if stopped else ''}.)"
+        return ToolResult(capped(text))
 
 
 class GrepTool:
@@ -50,32 +105,78 @@ class GrepTool:
     )
 
     async def run(self, tool_input: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        pattern = str(tool_input["pattern"])
         try:
-            regex = re.compile(str(tool_input["pattern"]))
-        except re.error as exc:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError) as exc:
             return ToolResult(f"Invalid regular expression: {exc}", True)
-        root = resolve(ctx, str(tool_input.get("path") or "."))
         mode = tool_input.get("output_mode") or "files_with_matches"
-        pattern = str(tool_input.get("glob") or "**/*")
+        if mode not in ("content", "files_with_matches", "count"):
+            return ToolResult("output_mode must be content, files_with_matches or count", True)
+        root = resolve(ctx, str(tool_input.get("path") or "."))
+        split = split_glob(root, str(tool_input["glob"]), ctx.home) if tool_input.get("glob") else (root, "")
+        if split is None:
+            return ToolResult("Globs with `..` after a wildcard are not supported: name the folder in `path`.", True)
+        base, rest = split
 
-        def search() -> list[str]:
-            files = [root] if root.is_file() else sorted(p for p in root.glob(pattern) if p.is_file() and ".git" not in p.parts)
-            out: list[str] = []
-            for f in files:
-                try:
-                    lines = f.read_text(encoding="utf-8", errors="replace").splitlines()
-                except OSError:
-                    continue
-                hits = [(n, line) for n, line in enumerate(lines, 1) if regex.search(line)]
-                if not hits:
-                    continue
-                if mode == "content":
-                    out += [f"{f}:{n}:{line}" for n, line in hits]
-                elif mode == "count":
-                    out.append(f"{f}:{len(hits)}")
-                else:
-                    out.append(str(f))
-            return out
+        def files() -> tuple[list[str], bool]:
+            found, stopped = _walk(base, glob_regex(rest, anywhere=True) if rest else None)
+            return [str(p) for p in found if ctx.may_show(p, base)], stopped
 
-        found = await asyncio.to_thread(search)
-        return ToolResult("\n".join(found[: MAX_RESULTS * 5]) if found else "No matches found")
+        paths, stopped = await asyncio.to_thread(files)
+        text, timed_out = await _search(pattern, paths, mode)
+        notes = []
+        if stopped:
+            notes.append(f"the walk stopped after {WALK_CAP:,} entries")
+        if timed_out:
+            notes.append(f"the search was stopped after {GREP_TIMEOUT_S:g} s (the expression may be too slow)")
+        if not text:
+            return ToolResult("No matches found" + (f" ({'; '.join(notes)})" if notes else ""))
+        if notes:
+            text += f"\n({'; '.join(notes)}; results may be incomplete)"
+        return ToolResult(text)
+
+
+async def _search(pattern: str, paths: list[str], mode: str) -> tuple[str, bool]:
+    """Run grep_worker over `paths`; its output (capped as it arrives) and whether it timed out."""
+    if not paths:
+        return "", False
+    job = json.dumps({"pattern": pattern, "files": paths, "mode": mode, "file_cap": GREP_FILE_CAP}).encode()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-I", "-S", str(_WORKER),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    chunks: list[bytes] = []
+    size = 0
+    timed_out = False
+
+    async def collect() -> None:
+        nonlocal size
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(job)
+        with contextlib.suppress(ConnectionError):
+            await proc.stdin.drain()
+        proc.stdin.close()
+        while size <= RESULT_CAP:
+            chunk = await proc.stdout.read(65536)
+            if not chunk:
+                return
+            chunks.append(chunk)
+            size += len(chunk)
+
+    try:
+        await asyncio.wait_for(collect(), GREP_TIMEOUT_S)
+    except TimeoutError:
+        timed_out = True
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        await proc.wait()
+    text = b"".join(chunks).decode("utf-8", "replace")
+    if size > RESULT_CAP:
+        text = text[: text.rfind("\n", 0, RESULT_CAP) + 1]
+    return capped(text.rstrip("\n")) + (
+        f"\n\n[... results cut at {RESULT_CAP:,} characters]" if size > RESULT_CAP else ""
+    ), timed_out

@@ -62,7 +62,7 @@ SUBSTITUTIONS = [
     "f() { touch x; }; f",
     "echo 'unclosed",
     "$CMD x",
-    "eval \"$X\"",
+    'eval "$X"',
 ]
 
 
@@ -75,7 +75,14 @@ def test_an_allowed_prefix_never_carries_another_command(world: Tree, command: s
 
 def test_the_allowed_prefix_itself_still_runs(world: Tree) -> None:
     permissions = _permissions(world, allow=["Bash(echo *)"])
-    for command in ("echo hi", "echo 'a && b; c'", "echo '$(touch x)'", "echo hi > /dev/null", "echo hi 2>&1", "timeout 5 echo hi"):
+    for command in (
+        "echo hi",
+        "echo 'a && b; c'",
+        "echo '$(touch x)'",
+        "echo hi > /dev/null",
+        "echo hi 2>&1",
+        "timeout 5 echo hi",
+    ):
         assert permissions.decide("Bash", {"command": command}).decision == "allow", command
 
 
@@ -115,7 +122,12 @@ DENIED_CURL = [
 @pytest.mark.parametrize("scope", ["local", "managed"])
 @pytest.mark.parametrize("command", DENIED_CURL)
 def test_a_deny_holds_in_every_form(world: Tree, command: str, scope: str) -> None:
-    permissions = _permissions(world, scope, deny=["Bash(curl *)"], allow=["Bash(echo *)", "Bash(timeout *)", "Bash(env *)", "Bash(xargs *)", "Bash(bash *)", "Bash(sh *)"])
+    permissions = _permissions(
+        world,
+        scope,
+        deny=["Bash(curl *)"],
+        allow=["Bash(echo *)", "Bash(timeout *)", "Bash(env *)", "Bash(xargs *)", "Bash(bash *)", "Bash(sh *)"],
+    )
     decision = permissions.decide("Bash", {"command": command})
     assert decision.decision == "deny", decision.reason
     assert decision.rule is not None and decision.rule.text == "Bash(curl *)"
@@ -134,7 +146,16 @@ def test_an_assignment_is_part_of_what_an_allow_rule_must_match(world: Tree) -> 
 
 @pytest.mark.parametrize(
     "command",
-    ["ls /etc", "cat OUTSIDE/secret.txt", "cd .. && ls", "ls docs/", "cat docs/secret.txt", "cat ~/.ssh/id_rsa", "ls {/etc,.}", "cat ../*/x"],
+    [
+        "ls /etc",
+        "cat OUTSIDE/secret.txt",
+        "cd .. && ls",
+        "ls docs/",
+        "cat docs/secret.txt",
+        "cat ~/.ssh/id_rsa",
+        "ls {/etc,.}",
+        "cat ../*/x",
+    ],
 )
 def test_bash_stays_inside_the_working_folder_whatever_a_rule_allows(world: Tree, command: str) -> None:
     permissions = _permissions(world, allow=["Bash(ls *)", "Bash(cat *)", "Bash(cd *)"])
@@ -181,8 +202,12 @@ FILE_CALLS: list[tuple[str, dict[str, Any], dict[str, list[str]]]] = [
 ]
 
 
-@pytest.mark.parametrize(("tool", "tool_input", "rules"), FILE_CALLS, ids=[f"{c[0]}-{json.dumps(c[1])}-{c[2]}" for c in FILE_CALLS])
-def test_file_calls_that_leave_the_project_are_not_allowed(world: Tree, tool: str, tool_input: dict[str, Any], rules: dict[str, list[str]]) -> None:
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "rules"), FILE_CALLS, ids=[f"{c[0]}-{json.dumps(c[1])}-{c[2]}" for c in FILE_CALLS]
+)
+def test_file_calls_that_leave_the_project_are_not_allowed(
+    world: Tree, tool: str, tool_input: dict[str, Any], rules: dict[str, list[str]]
+) -> None:
     def fill(text: str) -> str:
         return (
             text.replace("PROJECT", str(world.project))
@@ -219,7 +244,9 @@ def test_the_parser_finds_every_command() -> None:
     assert opaque == []
 
 
-@pytest.mark.parametrize("command", ["cat <<EOF\nx\nEOF", "echo $((1))", "for x in y; do :; done", "echo 'x", "a=(1 2)", "x" * 20_001])
+@pytest.mark.parametrize(
+    "command", ["cat <<EOF\nx\nEOF", "echo $((1))", "for x in y; do :; done", "echo 'x", "a=(1 2)", "x" * 20_001]
+)
 def test_what_cannot_be_read_is_said(command: str) -> None:
     assert parse(command).opaque
 

@@ -46,3 +46,16 @@ def test_text_keeps_strict_decoding_unless_asked(tmp_path: Path) -> None:
     with pytest.raises(UnicodeDecodeError):
         read_regular_text(path)
     assert read_regular_text(path, errors="replace") == "a\ufffdb"
+
+
+def test_writing_refuses_a_fifo_without_waiting_for_a_reader(tmp_path: Path) -> None:
+    from engine.safeio import write_regular
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError):
+        write_regular(fifo, b"x")
+    path = tmp_path / "f"
+    path.write_bytes(b"a long old text")
+    write_regular(path, b"new")
+    assert path.read_bytes() == b"new"
