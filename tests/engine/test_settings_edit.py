@@ -4,15 +4,23 @@ safe when two processes write at once."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import SettingsEditError, Workspace
-from engine.settings_edit import add_rule, remove_rule
-from tests.conftest import Tree, write
+from engine.settings_edit import SETTINGS_CAP, add_rule, remove_rule
+from tests.conftest import Tree, run_as_nobody, write
 
 ORIGINAL = {
     "model": "opus",
@@ -52,7 +60,7 @@ def test_a_corrupt_file_is_never_overwritten(tmp_path: Path) -> None:
     with pytest.raises(SettingsEditError):
         remove_rule(path, "Skill(a)")
     assert path.read_text() == text
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", "settings.json.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"], "no lock or temporary file is left behind"
 
 
 @pytest.mark.parametrize(("rule", "behavior"), [("Bash()", "allow"), ("not a rule!", "deny"), ("Skill(x)", "permit")])
@@ -84,3 +92,248 @@ def test_two_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(allow) == 200 and len(set(allow)) == 200
     assert {k: v for k, v in data.items() if k != "permissions"} == {k: v for k, v in ORIGINAL.items() if k != "permissions"}
     assert data["permissions"]["deny"] == ["Bash(rm *)"]
+
+
+# An editor that truncates then writes ------------------------------------------------------
+EDITOR = """
+import ctypes, os, sys
+path, content = sys.argv[1], sys.argv[2].encode()
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(path, os.O_WRONLY)
+watch = libc.inotify_init1(0)
+assert watch >= 0 and libc.inotify_add_watch(watch, path.encode(), 0x10) >= 0  # IN_CLOSE_NOWRITE
+os.ftruncate(fd, 0)
+print("truncated", flush=True)
+os.read(watch, 4096)  # until someone has read the empty file and closed it
+os.write(fd, content)
+os.close(fd)
+"""
+
+
+def test_an_editor_between_its_truncate_and_its_write_loses_nothing(tmp_path: Path) -> None:
+    """The editor truncates, skilldeck reads the empty file, then the editor writes: skilldeck
+    used to take the empty file as {} and rename `{"permissions": ...}` over the editor's work."""
+    content = json.dumps(ORIGINAL, indent=2) + "\n"
+    path = write(tmp_path / "settings.json", content)
+    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(path), content], stdout=subprocess.PIPE, text=True)
+    try:
+        assert editor.stdout is not None and editor.stdout.readline() == "truncated\n"
+        assert add_rule(path, "Bash(make *)", "allow") is True
+        assert editor.wait(timeout=30) == 0
+    finally:
+        editor.kill()
+    data = json.loads(path.read_text())
+    assert data["env"] == {"A": "1"} and data["model"] == "opus" and data["hooks"] == {"PreToolUse": []}
+    assert data["permissions"] == {"deny": ["Bash(rm *)"], "defaultMode": "default", "allow": ["Bash(make *)"]}
+
+
+LOOPING_EDITOR = """
+import os, sys
+path, stop, content = sys.argv[1], sys.argv[2], sys.argv[3]
+half = len(content) // 2
+while not os.path.exists(stop):
+    with open(path, "w") as fh:
+        fh.write(content[:half])
+        fh.flush()
+        fh.write(content[half:])
+"""
+
+
+def test_a_program_rewriting_the_file_in_a_loop_never_loses_a_key(tmp_path: Path) -> None:
+    content = json.dumps(ORIGINAL, indent=2) + "\n"
+    path = write(tmp_path / "settings.json", content)
+    stop = tmp_path / "stop"
+    editor = subprocess.Popen([sys.executable, "-c", LOOPING_EDITOR, str(path), str(stop), content])
+    written = refused = 0
+    try:
+        for i in range(150):
+            try:
+                add_rule(path, f"Bash(job-{i} *)", "allow")
+                written += 1
+            except SettingsEditError as exc:
+                assert "settings.json" in str(exc)
+                refused += 1
+            try:
+                seen = json.loads(path.read_text())
+            except json.JSONDecodeError:
+                continue  # the editor is between its truncate and its write
+            assert {k: seen[k] for k in ("model", "env", "hooks")} == {k: ORIGINAL[k] for k in ("model", "env", "hooks")}
+            assert seen["permissions"]["deny"] == ["Bash(rm *)"]
+    finally:
+        stop.touch()
+        assert editor.wait(timeout=30) == 0
+    assert written, f"every edit was refused ({refused})"
+    assert add_rule(path, "Bash(last *)", "allow")
+    data = json.loads(path.read_text())
+    assert data["env"] == {"A": "1"} and "Bash(last *)" in data["permissions"]["allow"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json", "stop"]
+
+
+# Exact round trips -------------------------------------------------------------------------
+ROUND_TRIP = (
+    "{\n"
+    '  "a": 1.10,\n'
+    '  "big": 1e999,\n'
+    '  "int": 12345678901234567890123,\n'
+    '  "negative zero": -0,\n'
+    '  "exp": 2.5E-3,\n'
+    f'  "digits": {"9" * 5000},\n'
+    '  "list": [\n    0.0,\n    -1e+2,\n    100\n  ],\n'
+    '  "env": {\n    "A": "1",\n    "A": "2"\n  },\n'
+    '  "text": "caf\u00e9 \\ud800 \\"q\\" \\u0000"\n'
+    "}\n"
+)
+
+
+def test_numbers_and_duplicate_keys_round_trip_exactly(tmp_path: Path) -> None:
+    path = write(tmp_path / "settings.json", ROUND_TRIP)
+    assert add_rule(path, "Skill(x)", "allow")
+    text = path.read_text()
+    assert text == ROUND_TRIP[:-3] + ',\n  "permissions": {\n    "allow": [\n      "Skill(x)"\n    ]\n  }\n}\n'
+    assert remove_rule(path, "Skill(x)") == ["allow"]
+    assert path.read_text() == ROUND_TRIP[:-3] + ',\n  "permissions": {\n    "allow": []\n  }\n}\n'
+
+
+# Links -------------------------------------------------------------------------------------
+def test_a_symlinked_file_is_edited_at_its_target(tmp_path: Path) -> None:
+    real = write(tmp_path / "dotfiles" / "settings.json", json.dumps(ORIGINAL, indent=2) + "\n")
+    real.chmod(0o640)
+    link = tmp_path / "project" / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(Path("..") / ".." / "dotfiles" / "settings.json")
+    assert add_rule(link, "Skill(x)", "allow")
+    assert link.is_symlink() and str(link.readlink()) == "../../dotfiles/settings.json"
+    data = json.loads(real.read_text())
+    assert data["permissions"]["allow"] == ["Skill(x)"] and data["env"] == {"A": "1"}
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert remove_rule(link, "Skill(x)") == ["allow"] and link.is_symlink()
+    assert [p.name for p in real.parent.iterdir()] == ["settings.json"]
+    assert [p.name for p in link.parent.iterdir()] == ["settings.json"]
+
+
+def test_a_hard_linked_file_is_refused_and_both_names_keep_it(tmp_path: Path) -> None:
+    real = write(tmp_path / "a" / "settings.json", json.dumps(ORIGINAL) + "\n")
+    other = tmp_path / "b.json"
+    other.hardlink_to(real)
+    with pytest.raises(SettingsEditError, match=r"settings\.json has 2 hard links.*symlinks"):
+        add_rule(real, "Skill(x)", "allow")
+    assert real.stat().st_nlink == 2 and real.stat().st_ino == other.stat().st_ino
+    assert real.read_text() == json.dumps(ORIGINAL) + "\n"
+    assert [p.name for p in real.parent.iterdir()] == ["settings.json"]
+
+
+# Refusals ----------------------------------------------------------------------------------
+def _within(seconds: float, work: Callable[[], Any]) -> Any:
+    """`work()` in a thread: a FIFO used to block the edit for ever, and the test must fail, not hang."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as exc:
+            result["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s"
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
+
+
+def _state(folder: Path) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for p in folder.iterdir():
+        st = p.lstat()
+        if p.is_symlink():
+            out[p.name] = ("link", os.readlink(p))
+        elif stat.S_ISREG(st.st_mode):
+            out[p.name] = ("file", p.read_bytes(), st.st_ino)
+        else:
+            out[p.name] = (stat.S_IFMT(st.st_mode), st.st_ino)
+    return out
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+HOSTILE: dict[str, Callable[[Path], object]] = {
+    "a FIFO": _fifo,
+    "a folder": lambda p: p.mkdir(),
+    "over the size cap": lambda p: p.write_text('{"a": "' + "x" * SETTINGS_CAP + '"}'),
+    "not UTF-8": lambda p: p.write_bytes(b'{"a": "\xff"}'),
+    "nested 5,000 deep": lambda p: p.write_text('{"a": ' + "[" * 5000 + "]" * 5000 + "}"),
+    "NaN": lambda p: p.write_text('{"a": NaN}'),
+    "-Infinity": lambda p: p.write_text('{"permissions": {"allow": []}, "a": [-Infinity]}'),
+    "permissions twice": lambda p: p.write_text('{"permissions": {"deny": ["Bash"]}, "permissions": {"allow": ["Skill(x)"]}}'),
+    "allow twice": lambda p: p.write_text('{"permissions": {"allow": ["Skill(x)"], "allow": ["Skill(y)"]}}'),
+    "empty": lambda p: p.write_text(""),
+    "only whitespace": lambda p: p.write_text(" \n"),
+    "a dangling symlink": lambda p: p.symlink_to(p.parent / "nowhere.json"),
+    "a symlink loop": lambda p: (p.symlink_to(p.parent / "loop.json"), (p.parent / "loop.json").symlink_to(p)),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+@pytest.mark.parametrize("edit", ["add", "remove"])
+def test_hostile_files_are_refused_with_a_message_and_left_alone(tmp_path: Path, case: str, edit: str) -> None:
+    path = tmp_path / "settings.local.json"
+    HOSTILE[case](path)
+    before = _state(tmp_path)
+    if edit == "add":
+        work: Callable[[], Any] = partial(add_rule, path, "Skill(x)", "allow")
+    else:
+        work = partial(remove_rule, path, "Skill(x)")
+    with pytest.raises(SettingsEditError) as refused:
+        _within(10, work)
+    message = str(refused.value)
+    assert "settings.local.json" in message or "loop.json" in message or "nowhere.json" in message, message
+    assert "nothing was written" in message or "left untouched" in message, message
+    assert _state(tmp_path) == before
+
+
+def test_legacy_lock_files_are_cleared_and_no_new_ones_made(tmp_path: Path) -> None:
+    path = write(tmp_path / "settings.json", "{}\n")
+    write(tmp_path / "settings.json.lock", "")
+    assert add_rule(path, "Skill(x)", "allow")
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
+def test_files_and_folders_we_may_not_write_are_refused_with_a_message() -> None:
+    base = Path(tempfile.mkdtemp(prefix="skilldeck-settings-"))
+    try:
+        base.chmod(0o755)
+        roots = write(base / "root" / "settings.json", '{"env": {}}\n')  # root's file in root's folder
+        roots.parent.chmod(0o755)
+        roots.chmod(0o644)
+        mine = write(base / "ro" / "settings.json", '{"env": {}}\n')  # nobody's file in a read-only folder
+        os.chown(mine, 65534, 65534)
+        mine.parent.chmod(0o555)
+        hidden = base / "hidden" / "settings.json"  # a folder nobody may enter
+        hidden.parent.mkdir()
+        hidden.parent.chmod(0o700)
+
+        def edit() -> dict[str, Any]:
+            out = {}
+            for name, path in (("root", roots), ("ro", mine), ("hidden", hidden)):
+                try:
+                    add_rule(path, "Skill(x)", "allow")
+                    out[name] = "written"
+                except Exception as exc:
+                    out[name] = [type(exc).__name__, str(exc)]
+            return out
+
+        result = run_as_nobody(edit)
+        assert "error" not in result, result
+        for name in ("root", "ro", "hidden"):
+            kind, message = result[name]
+            assert kind == "SettingsEditError" and "settings.json" in message, result
+        assert "read-only" in result["root"][1] and "make the folder writable" in result["ro"][1]
+        assert roots.read_text() == mine.read_text() == '{"env": {}}\n'
+        assert sorted(p.name for p in mine.parent.iterdir()) == ["settings.json"]
+    finally:
+        for folder in (base / "ro", base / "hidden"):
+            folder.chmod(0o755)
+        shutil.rmtree(base)
