@@ -2,7 +2,9 @@
 
 Each test scripts the replies in order and reads back every request exactly as sent. A reply
 can stream text and tool calls, or fail in each way the real API does: an HTTP error status,
-an `error` event inside the stream, or a connection dropped mid-stream.
+an `error` event inside the stream, or a connection dropped mid-stream; or misbehave as a hostile
+or broken server would: stall with the connection open, send pings forever, send malformed
+events, stream a tool call's input as any raw text (`"raw"` instead of `"input"`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ class Reply:
     hang: bool = False
     # Seconds between streamed events, kept on a schedule (a model streaming at a steady rate).
     pace: float = 0.0
+    # After this many events, send nothing more but keep the connection open (a stalled stream).
+    stall_after: int | None = None
+    # After this many events, send only `ping` events, every 50 ms, until the server closes.
+    pings_after: int | None = None
+    # Replace the event at this position with this raw SSE text (malformed data, bad bytes).
+    corrupt: tuple[int, bytes] | None = None
 
     def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [
@@ -68,7 +76,7 @@ class Reply:
         for n, use in enumerate(self.tool_uses):
             block = {"type": "tool_use", "id": use.get("id", f"toolu_{n}"), "name": use["name"], "input": {}}
             out.append(("content_block_start", {"type": "content_block_start", "index": index, "content_block": block}))
-            raw = json.dumps(use["input"])
+            raw = use["raw"] if "raw" in use else json.dumps(use["input"])
             for i in range(0, len(raw), 10):
                 delta = {"type": "input_json_delta", "partial_json": raw[i : i + 10]}
                 out.append(("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}))
@@ -140,6 +148,19 @@ class MessagesServer:
                         self.wfile.flush()
                         self.connection.shutdown(2)
                         return
+                    if reply.stall_after is not None and n >= reply.stall_after:
+                        self.wfile.flush()
+                        server.closing.wait()
+                        return
+                    if reply.pings_after is not None and n >= reply.pings_after:
+                        while not server.closing.wait(0.05):
+                            self.wfile.write(b'event: ping\ndata: {"type": "ping"}\n\n')
+                            self.wfile.flush()
+                        return
+                    if reply.corrupt is not None and n == reply.corrupt[0]:
+                        self.wfile.write(reply.corrupt[1])
+                        self.wfile.flush()
+                        continue
                     # Pace the stream, but stop at once when the server is closing.
                     if (
                         reply.pace
@@ -157,7 +178,7 @@ class MessagesServer:
             def _json(self, reply: Reply, body: dict[str, Any]) -> None:
                 content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
                 content += [
-                    {"type": "tool_use", "id": u.get("id", f"toolu_{n}"), "name": u["name"], "input": u["input"]}
+                    {"type": "tool_use", "id": u.get("id", f"toolu_{n}"), "name": u["name"], "input": u.get("input", {})}
                     for n, u in enumerate(reply.tool_uses)
                 ]
                 payload = json.dumps({"id": "msg_local", "type": "message", "role": "assistant", "model": body.get("model"), "content": content,

@@ -25,6 +25,7 @@ RUN_ENVIRON = (
     "ANTHROPIC_BASE_URL",
     "ANTHROPIC_MODEL",
     "SKILLDECK_API_TIMEOUT",
+    "SKILLDECK_STREAM_IDLE",
     "XDG_STATE_HOME",
 )
 
@@ -75,6 +76,9 @@ class ToolUse:
     id: str
     name: str
     input: dict[str, Any]
+    # What was wrong with the input as streamed (not JSON, not an object): the call is answered
+    # with an error result instead of being run.
+    error: str = ""
 
 
 @dataclass
@@ -92,6 +96,7 @@ class Stop:
 class Error:
     kind: (
         str  # "no-key" | "auth" | "forbidden" | "rate-limit" | "server" | "overloaded" | "connection" | "timeout" | "bad-request"
+        # | "stalled" | "malformed" | "too-large" (the stream), "empty" | "max-tokens" | "turn-limit" (the runner)
     )
     message: str
     retryable: bool

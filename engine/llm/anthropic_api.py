@@ -2,7 +2,9 @@
 
 Configuration is Claude Code's: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL
 (any Anthropic-compatible server), ANTHROPIC_MODEL; SKILLDECK_API_TIMEOUT (seconds) bounds a
-request. Every failure becomes one `Error` event that says what to do. The SDK is imported here only, so nothing else pays for it.
+whole request and SKILLDECK_STREAM_IDLE (seconds) the time without content (see stream.py).
+Every failure becomes one `Error` event that says what to do, never an exception. The SDK is
+imported here only, so nothing else pays for it.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from . import Error, Event, Request, Stop, TextDelta, ToolUse, Usage, has_key
+from . import Error, Event, Request, has_key
+from .stream import Bounds, StreamFault, read_stream
 
 ADVICE = {
     "no-key": "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use the offline backend.",
@@ -22,12 +25,22 @@ ADVICE = {
     "connection": "The connection was lost: check the network or ANTHROPIC_BASE_URL, then retry.",
     "timeout": "The request timed out: retry, or check ANTHROPIC_BASE_URL.",
     "bad-request": "The API rejected the request (400)",
+    "stalled": "The stream stalled: no content for too long (nothing, or only keep-alive pings). Retry; "
+    "SKILLDECK_STREAM_IDLE sets the bound in seconds.",
+    "malformed": "The API sent a stream skilldeck cannot read (malformed events). Retry, or check ANTHROPIC_BASE_URL.",
+    "too-large": "The answer was larger than skilldeck accepts in one turn; it was dropped.",
 }
+RETRYABLE = ("rate-limit", "server", "overloaded", "connection", "timeout", "stalled", "malformed")
+
+
+def _short(exc: BaseException, width: int = 300) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _error(kind: str, detail: str = "") -> Error:
     message = ADVICE[kind] + (f" ({detail})" if detail else "")
-    return Error(kind, message, kind in ("rate-limit", "server", "overloaded", "connection", "timeout"))
+    return Error(kind, message, kind in RETRYABLE)
 
 
 class AnthropicBackend:
@@ -70,25 +83,12 @@ class AnthropicBackend:
             params["system"] = request.system
         if request.tools:
             params["tools"] = request.tools
+        bounds = Bounds.from_environ(self.environ)
         try:
-            finished = False
-            async with self.client().messages.stream(**params) as stream:
-                async for event in stream:
-                    kind = event.type
-                    if kind == "text":
-                        yield TextDelta(event.text)
-                    elif kind == "content_block_stop" and event.content_block.type == "tool_use":
-                        block = event.content_block
-                        yield ToolUse(block.id, block.name, dict(block.input or {}))
-                    elif kind == "message_stop":
-                        finished = True
-                if not finished:
-                    # The server closed the stream before message_stop: the answer is cut off.
-                    yield _error("connection", "the stream ended before the message did")
-                    return
-                final = await stream.get_final_message()
-            yield Usage(final.usage.input_tokens, final.usage.output_tokens)
-            yield Stop(final.stop_reason or "end_turn")
+            async for event in read_stream(self.client(), params, bounds):
+                yield event
+        except StreamFault as exc:
+            yield _error(exc.kind, exc.detail)
         except anthropic.AuthenticationError as exc:
             yield _error("auth", str(exc.message))
         except anthropic.PermissionDeniedError as exc:
@@ -111,3 +111,9 @@ class AnthropicBackend:
             # Errors sent inside the stream (an `error` event) arrive here.
             text = str(getattr(exc, "message", exc))
             yield _error("overloaded" if "overloaded" in text.lower() else "server", text)
+        except ValueError as exc:
+            # Data that is not JSON, bytes that are not UTF-8, events the SDK cannot build.
+            yield _error("malformed", _short(exc))
+        except Exception as exc:
+            # The transport's own errors (a read timeout, a reset) arrive raw: never a traceback.
+            yield _error("connection", f"{type(exc).__name__}: {_short(exc)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
@@ -99,3 +100,48 @@ def test_aliases() -> None:
     assert resolve_model("opus", {}) == "claude-opus-5-5"
     assert resolve_model(None, {"ANTHROPIC_MODEL": "haiku"}) == "claude-haiku-5-5"
     assert resolve_model("claude-x", {}) == "claude-x"
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        (Reply(text="a stream that stops sending", stall_after=4), "stalled"),
+        (Reply(text="then only pings", pings_after=3), "stalled"),
+        (Reply(text="x", corrupt=(3, b"event: content_block_delta\ndata: {not json\n\n")), "malformed"),
+        (Reply(text="x", corrupt=(3, b"event: content_block_delta\ndata: \xff\xfe\n\n")), "malformed"),
+    ],
+)
+async def test_stalls_pings_and_malformed_events_end_in_one_clear_error(server: MessagesServer, reply: Reply, kind: str) -> None:
+    server.script(reply)
+    events = await asyncio.wait_for(_collect(backend_for("anthropic", _env(server, SKILLDECK_STREAM_IDLE="0.5"))), 10)
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [(e.kind, e.retryable) for e in errors] == [(kind, True)], events
+    assert errors[0].message and not any(isinstance(e, Stop) for e in events)
+
+
+async def test_the_total_timeout_bounds_a_stream_that_keeps_pinging(server: MessagesServer) -> None:
+    server.script(Reply(text="x", pings_after=3))
+    env = _env(server, SKILLDECK_STREAM_IDLE="30", SKILLDECK_API_TIMEOUT="0.7")
+    events = await asyncio.wait_for(_collect(backend_for("anthropic", env)), 10)
+    assert [e.kind for e in events if isinstance(e, Error)] == ["timeout"]
+
+
+async def test_a_tool_call_whose_input_is_not_a_json_object_arrives_marked_not_raised(server: MessagesServer) -> None:
+    server.script(
+        Reply(tool_uses=[{"id": "bad", "name": "Bash", "raw": '{"command": "ls" oops'},
+                         {"id": "list", "name": "Bash", "raw": "[1, 2]"},
+                         {"id": "ok", "name": "Bash", "input": {"command": "ls"}}])
+    )  # fmt: skip
+    events = await _collect(backend_for("anthropic", _env(server)))
+    uses = {e.id: e for e in events if isinstance(e, ToolUse)}
+    assert uses["bad"].input == {} and "not valid JSON" in uses["bad"].error
+    assert uses["list"].input == {} and "must be a JSON object, not list" in uses["list"].error
+    assert uses["ok"] == ToolUse("ok", "Bash", {"command": "ls"})
+    assert events[-1] == Stop("tool_use")
+
+
+async def test_a_tool_call_cut_by_max_tokens_comes_with_its_stop_reason(server: MessagesServer) -> None:
+    server.script(Reply(tool_uses=[{"id": "cut", "name": "Bash", "raw": '{"command": "rm -rf /tmp/x'}], stop_reason="max_tokens"))
+    events = await _collect(backend_for("anthropic", _env(server)))
+    assert [e.id for e in events if isinstance(e, ToolUse)] == ["cut"]
+    assert events[-1] == Stop("max_tokens")
