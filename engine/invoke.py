@@ -7,7 +7,7 @@ from typing import Any
 
 from .catalog import Catalog
 from .conversation import Message, command_message, new_session_id
-from .expand import ShellRun, expand
+from .expand import ShellMode, ShellRun, expand
 from .locations import Locations
 from .model import Skill
 from .permissions import Permissions
@@ -42,7 +42,18 @@ class Prompt:
             "messages": [
                 {"role": m.role, "meta": m.meta, "visible": m.visible, "kind": m.kind, "text": m.text} for m in self.messages
             ],
-            "shell": [{"pattern": r.pattern, "command": r.command, "exit_code": r.exit_code} for r in self.shell],
+            "shell": [
+                {
+                    "pattern": r.pattern,
+                    "command": r.command,
+                    "decision": r.decision,
+                    "reason": r.reason,
+                    "ran": r.ran,
+                    "exit_code": r.exit_code,
+                    "cut": r.cut,
+                }
+                for r in self.shell
+            ],
         }
 
 
@@ -55,7 +66,11 @@ def build_prompt(
     fork: bool | None = None,
     session_id: str | None = None,
     permissions: Permissions | None = None,
+    shell: ShellMode = "preview",
 ) -> Prompt:
+    """What invoking `name` sends. `shell="preview"` (the default) runs none of the skill's `!`
+    commands: each is shown with what the rules decide. A real run passes `shell="execute"`:
+    the allowed commands run (blocking this thread up to 2 minutes each), as in Claude Code."""
     skill = catalog.get(name)
     if skill is None:
         raise InvocationError(f"Unknown skill: {name.strip().removeprefix('/')}")
@@ -63,9 +78,9 @@ def build_prompt(
     running = permissions.with_allowed_tools(skill)
     session_id = session_id or new_session_id()
 
-    def check(command: str) -> tuple[bool, str]:
+    def check(command: str) -> tuple[str, str]:
         decision = running.decide("Bash", {"command": command})
-        return decision.decision == "allow", decision.reason
+        return decision.decision, decision.reason
 
     expansion = expand(
         skill,
@@ -74,6 +89,7 @@ def build_prompt(
         project_dir=locations.project,
         check=check,
         shell_disabled=permissions.settings.disable_skill_shell_execution,
+        shell=shell,
     )
     forked = skill.context == "fork" if fork is None else fork
     if forked:

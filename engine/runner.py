@@ -204,6 +204,7 @@ class Runner:
             fork=fork,
             session_id=self.transcript.session_id,
             permissions=self.permissions,
+            shell="execute",  # a real run: the allowed `!` commands run, as in Claude Code
         )
 
     # The loop ----------------------------------------------------------------------------------

@@ -47,10 +47,12 @@ class Workspace:
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
         return remove_rule(scope_path(self.locations, scope), rule, behavior)
 
-    def expand(self, catalog: Catalog, name: str, args: str = "", fork: bool | None = None) -> Prompt:
-        """What invoking `name` would send (its `!` commands run, as in Claude Code), without
-        calling any model. Raises InvocationError or ExpansionError with Claude Code's message."""
-        return build_prompt(self.locations, catalog, name, args, fork=fork)
+    def expand(self, catalog: Catalog, name: str, args: str = "", fork: bool | None = None, *, run_shell: bool = False) -> Prompt:
+        """What invoking `name` would send, without calling any model. A preview runs none of the
+        skill's `!` commands (they come from the repository: showing a prompt must not run its
+        code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
+        ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message."""
+        return build_prompt(self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview")
 
     def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
         budget = budget if budget is not None else _env_budget(self.locations)

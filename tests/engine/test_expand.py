@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.expand import DISABLED, ExpansionError, expand, render_text
+from engine.expand import DISABLED, ExpansionError, ShellCheck, expand, render_text
 from engine.model import LoadedFrom, Skill, Source, SourceKind
 
 SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
@@ -53,15 +53,24 @@ def test_plugin_root_in_a_plugin_skill() -> None:
     assert _render("Root ${CLAUDE_PLUGIN_ROOT}", source=PLUGIN) == "Root /plugins/tools"
 
 
-def _allow(prefixes: tuple[str, ...]):  # type: ignore[no-untyped-def]
-    return lambda command: (command.startswith(prefixes), "test rule")
+def _allow(prefixes: tuple[str, ...]) -> ShellCheck:
+    return lambda command: ("allow" if command.startswith(prefixes) else "ask", "test rule")
 
 
 def _expand(
     body: str, tmp_path: Path, allowed: tuple[str, ...] = ("echo", "printf", "false", "sh"), disabled: bool = False
 ) -> str:
     skill = _skill()
-    text = expand(skill, "", session_id="s", project_dir=tmp_path, check=_allow(allowed), shell_disabled=disabled, body=body).text
+    text = expand(
+        skill,
+        "",
+        session_id="s",
+        project_dir=tmp_path,
+        check=_allow(allowed),
+        shell_disabled=disabled,
+        body=body,
+        shell="execute",
+    ).text
     return text.split("\n\n", 1)[1]
 
 

@@ -41,10 +41,11 @@ def test_shell_lines_follow_the_skills_allowed_tools(tree: Tree) -> None:
     tree.skill("no", skill_text(body="Now: !`echo hi`\n", name="no", description="d"))
     workspace = Workspace(tree.locations())
     catalog = workspace.load()
-    assert workspace.expand(catalog, "ok").messages[1].text.endswith("Now: hi\n")
+    assert workspace.expand(catalog, "ok", run_shell=True).messages[1].text.endswith("Now: hi\n")
     with pytest.raises(ExpansionError, match="permission check failed"):
-        workspace.expand(catalog, "no")
+        workspace.expand(catalog, "no", run_shell=True)
     write(tree.project / ".claude" / "settings.json", json.dumps({"disableSkillShellExecution": True}))
+    assert "[shell command execution disabled by policy]" in workspace.expand(catalog, "ok", run_shell=True).messages[1].text
     assert "[shell command execution disabled by policy]" in workspace.expand(catalog, "ok").messages[1].text
 
 

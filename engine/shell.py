@@ -1,0 +1,109 @@
+"""One shell command with a bound on time and output, for a skill's `!` commands.
+
+A skill comes from a repository somebody cloned, so its command may never end (`yes`), may leave
+a background child holding the output pipe open (`sleep 600 &`), may read the terminal, or may
+print gigabytes. The command runs in its own session (process group); whatever ends the call
+(the command exits, the timeout, the output cap) the whole group is killed, so nothing it
+started outlives the call. Output is capped while it is read, never after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+TIMEOUT_S = 120.0  # Claude Code's timeout for a `!` command
+OUTPUT_CAP = 30_000  # characters kept; more is cut and says so
+# After the command itself exits, a child it left in the background may still hold the pipe:
+# read what is already there for this long, then stop and kill the group.
+AFTER_EXIT_S = 0.5
+_READ = 65_536
+
+
+@dataclass(frozen=True)
+class ShellResult:
+    output: str  # stdout and stderr merged, trailing newlines removed, cut at the cap
+    exit_code: int | None  # None when we ended the command (timeout or cap) before it exited
+    timed_out: bool
+    cut: bool  # the output passed the cap: it was cut there (and the command stopped if still running)
+
+    @property
+    def ok(self) -> bool:
+        """Exit 0, or stopped by us at the output cap (a command that prints for ever, like `yes`)."""
+        return self.exit_code == 0 or (self.exit_code is None and self.cut)
+
+
+def cut_note(cap: int) -> str:
+    return f"\n[output cut at {cap:,} characters]"
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # every process of the group is gone already
+    except PermissionError:
+        pass  # a member changed user (setuid); the ones we own are gone with the signal
+
+
+def run_bounded(command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = OUTPUT_CAP) -> ShellResult:
+    """Run `command` with /bin/sh in `cwd`, stdin from /dev/null, stderr merged into stdout.
+    Blocks the calling thread for at most about `timeout` + AFTER_EXIT_S seconds."""
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", command],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: one killpg ends everything it started
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    os.set_blocking(fd, False)
+    # Bytes, not characters: a UTF-8 character is at most 4 bytes, so this many bytes always
+    # hold `cap` characters, and reading stops there whatever the command prints.
+    byte_cap = cap * 4 + 4
+    chunks: list[bytes] = []
+    size = 0
+    deadline = time.monotonic() + timeout
+    selector = selectors.DefaultSelector()
+    selector.register(fd, selectors.EVENT_READ)
+    try:
+        while size < byte_cap:
+            now = time.monotonic()
+            if proc.poll() is not None:
+                # The command is done: what a background child still writes gets a short grace.
+                deadline = min(deadline, now + AFTER_EXIT_S)
+            if now >= deadline:
+                break
+            # Wake at least every 50 ms to notice the command's exit while a child holds the pipe.
+            if not selector.select(min(deadline - now, 0.05)):
+                continue
+            try:
+                chunk = os.read(fd, min(_READ, byte_cap - size))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                # Every writer closed the pipe; the command may still be exiting (or not: it may
+                # have closed its output and gone on), so wait for it, within the deadline.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(max(deadline - time.monotonic(), 0))
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        selector.close()
+        ended_by_us = proc.poll() is None
+        _kill_group(proc.pid)
+        proc.stdout.close()
+        proc.wait()
+    text = b"".join(chunks).decode("utf-8", "replace")
+    cut = size >= byte_cap or len(text) > cap
+    text = text[:cap] + cut_note(cap) if cut else text.rstrip("\n")
+    return ShellResult(text, None if ended_by_us else proc.returncode, ended_by_us and not cut, cut)
