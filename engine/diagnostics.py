@@ -16,6 +16,7 @@ CODES: dict[str, str] = {
     "yaml-repaired": "frontmatter YAML only parses after Claude Code quotes some values",
     "frontmatter-unterminated": "the opening --- has no closing ---",
     "frontmatter-not-mapping": "the frontmatter is YAML but not key: value pairs",
+    "frontmatter-bounds": "the frontmatter is too large, too deeply nested or an alias bomb, so it is not parsed",
     "frontmatter-missing": "the file has no frontmatter",
     "duplicate-key": "a frontmatter key appears twice",
     "bom": "the file starts with a UTF-8 byte-order mark",

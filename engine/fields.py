@@ -67,6 +67,10 @@ BODY_LIMIT = 15_000
 SPEC_NAME_MAX = 64
 SPEC_COMPATIBILITY_MAX = 500
 
+# Past this many unknown keys in one file, the rest are counted in one diagnostic: a file of
+# thousands of keys must not cost thousands of fuzzy matches and bury every other finding.
+MAX_UNKNOWN_REPORTED = 20
+
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
@@ -210,11 +214,14 @@ class FieldReader:
         warning about keys Claude Code does not know. `name` and `description` are read by the
         caller because they decide the command's name and the listing."""
         out: dict[str, Any] = {}
+        unknown: list[str] = []
         for key, value in self.data.items():
             spec = _READERS.get(key)
             if spec is None:
                 if key not in KNOWN_FIELDS:
-                    self._unknown(key)
+                    unknown.append(key)
+                    if len(unknown) <= MAX_UNKNOWN_REPORTED:
+                        self._unknown(key)
                 continue
             attr, kind = spec
             if kind == "text":
@@ -239,6 +246,15 @@ class FieldReader:
                 result = value
             if result is not None:
                 out[attr] = result
+        if len(unknown) > MAX_UNKNOWN_REPORTED:
+            rest = unknown[MAX_UNKNOWN_REPORTED:]
+            self.sink.warning(
+                "unknown-field",
+                self.path,
+                f"{len(rest):,} more unknown frontmatter keys (`{rest[0][:60]}` ...): Claude Code ignores them",
+                "remove them, or see the list of frontmatter fields",
+                **self._at(rest[0]),
+            )
         return out
 
     def _unknown(self, key: str) -> None:

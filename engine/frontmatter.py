@@ -14,6 +14,8 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from .bounds import yaml_problem
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # BEHAVIOR.md §2: unindented `key: value` lines are candidates for quoting. JavaScript's `.`
@@ -100,6 +102,8 @@ class YamlProblem:
     message: str
     line: int | None
     column: int | None
+    # True when skilldeck refused to parse (too large, too deep, an alias bomb): see bounds.py.
+    refused: bool = False
 
 
 class Parsed:
@@ -108,7 +112,7 @@ class Parsed:
     Positions and source text are looked up in the YAML node only when a diagnostic needs
     them, which keeps the common case (a clean file) as cheap as a plain `yaml.load`."""
 
-    __slots__ = ("data", "duplicates", "error", "first_line", "node", "not_mapping", "repaired_lines", "src")
+    __slots__ = ("_index", "data", "duplicates", "error", "first_line", "node", "not_mapping", "repaired_lines", "src")
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {}
@@ -119,15 +123,17 @@ class Parsed:
         self.node: Any = None
         self.src = ""
         self.first_line = 2
+        self._index: dict[str, tuple[Any, Any]] | None = None
 
     def _pair(self, key: str) -> tuple[Any, Any] | None:
         if self.node is None:
             return None
-        found = None
-        for key_node, value_node in self.node.value:
-            if str(key_node.value) == key:
-                found = (key_node, value_node)  # the last one wins, as in the mapping
-        return found
+        if self._index is None:
+            # Built once: a file with thousands of unknown keys asks for thousands of positions,
+            # and a scan per question made that quadratic (177 KB of keys took 19 s).
+            # Later pairs overwrite earlier ones: the last one wins, as in the mapping.
+            self._index = {str(k.value): (k, v) for k, v in self.node.value}
+        return self._index.get(key)
 
     def position(self, key: str) -> tuple[int, int] | None:
         """File line and column (1-based) of `key`."""
@@ -145,14 +151,67 @@ class Parsed:
         return self.src[pair[1].start_mark.index : pair[1].end_mark.index]
 
 
+class _Refused(Exception):
+    """The text is past a bound of bounds.py and was not parsed."""
+
+
+class _ConstructFailed(Exception):
+    """The YAML parsed but a value could not be built (`!!timestamp x`, `!!float x`, an integer
+    of 4,301 digits): PyYAML raises ValueError, TypeError, OverflowError... for these, not
+    YAMLError. `where` is the mark of the key whose value failed, when it can be told."""
+
+    def __init__(self, exc: Exception, where: Any) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+        self.where = where
+
+
 def _compose(src: str) -> tuple[Any, Any]:
+    problem = yaml_problem(src)
+    if problem is not None:
+        raise _Refused(problem)
     loader = _LOADER(src)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        if node is None:
+            return None, None
+        try:
+            data = loader.construct_document(node)
+        except yaml.YAMLError:
+            raise
+        except Exception as exc:  # any constructor failure is a property of the file, not a bug
+            raise _ConstructFailed(exc, _failing_key(node)) from exc
     finally:
         loader.dispose()
     return node, data
+
+
+def _failing_key(node: Any) -> Any:
+    """The start mark of the first top-level key whose value cannot be built, if any."""
+    if not isinstance(node, yaml.MappingNode):
+        return node.start_mark
+    for key_node, value_node in node.value:
+        loader = _LOADER("")
+        try:
+            loader.construct_document(value_node)
+        except Exception:
+            return key_node.start_mark
+        finally:
+            loader.dispose()
+    return None
+
+
+def _failure(exc: Exception, line_offset: int) -> YamlProblem:
+    if isinstance(exc, yaml.YAMLError):
+        return _problem(exc, line_offset)
+    if isinstance(exc, _Refused):
+        return YamlProblem(f"skilldeck does not parse this frontmatter: {exc}", None, None, refused=True)
+    inner = exc.exc if isinstance(exc, _ConstructFailed) else exc
+    text = f"a value cannot be read ({type(inner).__name__}: {str(inner)[:200]})"
+    mark = exc.where if isinstance(exc, _ConstructFailed) else None
+    if mark is None:
+        return YamlProblem(text, None, None)
+    return YamlProblem(text, mark.line + line_offset, mark.column + 1)
 
 
 def _problem(exc: yaml.YAMLError, line_offset: int) -> YamlProblem:
@@ -188,6 +247,11 @@ def repair(yaml_text: str) -> tuple[str, list[int]]:
     return "\n".join(out), changed
 
 
+# Everything a parse of a hostile text raises: the YAML errors, the bounds, and what the
+# constructors raise (RecursionError is caught there too, though the bounds keep it away).
+_FAILURES = (yaml.YAMLError, _Refused, _ConstructFailed, RecursionError, MemoryError)
+
+
 def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     """Parse a frontmatter block whose first line is file line `first_line` (1-based)."""
     result = Parsed()
@@ -196,14 +260,17 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     src = yaml_text
     try:
         node, data = _compose(src)
-    except yaml.YAMLError as exc:
-        result.error = _problem(exc, first_line)
+    except _FAILURES as exc:
+        result.error = _failure(exc, first_line)
+        if result.error.refused:
+            # A repair never makes a bomb or a deep nesting safe: do not parse it twice.
+            return result
         src, changed = repair(yaml_text)
         if not changed:
             return result
         try:
             node, data = _compose(src)
-        except yaml.YAMLError:
+        except _FAILURES:
             return result
         result.repaired_lines = [first_line + i for i in changed]
     if data is None:

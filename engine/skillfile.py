@@ -10,6 +10,7 @@ from .diagnostics import Sink
 from .fields import FieldReader
 from .frontmatter import Decoded, Parsed, Split, decode, first_line_description, parse, split
 from .model import LoadedFrom, Skill, Source
+from .safeio import read_regular
 
 
 class Entry(NamedTuple):
@@ -35,24 +36,33 @@ def _effective_name(entry: Entry, fm_name: str | None) -> str:
     return f"{entry.namespace}:{stem}" if entry.namespace else stem
 
 
-def _read(path: Path) -> tuple[bytes, os.stat_result]:
-    # os-level calls: a buffered file object costs more than the read itself for small files.
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        chunks = [os.read(fd, st.st_size + 1)]
-        while chunks[-1]:
-            chunks.append(os.read(fd, 65536))
-    finally:
-        os.close(fd)
-    return b"".join(chunks) if len(chunks) > 2 else chunks[0], st
+# A SKILL.md or command file longer than this is not read (the body limit is 15,000
+# characters; the largest file in the corpus is 60 KB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+# One diagnostic per repeated key up to this many, then one for the rest.
+MAX_DUPLICATES_REPORTED = 20
 
 
 def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink) -> Skill | None:
     path = entry.path
     provisional = _effective_name(entry, None)
     try:
-        data, st = _read(path)
+        # Only a regular file, never past the cap: a FIFO or /dev/zero linked as SKILL.md
+        # would otherwise block the load for ever or fill the memory.
+        data, st = read_regular(path, MAX_FILE_BYTES)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            sink.warning(
+                "broken-symlink",
+                path,
+                "symlink to a file that does not exist; the skill does not load",
+                "fix the target or delete the link",
+                skill=provisional,
+            )
+        else:
+            # Listed by the scan, gone by the read: it was deleted meanwhile.
+            sink.warning("unreadable", path, "the file went away while it was being loaded", "load again", skill=provisional)
+        return None
     except PermissionError:
         sink.error(
             "unreadable",
@@ -204,7 +214,17 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
         )
         return
     assert parsed is not None
-    if parsed.error and not parsed.repaired_lines:
+    if parsed.error and parsed.error.refused:
+        sink.error(
+            "frontmatter-bounds",
+            path,
+            f"{parsed.error.message}; the skill loads with empty metadata (no description, no flags), "
+            "as when a frontmatter does not parse",
+            "keep the frontmatter small and flat: a few key: value lines, no YAML anchors or aliases",
+            line=2,
+            skill=name,
+        )
+    elif parsed.error and not parsed.repaired_lines:
         sink.error(
             "yaml-invalid",
             path,
@@ -236,12 +256,24 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
             line=2,
             skill=name,
         )
-    for key, line, column in parsed.duplicates:
+    for key, line, column in parsed.duplicates[:MAX_DUPLICATES_REPORTED]:
         sink.warning(
             "duplicate-key",
             path,
             f"`{key}` appears more than once; the last value wins here, strict YAML parsers reject the file",
             f"keep a single `{key}:`",
+            line=line,
+            column=column,
+            skill=name,
+        )
+    extra = parsed.duplicates[MAX_DUPLICATES_REPORTED:]
+    if extra:
+        key, line, column = extra[0]
+        sink.warning(
+            "duplicate-key",
+            path,
+            f"{len(extra):,} more repeated keys (`{key[:60]}` ...); the last value of each wins",
+            "keep a single line per key",
             line=line,
             column=column,
             skill=name,

@@ -1,0 +1,108 @@
+"""How much structure skilldeck agrees to parse from a file it did not write, checked before parsing.
+
+PyYAML's C composer and Python's `json` both recurse once per nesting level: 25,000 nested
+brackets in a frontmatter overflow the C stack (a segfault, not an exception), 1,000 in a JSON
+file raise RecursionError. YAML aliases let a few hundred bytes stand for billions of nodes
+("billion laughs"), which hang whatever walks the parsed value. So every YAML and JSON text is
+measured first, by a scan that costs far less than the parse, and refused past these bounds.
+Real files stay far inside them: Claude Code's settings, manifests and frontmatter nest under
+ten levels and use aliases, if at all, a handful of times.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+
+import yaml
+
+# Deeper than any real settings file, manifest or frontmatter; shallow enough that neither the
+# C composer nor the constructors come near a stack limit.
+MAX_NESTING = 64
+# Nodes that aliases may add to a frontmatter once expanded (each alias counts the full size of
+# what it points at, aliases inside included).
+MAX_ALIAS_NODES = 10_000
+# A frontmatter larger than this is not parsed. The largest in the corpus is about 2 KB; parsing
+# this much takes about 0.1 s, so the bound keeps a hostile file's cost small.
+MAX_FRONTMATTER_CHARS = 256 * 1024
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The leading run of indentation and block indicators (`- `, `? `) of each line: each level of
+# block nesting costs at least one column of it on some line.
+_BLOCK_PREFIX = re.compile(r"^[ \t?-]*", re.MULTILINE)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+_OPENERS = frozenset("[{")
+
+
+def _yaml_may_be_deep(text: str) -> bool:
+    """False only when the text certainly nests less than MAX_NESTING (the common case, decided
+    with a few C-level scans): flow nesting needs a bracket per level, block nesting needs a
+    column of indentation or a `- `/`? ` indicator per two levels."""
+    brackets = text.count("[") + text.count("{")
+    prefix = max((len(m) for m in _BLOCK_PREFIX.findall(text)), default=0)
+    return brackets + 2 * prefix + 2 >= MAX_NESTING
+
+
+def yaml_problem(text: str) -> str | None:
+    """Why `text` must not be parsed as YAML (too large, too deep, too many alias expansions),
+    or None. The exact check walks libyaml's event stream, which is iterative (it never
+    overflows a stack), and stops at the first event past a bound."""
+    if len(text) > MAX_FRONTMATTER_CHARS:
+        return f"it is {len(text):,} characters, over skilldeck's {MAX_FRONTMATTER_CHARS:,}-character bound"
+    if "&" not in text and not _yaml_may_be_deep(text):
+        # Without an anchor there is nothing an alias can point at.
+        return None
+    loader = _LOADER(text)
+    try:
+        return _walk_events(loader)
+    except yaml.YAMLError:
+        # A syntax error: the parse proper reports it, with its position.
+        return None
+    finally:
+        loader.dispose()
+
+
+def _walk_events(loader: yaml.SafeLoader) -> str | None:
+    # One running node count per open collection, the expanded size of each anchor, and the
+    # nodes aliases have added so far.
+    open_sizes: list[int] = []
+    open_anchors: list[str | None] = []
+    anchors: dict[str, int] = {}
+    added = 0
+    while True:
+        event = loader.get_event()
+        if event is None or isinstance(event, yaml.StreamEndEvent):
+            return None
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(open_sizes) >= MAX_NESTING:
+                line = event.start_mark.line + 1 if event.start_mark else "?"
+                return f"it nests more than {MAX_NESTING} levels deep (line {line} of the block)"
+            open_sizes.append(1)
+            open_anchors.append(event.anchor)
+            continue
+        if isinstance(event, yaml.CollectionEndEvent):
+            size, anchor = open_sizes.pop(), open_anchors.pop()
+        elif isinstance(event, yaml.AliasEvent):
+            size = anchors.get(event.anchor, 1)
+            added += size
+            if added > MAX_ALIAS_NODES:
+                return f"its aliases (*{event.anchor} and others) expand to more than {MAX_ALIAS_NODES:,} values"
+            anchor = None
+        elif isinstance(event, yaml.ScalarEvent):
+            size, anchor = 1, event.anchor
+        else:
+            continue
+        if anchor is not None:
+            anchors[anchor] = size
+        if open_sizes:
+            open_sizes[-1] += size
+
+
+def json_too_deep(text: str) -> bool:
+    """True when a JSON text nests more than MAX_NESTING levels (brackets inside strings do not
+    count). Only a text with that many brackets in all pays for the exact count."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    brackets = _JSON_BRACKET.findall(_JSON_STRING.sub("", text))
+    return max(accumulate(1 if b in _OPENERS else -1 for b in brackets), default=0) > MAX_NESTING

@@ -1,0 +1,162 @@
+"""Issue 14, crashes and hangs: frontmatter that took every command down, or hung it.
+
+Each case is a real skill folder next to a good one: the hostile file becomes a diagnostic on
+that file, and the good skill still loads.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.bounds import MAX_ALIAS_NODES, MAX_FRONTMATTER_CHARS, MAX_NESTING
+from engine.frontmatter import parse
+from tests.conftest import Tree, codes
+
+GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
+
+
+def _with_good(tree: Tree, text: str) -> Path:
+    tree.skill("good", GOOD)
+    return tree.skill("bad", text)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "!!timestamp x",
+        "!!float x",
+        "!!int x",
+        "2020-02-31",
+        "1" * 4301,
+    ],
+    ids=["timestamp-tag", "float-tag", "int-tag", "impossible-date", "int-of-4301-digits"],
+)
+def test_a_value_pyyaml_cannot_build_is_a_diagnostic(tree: Tree, value: str) -> None:
+    # Before: ValueError / AttributeError out of PyYAML's constructors, through every command.
+    bad = _with_good(tree, f"---\ndescription: {value}\nversion: 1\n---\nBody line.\n")
+    catalog = tree.load()
+    assert {"good", "bad"} <= set(catalog.skills)
+    found = [d for d in catalog.diagnostics if d.path == bad and d.code in ("yaml-invalid", "yaml-repaired")]
+    assert len(found) == 1, [d.to_dict() for d in catalog.diagnostics]
+    if found[0].code == "yaml-invalid":
+        assert found[0].line == 2  # the key whose value failed
+        assert catalog.skills["bad"].description == "Body line."
+
+
+def test_a_timestamp_tag_loads_through_the_repair_as_in_claude_code(tree: Tree) -> None:
+    # `!` makes Claude Code quote the value and retry: the description is the text itself.
+    _with_good(tree, "---\ndescription: !!timestamp x\n---\nBody.\n")
+    catalog = tree.load()
+    assert catalog.skills["bad"].description == "!!timestamp x"
+
+
+def _load_in_child(project: Path, user: Path, managed: Path) -> subprocess.CompletedProcess[str]:
+    """A nesting that overflows the C stack kills the process, so the load runs in a child."""
+    code = (
+        "import sys, pathlib\n"
+        "from engine import Locations, Workspace\n"
+        "p, u, m = map(pathlib.Path, sys.argv[1:4])\n"
+        "c = Workspace(Locations(project=p, user_dir=u, managed_dir=m, bundled=False, environ={})).load()\n"
+        "print(sorted(c.skills), sorted({d.code for d in c.diagnostics if d.severity.value == 'error'}))\n"
+    )
+    args = [sys.executable, "-c", code, str(project), str(user), str(managed)]
+    return subprocess.run(args, capture_output=True, text=True, timeout=60)
+
+
+def test_metadata_nested_25000_deep_does_not_kill_the_process(tree: Tree) -> None:
+    # Before: a segfault in PyYAML's C composer, at the start of every command and of the app.
+    _with_good(tree, "---\ndescription: d\nmetadata: " + "[" * 25_000 + "]" * 25_000 + "\n---\nBody.\n")
+    out = _load_in_child(tree.project, tree.user, tree.managed)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "['bad', 'good'] ['frontmatter-bounds']"
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "metadata:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 200)),
+        "metadata:\n" + "- " * 5_000 + "x\n",
+        "metadata: " + "{a: " * 3_000 + "1" + "}" * 3_000 + "\n",
+    ],
+    ids=["indented-mappings", "compact-sequences", "flow-mappings"],
+)
+def test_nesting_past_the_bound_is_refused_before_parsing(tree: Tree, block: str) -> None:
+    bad = _with_good(tree, "---\ndescription: d\n" + block + "---\nBody.\n")
+    catalog = tree.load()
+    assert {"good", "bad"} <= set(catalog.skills)
+    found = [d for d in catalog.diagnostics if d.path == bad and d.code == "frontmatter-bounds"]
+    assert len(found) == 1 and f"more than {MAX_NESTING} levels" in found[0].message
+    assert catalog.skills["bad"].metadata is None
+
+
+def test_nesting_inside_the_bound_still_parses() -> None:
+    text = "metadata:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, MAX_NESTING - 2)) + "description: d\n"
+    parsed = parse(text)
+    assert parsed.error is None and parsed.data["description"] == "d"
+
+
+def _bomb(key: str, levels: int = 12) -> str:
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + f"\n{key}: *a{levels - 1}\n"
+
+
+@pytest.mark.parametrize("key", ["metadata", "arguments", "disable-model-invocation", "hooks"])
+def test_an_alias_bomb_is_refused_and_nothing_expands_it(tree: Tree, key: str) -> None:
+    # Before: 9^12 values behind one key; listing, showing or validating it never returned.
+    bad = _with_good(tree, "---\ndescription: d\n" + _bomb(key) + "---\nBody.\n")
+    started = time.perf_counter()
+    catalog = tree.load()
+    assert {"good", "bad"} <= set(catalog.skills)
+    assert "aliases" in next(d.message for d in catalog.diagnostics if d.path == bad and d.code == "frontmatter-bounds")
+    skill = catalog.skills["bad"]
+    assert (skill.metadata, skill.arguments, skill.hooks) == (None, (), None)
+    assert time.perf_counter() - started < 5
+
+
+def test_a_few_aliases_still_work() -> None:
+    parsed = parse("base: &b [Read, Grep]\nallowed-tools: *b\ndescription: R&D notes\n")
+    assert parsed.error is None and parsed.data["allowed-tools"] == ["Read", "Grep"]
+    assert MAX_ALIAS_NODES >= 1000
+
+
+def test_the_cli_lists_and_validates_an_alias_bomb_at_once(tree: Tree) -> None:
+    # Before: `arguments` turned every one of the 9^12 values into text; no command returned.
+    _with_good(tree, "---\ndescription: d\n" + _bomb("arguments") + "---\nBody.\n")
+    base = [sys.executable, "-m", "tui.cli", "--project", str(tree.project), "--user-dir", str(tree.user)]
+    base += ["--managed-dir", str(tree.managed), "--no-bundled"]
+    for command in (["list", "--json"], ["validate"], ["show", "bad"]):
+        out = subprocess.run([*base, *command], capture_output=True, text=True, timeout=30)
+        assert "Traceback" not in out.stderr, out.stderr[-2000:]
+        assert "good" in out.stdout or command == ["show", "bad"]
+
+
+def test_177_kb_of_keys_loads_in_linear_time(tree: Tree) -> None:
+    # Before: 19 s, one scan of every key per unknown key's position (quadratic).
+    keys = "".join(f"unknown_key_{i:05d}: some value\n" for i in range(6_000))
+    assert len(keys) > 177_000
+    bad = _with_good(tree, "---\ndescription: d\n" + keys + "---\nBody.\n")
+    started = time.perf_counter()
+    catalog = tree.load()
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3, f"{elapsed:.1f} s: a bound, not a benchmark"
+    unknown = [d for d in catalog.diagnostics if d.path == bad and d.code == "unknown-field"]
+    # Twenty by name, then one that counts the rest (at the first of them).
+    assert len(unknown) == 21 and "5,980 more" in unknown[-1].message and unknown[-1].line == 23
+
+
+def test_a_frontmatter_past_the_size_bound_is_not_parsed(tree: Tree) -> None:
+    bad = _with_good(tree, "---\ndescription: d\nx: " + "y" * MAX_FRONTMATTER_CHARS + "\n---\nBody.\n")
+    catalog = tree.load()
+    assert "bad" in catalog.skills and "frontmatter-bounds" in codes(catalog, bad)
+
+
+def test_repeated_keys_are_reported_twenty_times_at_most(tree: Tree) -> None:
+    bad = _with_good(tree, "---\ndescription: d\n" + "k: v\n" * 5_000 + "---\nBody.\n")
+    found = [d for d in tree.load().diagnostics if d.path == bad and d.code == "duplicate-key"]
+    assert len(found) == 21 and "4,979 more" in found[-1].message
