@@ -216,6 +216,9 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         )
         + "\n"
     )
+    # skilldeck wrote this project itself: it is trusted, as if the user had accepted
+    # Claude Code's trust dialog for it (engine/trust.py).
+    (user.parent / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}) + "\n")
     return Locations(
         project=project,
         user_dir=user,

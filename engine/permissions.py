@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .locations import Locations
-from .model import Skill
+from .model import Skill, SourceKind
 from .pathreach import expand_path, glob_reach, inside, real
 from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
@@ -64,6 +64,7 @@ class Permissions:
         home: Path | None = None,
         extra_allow: tuple[PlacedRule, ...] = (),
         dirs: tuple[Path, ...] = (),
+        repo_dirs: tuple[Path, ...] = (),
     ) -> None:
         self.settings = settings
         self.cwd = cwd
@@ -72,19 +73,34 @@ class Permissions:
         # The working folders (the project and each --add-dir): what reads need no rule for.
         self.dirs = (cwd, *(d for d in dirs if d != cwd))
         self.real_dirs = tuple(real(d) for d in self.dirs)
+        # The project's folders up to its repository root: where a cloned repository's own
+        # skills live (their allowed-tools wait for workspace trust).
+        self.repo_dirs = repo_dirs or (cwd,)
 
     @classmethod
     def load(cls, locations: Locations) -> Permissions:
-        return cls(read_settings(locations), locations.project, dirs=locations.add_dirs)
+        return cls(
+            read_settings(locations), locations.project, dirs=locations.add_dirs, repo_dirs=tuple(locations.project_dirs())
+        )
 
     def with_allow(self, rules: Iterable[str], scope: str) -> Permissions:
         """These permissions with extra allow rules (texts that are not rules are ignored)."""
         extra = [PlacedRule(rule, "allow", None, scope) for rule in map(parse_rule, rules) if rule is not None]
-        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra), self.dirs[1:])
+        return Permissions(self.settings, self.cwd, self.home, (*self.extra_allow, *extra), self.dirs[1:], self.repo_dirs)
 
     def with_allowed_tools(self, skill: Skill) -> Permissions:
-        """These permissions while `skill` runs: its `allowed-tools` pre-approved."""
+        """These permissions while `skill` runs: its `allowed-tools` pre-approved, unless the
+        skill comes from an untrusted project (a cloned repository approves nothing itself)."""
+        if not self.settings.trust.trusted and self.from_repository(skill):
+            return self
         return self.with_allow(skill.allowed_tools, f"allowed-tools of /{skill.name}")
+
+    def from_repository(self, skill: Skill) -> bool:
+        """Whether a skill was written by the project (its .claude/skills or .claude/commands)."""
+        if skill.source.kind not in (SourceKind.PROJECT, SourceKind.COMMANDS):
+            return False
+        root = real(skill.source.root)
+        return any(inside(root, (real(folder),)) for folder in self.repo_dirs)
 
     def _rules(self, behavior: str) -> list[PlacedRule]:
         rules = self.settings.rules_for(behavior)

@@ -3,7 +3,9 @@
 BEHAVIOR.md §6: managed (`managed-settings.json`, then `managed-settings.d/*.json`), the
 project's `.claude/settings.local.json`, `.claude/settings.json`, and the user's `settings.json`.
 Strict JSON: a file that does not parse is skipped with a diagnostic (line and column); an entry
-that is not a rule is skipped with a warning. Nothing here writes; see `settings_edit`.
+that is not a rule is skipped with a warning. The project's own files (local and project scope)
+approve nothing until the workspace is trusted (engine/trust.py): their deny and ask rules hold,
+their allow rules are kept for display but do not allow. Nothing here writes; see `settings_edit`.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from .jsonfile import read_json
 from .locations import Locations
 from .model import Diagnostic
 from .rules import Rule, parse_rule
+from .trust import Trust, workspace_trust
 
 BEHAVIORS = ("deny", "ask", "allow")
 SCOPES = ("managed", "local", "project", "user")
+# The scopes a cloned repository writes: their allow rules wait for workspace trust.
+PROJECT_SCOPES = ("local", "project")
 
 
 @dataclass(frozen=True)
@@ -57,12 +62,18 @@ class Settings:
     allow_managed_permission_rules_only: bool = False
     skill_overrides: dict[str, Any] = field(default_factory=dict)
     enabled_plugins: dict[str, tuple[bool, Path]] = field(default_factory=dict)
+    trust: Trust = field(default_factory=lambda: Trust(False, "trust not checked"))
 
     def rules_for(self, behavior: str) -> list[PlacedRule]:
-        rules = [r for r in self.rules if r.behavior == behavior]
-        if self.allow_managed_permission_rules_only:
-            rules = [r for r in rules if r.scope == "managed"]
-        return rules
+        return [r for r in self.rules if r.behavior == behavior and self.ignored(r) is None]
+
+    def ignored(self, rule: PlacedRule) -> str | None:
+        """Why a rule written in a settings file does not count, or None when it does."""
+        if self.allow_managed_permission_rules_only and rule.scope != "managed":
+            return "allowManagedPermissionRulesOnly is set in managed settings"
+        if rule.behavior == "allow" and rule.scope in PROJECT_SCOPES and not self.trust.trusted:
+            return "this project is not trusted yet, so its own allow rules do not count (as in Claude Code)"
+        return None
 
     def file(self, scope: str) -> SettingsFile | None:
         return next((f for f in self.files if f.scope == scope), None)
@@ -127,4 +138,5 @@ def read_settings(locations: Locations) -> Settings:
         allow_managed_permission_rules_only=managed_only,
         skill_overrides=overrides if isinstance(overrides, dict) else {},
         enabled_plugins=enabled,
+        trust=workspace_trust(locations),
     )

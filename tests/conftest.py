@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +44,13 @@ class Tree:
         (self.repo / ".git").mkdir(parents=True)
         self.user.mkdir()
         self.managed.mkdir()
+        # The user accepted Claude Code's trust dialog for this project (engine/trust.py), so its
+        # own allow rules count; tests of an untrusted clone call `distrust()`.
+        self.trust_file = self.user / ".claude.json"
+        self.trust_file.write_text(json.dumps({"projects": {str(self.project): {"hasTrustDialogAccepted": True}}}))
+
+    def distrust(self) -> None:
+        self.trust_file.unlink()
 
     def skills(self, tier: str = "project") -> Path:
         return {

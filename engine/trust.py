@@ -1,0 +1,102 @@
+"""Workspace trust: whether a project's own settings may approve anything.
+
+A fresh clone is not trusted: Claude Code ignores the `allow` rules in its `.claude/settings.json`
+and `.claude/settings.local.json` until the user accepts the trust dialog for that folder (it
+records the answer in its global config, `~/.claude.json` or `$CLAUDE_CONFIG_DIR/.claude.json`,
+as `projects[<folder>].hasTrustDialogAccepted`). A repository's `"allow": ["Bash"]` must not
+run anything on the strength of having been cloned. skilldeck reads Claude Code's record, and
+keeps its own (`<state>/trusted-projects.json`) for a user who trusts a folder in skilldeck;
+it never writes Claude Code's file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .bounds import json_too_deep
+from .conversation import state_dir
+from .locations import Locations
+from .safeio import read_regular
+
+# Claude Code's global config keeps history per project and can grow to many megabytes.
+CONFIG_CAP = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Trust:
+    trusted: bool
+    # Where the answer comes from: the file that records it, or why there is none.
+    source: str
+
+
+def claude_config_file(locations: Locations) -> Path:
+    """Claude Code's global config file for these locations."""
+    configured = locations.environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(configured).expanduser() / ".claude.json"
+    user = locations.user
+    return user.parent / ".claude.json" if user.name == ".claude" else user / ".claude.json"
+
+
+def skilldeck_trust_file(locations: Locations) -> Path:
+    return state_dir(locations.environ) / "trusted-projects.json"
+
+
+def _load(path: Path) -> Any:
+    try:
+        data, _ = read_regular(path, CONFIG_CAP)
+        text = data.decode("utf-8")
+        return None if json_too_deep(text) else json.loads(text)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _folders(project: Path) -> list[str]:
+    """The project and each folder above it: trust given to a parent covers what is inside."""
+    real = Path(os.path.realpath(project))
+    seen = [project, *project.parents, real, *real.parents]
+    return list(dict.fromkeys(str(p) for p in seen))
+
+
+def workspace_trust(locations: Locations) -> Trust:
+    config = claude_config_file(locations)
+    data = _load(config)
+    projects = data.get("projects") if isinstance(data, dict) else None
+    if isinstance(projects, dict):
+        for folder in _folders(locations.project):
+            entry = projects.get(folder)
+            if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
+                return Trust(True, f"trusted in Claude Code ({config})")
+    mine = skilldeck_trust_file(locations)
+    trusted = _load(mine)
+    if isinstance(trusted, list) and any(folder in trusted for folder in _folders(locations.project)):
+        return Trust(True, f"trusted in skilldeck ({mine})")
+    return Trust(False, f"not trusted: neither {config} nor {mine} records trust for {locations.project}")
+
+
+def trust_workspace(locations: Locations) -> Path:
+    """Record in skilldeck's own file that the user trusts this project (atomically)."""
+    path = skilldeck_trust_file(locations)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    current = _load(path)
+    folders = [f for f in current if isinstance(f, str)] if isinstance(current, list) else []
+    project = str(locations.project)
+    if project not in folders:
+        folders.append(project)
+    fd, temp = tempfile.mkstemp(prefix=".trusted-projects.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(folders, fh, indent=2)
+            fh.write("\n")
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
+    return path
