@@ -14,8 +14,10 @@ from .listing import Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
 from .permissions import Decision, Permissions, call_from_rule
+from .sanitize import json_printable, printable
 from .settings import PlacedRule, Settings, read_settings
 from .settings_edit import EDITABLE_SCOPES, SettingsEditError
+from .trust import Trust
 from .watch import WatchHandle
 from .workspace import Workspace, load_paths
 
@@ -45,11 +47,14 @@ __all__ = [
     "Source",
     "SourceKind",
     "Transcript",
+    "Trust",
     "WatchHandle",
     "Workspace",
     "build_listing",
     "call_from_rule",
+    "json_printable",
     "load_paths",
     "parse_fork_result",
+    "printable",
     "read_settings",
 ]

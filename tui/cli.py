@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, load_paths
+from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, json_printable, load_paths, printable
 from engine.llm import run_environ
 
 from . import cli_rules, cli_run, render
@@ -97,8 +97,8 @@ def locations_from(args: argparse.Namespace) -> Locations:
 
 
 def _dump(obj: Any) -> None:
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
+    # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 controls it leaves raw.
+    sys.stdout.write(json_printable(json.dumps(obj, indent=2, ensure_ascii=False, default=str)) + "\n")
 
 
 def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -163,7 +163,8 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
     listing = workspace.listing(catalog, args.budget)
-    sys.stdout.write(listing.text + "\n")
+    # The listing's exact text, but a control in a description is shown, not sent to the terminal.
+    sys.stdout.write(printable(listing.text) + "\n")
     sys.stdout.flush()
     render.listing_summary(listing)
     return 0

@@ -7,7 +7,18 @@ import json
 import shlex
 import sys
 
-from engine import EDITABLE_SCOPES, ExpansionError, InvocationError, SettingsEditError, Workspace, call_from_rule
+from rich.markup import escape
+
+from engine import (
+    EDITABLE_SCOPES,
+    ExpansionError,
+    InvocationError,
+    SettingsEditError,
+    Workspace,
+    call_from_rule,
+    json_printable,
+    printable,
+)
 
 from . import render
 
@@ -34,6 +45,11 @@ def add_prompt_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentPar
     p.add_argument("name", metavar="NAME")
     p.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as typed after /NAME")
     p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent, whatever context: says")
+    p.add_argument(
+        "--run-shell",
+        action="store_true",
+        help="run the skill's allowed ! commands, as a real run does (by default none runs: each is shown with its verdict)",
+    )
     p.add_argument("--json", action="store_true")
 
 
@@ -41,13 +57,14 @@ def run_prompt(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
     text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
     try:
-        prompt = workspace.expand(catalog, args.name, text, fork=args.fork)
+        prompt = workspace.expand(catalog, args.name, text, fork=args.fork, run_shell=args.run_shell)
     except (InvocationError, ExpansionError) as exc:
-        render.err.print(f"[red]{exc}[/]")
+        # The message quotes the skill's own text (the pattern): shown, never interpreted.
+        render.err.print(f"[red]{escape(printable(str(exc)))}[/]")
         return 1
     if args.json:
-        json.dump(prompt.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 it leaves raw.
+        sys.stdout.write(json_printable(json.dumps(prompt.to_dict(), indent=2, ensure_ascii=False)) + "\n")
     else:
         render.prompt_view(prompt)
     return 0

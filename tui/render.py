@@ -1,4 +1,8 @@
-"""Readable terminal output for the CLI (rich tables), never used by `--json`."""
+"""Readable terminal output for the CLI (rich tables), never used by `--json`.
+
+Every string that comes from a file, a folder name, a settings file or a model goes through
+`printable` (or `_m` for Rich markup) before it is printed: Rich passes ESC and C1 controls
+through, and a skill could otherwise write to the clipboard or retitle or clear the terminal."""
 
 from __future__ import annotations
 
@@ -14,12 +18,34 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine import Catalog, CatalogDiff, Decision, Diagnostic, Listing, Prompt, Settings, Severity, Shadowed, Skill
+from engine import (
+    Catalog,
+    CatalogDiff,
+    Decision,
+    Diagnostic,
+    Listing,
+    Prompt,
+    Settings,
+    Severity,
+    Shadowed,
+    Skill,
+    printable,
+)
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _m(value: object) -> str:
+    """Untrusted text for a Rich markup string: controls made visible, markup escaped."""
+    return escape(printable(str(value)))
+
+
+def _t(value: object, style: str = "") -> Text:
+    """Untrusted text as a Rich Text (no markup), controls made visible."""
+    return Text(printable(str(value)), style)
 
 
 def _flags(skill: Skill) -> str:
@@ -38,19 +64,19 @@ def catalog_table(catalog: Catalog) -> None:
     table.add_column("description", no_wrap=True, overflow="ellipsis", ratio=1, min_width=10)
     for skill in catalog.skills.values():
         table.add_row(
-            escape(skill.name),
-            escape(skill.source.label),
+            _m(skill.name),
+            _m(skill.source.label),
             _flags(skill),
-            skill.context,
-            escape(" ".join(skill.description.split())),
+            _m(skill.context),
+            _m(" ".join(skill.description.split())),
         )
     for entry in catalog.shadowed:
         table.add_row(
-            Text(entry.skill.name, style="dim strike"),
-            Text(entry.skill.source.label, style="dim"),
+            _t(entry.skill.name, "dim strike"),
+            _t(entry.skill.source.label, "dim"),
             Text("shadowed", style="dim"),
             "",
-            Text(f"by {entry.shadowed_by.source.label}: {entry.shadowed_by.path}", style="dim"),
+            _t(f"by {entry.shadowed_by.source.label}: {entry.shadowed_by.path}", "dim"),
         )
     out.print(table)
     counts = catalog.counts()
@@ -68,8 +94,8 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
     rows: list[tuple[str, str | Text]] = [
         ("name", f"/{skill.name}"),
         ("display name", skill.display_name),
-        ("description", Text(skill.description).append(f"  ({skill.description_source})", "dim")),
-        ("source", Text(skill.source.label).append(f"  {skill.loaded_from.value}", "dim")),
+        ("description", _t(skill.description).append(f"  ({skill.description_source})", "dim")),
+        ("source", _t(skill.source.label).append(f"  {skill.loaded_from.value}", "dim")),
         ("path", str(skill.path)),
         ("user can invoke", "yes" if skill.user_invocable else "no (user-invocable: false)"),
         ("model can invoke", "yes" if skill.model_invocable else "no (disable-model-invocation: true)"),
@@ -81,30 +107,30 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
         ("when_to_use", skill.when_to_use or "—"),
     ]
     for key, value in rows:
-        table.add_row(key, value if isinstance(value, Text) else Text(value))
+        table.add_row(key, value if isinstance(value, Text) else _t(value))
     out.print(table)
     if shadow:
         winner = shadow.shadowed_by
-        out.print(f"[yellow]shadowed by[/] /{escape(winner.name)} from {escape(winner.source.label)} ({winner.path})")
+        out.print(f"[yellow]shadowed by[/] /{_m(winner.name)} from {_m(winner.source.label)} ({_m(winner.path)})")
     for entry in catalog.shadowing(skill):
-        out.print(f"[dim]shadows[/] the {escape(entry.skill.source.label)} skill at {entry.skill.path}")
+        out.print(f"[dim]shadows[/] the {_m(entry.skill.source.label)} skill at {_m(entry.skill.path)}")
     diags = catalog.diagnostics_for(skill.path)
     if diags:
         out.print()
         for d in diags:
             _diagnostic(d)
     out.rule("body")
-    out.print(escape(skill.read_body().rstrip()))
+    out.print(_m(skill.read_body().rstrip()))
 
 
 def _diagnostic(d: Diagnostic) -> None:
     where = "" if d.line is None else f"line {d.line}" + ("" if d.column is None else f", column {d.column}")
     style = SEVERITY_STYLE[d.severity]
-    out.print(f"  [{style}]{d.severity.value:<7}[/] [dim]{d.code:<24}[/] {escape(where)}")
+    out.print(f"  [{style}]{d.severity.value:<7}[/] [dim]{_m(d.code):<24}[/] {escape(where)}")
     # Indented as a block so that wrapped lines stay under the diagnostic they belong to.
-    out.print(Padding(Text(d.message), (0, 0, 0, 11)))
+    out.print(Padding(_t(d.message), (0, 0, 0, 11)))
     if d.hint:
-        out.print(Padding(Text(f"→ {d.hint}", style="green"), (0, 0, 0, 11)))
+        out.print(Padding(_t(f"→ {d.hint}", "green"), (0, 0, 0, 11)))
 
 
 def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool, verbose: bool) -> None:
@@ -113,7 +139,7 @@ def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[
         if verbose or d.severity is not Severity.INFO or d in failing:
             by_file[d.path].append(d)
     for path, items in by_file.items():
-        out.print(f"[bold]{escape(str(path))}[/]")
+        out.print(f"[bold]{_m(path)}[/]")
         for d in items:
             _diagnostic(d)
     counts = catalog.counts()
@@ -140,7 +166,7 @@ def not_found(name: str, catalog: Catalog) -> None:
     names = list(catalog.skills) + [s.skill.name for s in catalog.shadowed]
     close = difflib.get_close_matches(name.removeprefix("/"), names, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run skilldeck list to see them all"
-    err.print(f"[red]no skill named {escape(name)}[/]{escape(hint)}")
+    err.print(f"[red]no skill named {_m(name)}[/]{_m(hint)}")
 
 
 def watching(catalog: Catalog, polled: int) -> None:
@@ -149,13 +175,13 @@ def watching(catalog: Catalog, polled: int) -> None:
 
 
 def change_line(change: CatalogDiff) -> None:
-    parts = [f"[dim]{time.strftime('%H:%M:%S')}[/]", escape(change.summary())]
+    parts = [f"[dim]{time.strftime('%H:%M:%S')}[/]", _m(change.summary())]
     if change.added:
-        parts.append(f"[green]+ {escape(', '.join(change.added))}[/]")
+        parts.append(f"[green]+ {_m(', '.join(change.added))}[/]")
     if change.removed:
-        parts.append(f"[red]- {escape(', '.join(change.removed))}[/]")
+        parts.append(f"[red]- {_m(', '.join(change.removed))}[/]")
     for name, what in change.changed.items():
-        parts.append(f"[yellow]~ {escape(name)}[/] [dim]({escape(', '.join(what))})[/]")
+        parts.append(f"[yellow]~ {_m(name)}[/] [dim]({_m(', '.join(what))})[/]")
     parts.append(f"[dim]{change.elapsed_ms:.0f} ms[/]")
     out.print("  ".join(parts))
 
@@ -166,9 +192,9 @@ DECISION_STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red
 def rules_table(settings: Settings) -> None:
     for f in settings.files:
         state = "" if f.ok else (" [red](invalid, skipped)[/]" if f.exists else " [dim](absent)[/]")
-        out.print(f"[bold]{f.scope}[/] {escape(str(f.path))}{state}")
+        out.print(f"[bold]{f.scope}[/] {_m(f.path)}{state}")
         for rule in [r for r in settings.rules if r.file == f.path]:
-            out.print(f"  [{DECISION_STYLE[rule.behavior]}]{rule.behavior:<5}[/] {escape(rule.text)}")
+            out.print(f"  [{DECISION_STYLE[rule.behavior]}]{rule.behavior:<5}[/] {_m(rule.text)}")
     if settings.allow_managed_permission_rules_only:
         out.print("[yellow]allowManagedPermissionRulesOnly: only managed rules apply[/]")
     for d in settings.diagnostics:
@@ -177,38 +203,50 @@ def rules_table(settings: Settings) -> None:
 
 
 def decision_line(call: str, decision: Decision) -> None:
-    where = f"  [dim]{escape(str(decision.file))}[/]" if decision.file else ""
-    out.print(f"[{DECISION_STYLE[decision.decision]}]{decision.decision}[/] {escape(call)}: {escape(decision.reason)}{where}")
+    where = f"  [dim]{_m(decision.file)}[/]" if decision.file else ""
+    out.print(f"[{DECISION_STYLE[decision.decision]}]{decision.decision}[/] {_m(call)}: {_m(decision.reason)}{where}")
 
 
 def edit_line(text: str, ok: bool) -> None:
-    out.print(f"[{'green' if ok else 'yellow'}]{escape(text)}[/]")
+    out.print(f"[{'green' if ok else 'yellow'}]{_m(text)}[/]")
 
 
 def prompt_view(prompt: Prompt) -> None:
-    agent = f", agent {prompt.agent}" if prompt.agent else ""
-    out.print(f"[bold]/{escape(prompt.skill.name)}[/]  {prompt.context}{agent}  model: {escape(prompt.model or 'inherit')}")
-    out.print(f"pre-approved while it runs: {escape(', '.join(prompt.allowed_tools) or 'nothing')}")
+    agent = f", agent {_m(prompt.agent)}" if prompt.agent else ""
+    out.print(f"[bold]/{_m(prompt.skill.name)}[/]  {prompt.context}{agent}  model: {_m(prompt.model or 'inherit')}")
+    out.print(f"pre-approved while it runs: {_m(', '.join(prompt.allowed_tools) or 'nothing')}")
     for message in prompt.messages:
         tag = "[dim]meta (sent, not shown)[/]" if message.meta else "[green]visible[/]"
         out.rule(f"{message.role} · {tag}", align="left")
-        out.print(escape(message.text), highlight=False, soft_wrap=True)
+        out.print(_m(message.text), highlight=False, soft_wrap=True)
+    previewed = [r for r in prompt.shell if not r.ran and r.decision]
+    if previewed:
+        out.rule("! commands", align="left")
+        for run in previewed:
+            style = DECISION_STYLE.get(run.decision, "")
+            out.print(f"  [{style}]{run.decision:<5}[/] {_m(run.command)}  [dim]{_m(run.reason)}[/]", soft_wrap=True)
+        err.print(
+            f"[yellow]{len(previewed)} ! command(s) not run: a preview never runs them.[/] "
+            "--run-shell runs the allowed ones, as a real run would."
+        )
 
 
 def run_event(event: object) -> None:
     from engine.runner import Added, Call, Failed, Fork, Result, Text
 
+    # Everything here comes from a model or a skill: a model can print escapes as well as a file.
     if isinstance(event, Added) and event.message.kind == "fork-result":
-        out.print(escape(event.message.text), soft_wrap=True)
+        out.print(_m(event.message.text), soft_wrap=True)
     elif isinstance(event, Text):
-        out.file.write(event.delta)
+        # Each character is made safe on its own, so an escape split across deltas is still caught.
+        out.file.write(printable(event.delta))
         out.file.flush()
     elif isinstance(event, Call):
-        err.print(f"\n[dim]→ {escape(event.name)} {escape(str(event.input))}: {event.decision}[/]")
+        err.print(f"\n[dim]→ {_m(event.name)} {_m(event.input)}: {event.decision}[/]")
     elif isinstance(event, Result):
-        err.print(f"[dim]  {'error: ' if event.is_error else ''}{escape(event.text[:200])}[/]")
+        err.print(f"[dim]  {'error: ' if event.is_error else ''}{_m(event.text[:200])}[/]")
     elif isinstance(event, Fork):
-        step = f": {escape(event.result)}" if event.phase == "step" else f" {event.phase}"
-        err.print(f"[magenta]fork /{escape(event.skill)}{step}[/]")
+        step = f": {_m(event.result)}" if event.phase == "step" else f" {event.phase}"
+        err.print(f"[magenta]fork /{_m(event.skill)}{step}[/]")
     elif isinstance(event, Failed):
-        err.print(f"\n[red]{escape(event.error.message)}[/]")
+        err.print(f"\n[red]{_m(event.error.message)}[/]")
