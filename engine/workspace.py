@@ -14,6 +14,7 @@ from .locations import Locations
 from .permissions import Permissions
 from .settings_edit import add_rule, remove_rule, scope_path
 from .sources.tiers import collect, path_tiers
+from .trust import Trust, trust_workspace, workspace_trust
 from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
 
 
@@ -35,6 +36,14 @@ class Workspace:
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""
         return Permissions.load(self.locations)
+
+    def trust_state(self) -> Trust:
+        """Whether the project's own allow rules and skills' allowed-tools count (engine/trust.py)."""
+        return workspace_trust(self.locations)
+
+    def trust(self) -> Path:
+        """Trust this project from now on, in skilldeck's own record; returns that file."""
+        return trust_workspace(self.locations)
 
     def add_rule(self, rule: str, behavior: str, scope: str = "local") -> bool:
         """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""

@@ -74,3 +74,26 @@ class RulesActions:
         note = f"Deleted {rule.behavior} {rule.text}" if removed else f"{rule.text} was already gone"
         self.call_from_thread(self.notify, note, title="Rules")
         self._read_permissions()
+
+    def on_rules_pane_trust_requested(self: SkilldeckApp, message: RulesPane.TrustRequested) -> None:  # type: ignore[misc]
+        def confirmed(answer: bool | None) -> None:
+            if answer:
+                self.run_worker(self._trust_project, thread=True, group="edit", name="trust")
+
+        self.push_screen(
+            ConfirmScreen(
+                f"Trust {self.paths(self.workspace.locations.project)}?",
+                "Its own .claude settings' allow rules and its skills' allowed-tools will approve tool calls, as after "
+                "accepting Claude Code's trust dialog. Recorded in skilldeck's state, never in Claude Code's files.",
+            ),
+            confirmed,
+        )
+
+    def _trust_project(self: SkilldeckApp) -> None:  # type: ignore[misc]
+        try:
+            path = self.workspace.trust()
+        except OSError as exc:
+            self.call_from_thread(self.notify, f"Could not record trust: {exc}", severity="error", title="Not trusted")
+            return
+        self.call_from_thread(self.notify, f"Trusted; recorded in {self.paths(path)}", title="Rules")
+        self._read_permissions()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,9 +24,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(f"[b]{self.question}[/b]", id="confirm-question")
+            # Text, not markup: a question names files, and a folder called `[/b]` must not break it.
+            yield Static(Text(self.question, style="bold"), id="confirm-question")
             if self.detail:
-                yield Static(self.detail, id="confirm-detail")
+                yield Static(Text(self.detail), id="confirm-detail")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Yes (y)", variant="error", id="confirm-yes")
                 yield Button("No (n)", id="confirm-no")

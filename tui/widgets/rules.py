@@ -36,7 +36,9 @@ def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) ->
         lines.append(Text("Typing /" + skill.name + ": runs; Skill rules only gate the model, never a user's /command", "cyan"))
     else:
         lines.append(Text("Typing /" + skill.name + ": blocked (user-invocable: false)", "dim"))
-    if skill.allowed_tools:
+    if skill.allowed_tools and not permissions.settings.trust.trusted and permissions.from_repository(skill):
+        lines.append(Text("Its allowed-tools pre-approve nothing: this project is not trusted yet (t on this pane)", "yellow"))
+    elif skill.allowed_tools:
         running = permissions.with_allowed_tools(skill)
         lines.append(Text("While it runs, allowed-tools pre-approve (they never restrict):", "bold"))
         for entry in skill.allowed_tools:
@@ -69,7 +71,11 @@ class RulesPane(Vertical):
         Binding("a", "edit('allow')", "Allow skill", id="rules.allow"),
         Binding("d", "edit('deny')", "Deny skill", id="rules.deny"),
         Binding("x", "delete", "Delete rule", id="rules.delete"),
+        Binding("t", "trust", "Trust project", id="rules.trust"),
     ]
+
+    class TrustRequested(Message):
+        """The user asks to trust the project (the app confirms first)."""
 
     class EditRequested(Message):
         """Write `Skill(<selected>)` with `behavior`, or delete `rule` (after confirming)."""
@@ -104,7 +110,7 @@ class RulesPane(Vertical):
                 label = Text.assemble((f.scope, "bold"), f"  {paths(f.path)}")
             node = tree.root.add(label, None, expand=True)
             for placed in [r for r in settings.rules if r.file == f.path]:
-                ignored = settings.allow_managed_permission_rules_only and placed.scope != "managed"
+                ignored = settings.ignored(placed) is not None
                 node.add_leaf(
                     Text.assemble(
                         (f"{placed.behavior:<5} ", STYLE[placed.behavior]), (placed.text, "strike dim" if ignored else "")
@@ -112,6 +118,14 @@ class RulesPane(Vertical):
                     placed,
                 )
         notes = []
+        if not settings.trust.trusted:
+            notes.append(
+                Text(
+                    "This project is not trusted: its own allow rules (struck through) and its skills' allowed-tools "
+                    "approve nothing, as in Claude Code before its trust dialog. t: trust this project",
+                    "yellow",
+                )
+            )
         if settings.allow_managed_permission_rules_only:
             notes.append(Text("allowManagedPermissionRulesOnly: only managed rules apply (others struck through)", "yellow"))
         if settings.disable_skill_shell_execution:
@@ -132,6 +146,12 @@ class RulesPane(Vertical):
 
     def action_edit(self, behavior: str) -> None:
         self.post_message(self.EditRequested(behavior, None))
+
+    def action_trust(self) -> None:
+        if self.permissions is not None and self.permissions.settings.trust.trusted:
+            self.app.notify(self.permissions.settings.trust.source, title="Already trusted")
+            return
+        self.post_message(self.TrustRequested())
 
     def action_delete(self) -> None:
         rule = self.query_one(RulesTree).current
