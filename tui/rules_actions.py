@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 class RulesActions:
     """Mixed into the app; file I/O happens in thread workers, never on the UI thread."""
 
+    # Whether this session already asked to trust the project.
+    trust_asked = False
+
     def _load_permissions(self: SkilldeckApp) -> None:  # type: ignore[misc]
         self.run_worker(self._read_permissions, thread=True, exclusive=True, group="permissions", name="permissions")
 
@@ -31,6 +34,11 @@ class RulesActions:
         pane = self.query_one(RulesPane)
         pane.show_rules(message.permissions, self.paths)
         pane.show_skill(self._current()[0])
+        settings = message.permissions.settings
+        if not settings.trust.trusted and not self.trust_asked and any(settings.ignored(r) for r in settings.rules):
+            # Once per project and session, as Claude Code asks at its first start in a folder.
+            self.trust_asked = True
+            pane.post_message(RulesPane.TrustRequested())
 
     def on_rules_pane_edit_requested(self: SkilldeckApp, message: RulesPane.EditRequested) -> None:
         if message.behavior is not None:

@@ -32,6 +32,9 @@ async def test_an_untrusted_project_is_said_and_can_be_trusted(tmp_path: Path) -
         await until(pilot, lambda: app.permissions is not None, what="the settings")
         assert app.permissions is not None and not app.permissions.settings.trust.trusted
         assert app.permissions.decide_skill("release-notes").decision == "ask", "the project's own allow does not count"
+        # Asked once at the start, as Claude Code does; "no" leaves it untrusted and explained.
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the trust question")
+        await pilot.press("n")
         await pilot.press("5")
         await until(pilot, lambda: "not trusted" in _text(app.query_one("#rules-diagnostics", Static)), what="the trust note")
         await pilot.press("t")
