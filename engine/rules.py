@@ -5,7 +5,7 @@ The matching follows Claude Code's documented semantics (BEHAVIOR.md §6 and the
   `name`, the seeds' prefix rule), `Skill(name *)` (that skill with any arguments).
 - Bash: `*` matches anything anywhere; a trailing ` *` keeps a word boundary (`ls *` matches
   `ls -la` and `ls`, not `lsof`; `ls*` matches `lsof`); a trailing `:*` means ` *`, and only at
-  the very end. Compound commands are split by the caller (`split_command`).
+  the very end. A Bash line is read into the commands it runs by engine/bash before matching.
 - Read / Edit: gitignore-style paths; `//abs`, `~/home`, `/relative-to-the-settings-file`,
   `relative-to-the-working-directory`. Read rules cover Read, Glob, Grep; Edit rules cover
   Edit, Write, MultiEdit and NotebookEdit.
@@ -75,42 +75,6 @@ def bash_pattern(spec: str) -> re.Pattern[str]:
     if spec.endswith(" *"):
         return re.compile(_glob(spec[:-2]) + r"(?:\s.*)?", re.S)
     return re.compile(_glob(spec), re.S)
-
-
-def split_command(command: str) -> list[str]:
-    """The simple commands of a compound one: split on `&&`, `||`, `;`, `|` and newlines,
-    outside quotes, so that each part can be checked on its own."""
-    parts: list[str] = []
-    current: list[str] = []
-    quote: str | None = None
-    i = 0
-    while i < len(command):
-        ch = command[i]
-        if quote:
-            current.append(ch)
-            if ch == "\\" and quote == '"' and i + 1 < len(command):
-                current.append(command[i + 1])
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-            current.append(ch)
-        elif ch == "\\" and i + 1 < len(command):
-            current.extend(command[i : i + 2])
-            i += 1
-        elif command.startswith(("&&", "||"), i):
-            parts.append("".join(current))
-            current = []
-            i += 1
-        elif ch in ";|\n":
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-        i += 1
-    parts.append("".join(current))
-    return [p.strip() for p in parts if p.strip()]
 
 
 # Paths -----------------------------------------------------------------------------------
@@ -215,7 +179,7 @@ def skill_matches(spec: str, name: str) -> bool:
 # One call ----------------------------------------------------------------------------------
 def input_matches(rule: Rule, tool: str, tool_input: dict[str, Any], rule_file: Path | None, cwd: Path, home: Path) -> bool:
     """Whether `rule` covers this call. For Bash, `tool_input["command"]` must already be one
-    simple command (see `split_command`)."""
+    simple command (see engine/bash)."""
     if not tool_matches(rule, tool):
         return False
     spec = rule.specifier

@@ -9,7 +9,7 @@ import pytest
 
 from engine import Permissions, call_from_rule, read_settings
 from engine.model import LoadedFrom, Skill, Source, SourceKind
-from engine.rules import parse_rule, split_command
+from engine.rules import parse_rule
 from tests.conftest import Tree, only, write
 
 
@@ -201,8 +201,7 @@ def test_bad_json_and_bad_entries(tree: Tree) -> None:
     assert sum(d.code == "settings-entry" for d in settings.diagnostics) == 3
 
 
-def test_parse_and_split() -> None:
+def test_parse_rule() -> None:
     assert parse_rule("Bash(git commit -m *)") is not None
     assert parse_rule("Bash()") is None
     assert parse_rule("not a rule!") is None
-    assert split_command('a && b || c; d | e\nf "g;h" \\; i') == ["a", "b", "c", "d", "e", 'f "g;h" \\; i']
