@@ -51,7 +51,9 @@ class RulesActions:
         rule = message.rule
         assert rule is not None
         if rule.scope not in ("local", "project", "user") or rule.file is None:
-            self.notify(f"{rule.text} comes from {rule.scope} settings; skilldeck does not edit those", severity="warning")
+            self.notify(
+                f"{rule.text} comes from {rule.scope} settings; skilldeck does not edit those", severity="warning", markup=False
+            )
             return
 
         def confirmed(answer: bool | None) -> None:
@@ -66,21 +68,22 @@ class RulesActions:
         try:
             added = self.workspace.add_rule(text, behavior, "local")
         except SettingsEditError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", title="Not written")
+            # The message names files and rules from disk: shown as text, never read as markup.
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Not written", markup=False)
             return
         path = self.paths(self.workspace.settings_path("local"))
         note = f"{behavior} {text} written to {path}" if added else f"{text} is already in {path}"
-        self.call_from_thread(self.notify, note, title="Rules")
+        self.call_from_thread(self.notify, note, title="Rules", markup=False)
         self._read_permissions()
 
     def _delete_rule(self: SkilldeckApp, rule: PlacedRule) -> None:
         try:
             removed = self.workspace.remove_rule(rule.text, rule.scope, rule.behavior)
         except SettingsEditError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", title="Not removed")
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Not removed", markup=False)
             return
         note = f"Deleted {rule.behavior} {rule.text}" if removed else f"{rule.text} was already gone"
-        self.call_from_thread(self.notify, note, title="Rules")
+        self.call_from_thread(self.notify, note, title="Rules", markup=False)
         self._read_permissions()
 
     def on_rules_pane_trust_requested(self: SkilldeckApp, message: RulesPane.TrustRequested) -> None:  # type: ignore[misc]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.widgets._toast import Toast
 
 from tests.conftest import write
 from tests.tui.conftest import demo_app, loaded, until
@@ -95,3 +96,22 @@ def test_an_ordinary_edit_still_goes_through(tmp_path: Path) -> None:
         local.read_text()
         == '{\n  "env": {\n    "N": 1e999\n  },\n  "permissions": {\n    "allow": [\n      "Skill(y)"\n    ]\n  }\n}\n'
     )
+
+
+async def test_a_refusal_naming_a_folder_that_looks_like_markup_is_shown_as_written(tmp_path: Path) -> None:
+    """The refusal names the file; a `[/bold]` in its folder was read as Textual markup when the
+    toast was drawn, and the app ended with a MarkupError."""
+    folder = tmp_path / "demo [/bold] [b]"
+    app = demo_app(folder)
+    local = folder / "acme-app" / ".claude" / "settings.local.json"
+    local.write_text("{ not json")
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        await pilot.press("5", "a")
+        await until(
+            pilot, lambda: any(str(local) in str(t.render()) for t in app.screen.query(Toast)), what="the refusal, as written"
+        )
+        assert app.is_running
+    assert app.return_code in (None, 0)
+    assert local.read_text() == "{ not json"
