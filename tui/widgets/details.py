@@ -1,4 +1,7 @@
-"""Skill details: what matters about the selected skill, its body, files and diagnostics."""
+"""Skill details: what matters about the selected skill, its body, files and diagnostics.
+
+Every string from the skill's files (and folder names) goes through `printable` first: Textual,
+like Rich, writes ESC and C1 controls in a widget's text straight to the terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from engine import Diagnostic, Severity, Shadowed, Skill
+from engine import Diagnostic, Severity, Shadowed, Skill, printable
 
 from ..view import CatalogView, PathDisplay, TierView
 
@@ -25,6 +28,10 @@ TIER_NOTES = {
 }
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _t(value: object, style: str = "") -> Text:
+    return Text(printable(str(value)), style)
 
 
 def yes_no(value: bool, why_not: str = "") -> Text:
@@ -48,7 +55,7 @@ def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay) -> Table:
         listed = Text("yes", "green")
     rows: list[tuple[str, Text | str]] = [
         ("display name", skill.display_name),
-        ("source", Text.assemble(skill.source.label, (f"  {skill.loaded_from.value}", "dim"))),
+        ("source", Text.assemble(printable(skill.source.label), (f"  {skill.loaded_from.value}", "dim"))),
         ("path", paths(skill.path)),
         ("user can invoke", yes_no(skill.user_invocable, "user-invocable: false")),
         ("model can invoke", yes_no(skill.model_invocable, "disable-model-invocation: true")),
@@ -59,10 +66,10 @@ def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay) -> Table:
         ("allowed-tools", ", ".join(skill.allowed_tools) or "—"),
         ("argument hint", skill.argument_hint or "—"),
         ("when_to_use", skill.when_to_use or "—"),
-        ("description", Text.assemble(skill.description, (f"  ({skill.description_source})", "dim"))),
+        ("description", Text.assemble(printable(skill.description), (f"  ({skill.description_source})", "dim"))),
     ]
     for key, value in rows:
-        table.add_row(key, value)
+        table.add_row(key, _t(value) if isinstance(value, str) else value)
     return table
 
 
@@ -71,9 +78,9 @@ def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Grou
     for d in diags:
         where = f"line {d.line}" if d.line else ""
         parts.append(Text.assemble((f"{d.severity.value:<8}", SEVERITY_STYLE[d.severity]), (f"{d.code}  ", "dim"), where))
-        parts.append(Text(f"  {paths.in_text(d.message)}"))
+        parts.append(_t(f"  {paths.in_text(d.message)}"))
         if d.hint:
-            parts.append(Text(f"  → {paths.in_text(d.hint)}", "green"))
+            parts.append(_t(f"  → {paths.in_text(d.hint)}", "green"))
     return Group(*parts)
 
 
@@ -101,16 +108,16 @@ class SkillDetails(VerticalScroll):
                 widget.update("")
             self.show_body(None, "", [], None)
             return
-        title.update(Text.assemble(("/" + skill.name, "bold"), ("  shadowed" if shadow else "", "bold yellow")))
+        title.update(Text.assemble(("/" + printable(skill.name), "bold"), ("  shadowed" if shadow else "", "bold yellow")))
         facts.update(facts_table(skill, view, paths))
         lines = []
         if shadow is not None:
             winner = shadow.shadowed_by
             lines.append(
-                Text(f"Shadowed by the {winner.source.label} skill at {paths(winner.path)}: this one never runs.", "yellow")
+                _t(f"Shadowed by the {winner.source.label} skill at {paths(winner.path)}: this one never runs.", "yellow")
             )
         for entry in view.catalog.shadowing(skill):
-            lines.append(Text(f"Shadows the {entry.skill.source.label} skill at {paths(entry.skill.path)}.", "dim"))
+            lines.append(_t(f"Shadows the {entry.skill.source.label} skill at {paths(entry.skill.path)}.", "dim"))
         relations.update(Group(*lines))
         found = view.diagnostics_for(skill.path)
         diags.update(diagnostics_block(found, paths) if found else "")
@@ -120,11 +127,11 @@ class SkillDetails(VerticalScroll):
 
     def show_tier(self, tier: TierView, paths: PathDisplay) -> None:
         """A tier under the cursor: where it is, what it holds, where it stands in precedence."""
-        self.query_one("#details-title", Static).update(Text(tier.source.label, "bold"))
+        self.query_one("#details-title", Static).update(_t(tier.source.label, "bold"))
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column(overflow="fold")
-        table.add_row("folder", paths(tier.source.root))
+        table.add_row("folder", _t(paths(tier.source.root)))
         table.add_row("kind", tier.source.kind.value)
         table.add_row("skills", str(len(tier.skills)))
         table.add_row("shadowed here", str(len(tier.shadowed)))
@@ -141,13 +148,14 @@ class SkillDetails(VerticalScroll):
     def show_body(self, skill: Skill | None, body: str, files: list[str], error: str | None) -> None:
         markdown = self.query_one("#details-body", Markdown)
         if error:
-            markdown.update(f"**Cannot read the body:** {error}")
+            markdown.update(f"**Cannot read the body:** {printable(error)}")
         else:
-            markdown.update(body if body.strip() else "*(empty body)*")
+            # The body as written, but a control in it is shown (^[), not sent to the terminal.
+            markdown.update(printable(body) if body.strip() else "*(empty body)*")
         listing = self.query_one("#details-files", Static)
         if skill is None:
             listing.update("")
         elif files:
-            listing.update(Text.assemble(("other files  ", "bold"), ("  ".join(files), "")))
+            listing.update(Text.assemble(("other files  ", "bold"), (printable("  ".join(files)), "")))
         else:
             listing.update(Text("no other files in the folder", "dim"))

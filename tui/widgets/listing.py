@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
-from engine import Listing
+from engine import Listing, printable
 
 
 class ListingPane(VerticalScroll):
@@ -34,11 +34,13 @@ class ListingPane(VerticalScroll):
             note.update(
                 Text.assemble(
                     (f"{len(trimmed)} descriptions dropped to fit ({listing.wanted:,} characters wanted): ", "yellow"),
-                    ", ".join(trimmed),
+                    printable(", ".join(trimmed)),
                 )
             )
         else:
             note.update(Text("Every description fits.", "dim"))
-        text = Text(listing.text)
-        text.stylize("bold", 0, len(listing.text.split("\n", 1)[0]))
+        # The exact listing, but a control in a description is shown (^[), not sent to the terminal.
+        shown = printable(listing.text)
+        text = Text(shown)
+        text.stylize("bold", 0, len(shown.split("\n", 1)[0]))
         self.query_one("#listing-text", Static).update(text)
