@@ -17,6 +17,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .safeio import read_regular_text
+
+# A transcript longer than this is not loaded (a year of daily sessions is far less).
+TRANSCRIPT_CAP = 256 * 1024 * 1024
+
 
 @dataclass
 class Block:
@@ -72,8 +77,81 @@ class Message:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Message:
-        blocks = [Block(**b) for b in data["blocks"]]
-        return cls(data["role"], blocks, bool(data.get("meta")), data.get("kind", "text"), str(data.get("command", "")))
+        """A message from its saved form; ValueError (or KeyError, TypeError) when it is not one."""
+        role = data["role"]
+        if role not in ("user", "assistant") or not isinstance(data["blocks"], list):
+            raise ValueError("not a message")
+        blocks = [_block(b) for b in data["blocks"]]
+        return cls(role, blocks, bool(data.get("meta")), str(data.get("kind", "text")), str(data.get("command", "")))
+
+
+_BLOCK_FIELDS = {"type": str, "text": str, "id": str, "name": str, "input": dict, "tool_use_id": str, "is_error": bool}
+
+
+def _block(data: Any) -> Block:
+    """A saved block, each field of the type the API needs (a hand-edited or torn file may say anything)."""
+    if not isinstance(data, dict) or data.get("type") not in ("text", "tool_use", "tool_result"):
+        raise ValueError("not a block")
+    for key, value in data.items():
+        if key not in _BLOCK_FIELDS or not isinstance(value, _BLOCK_FIELDS[key]):
+            raise ValueError(f"bad block field {key!r}")
+    return Block(**data)
+
+
+def closing_results(messages: list[Message], text: str) -> Message | None:
+    """Error results for the tool calls of the last message when it is an assistant message
+    whose calls have no results yet (a crash or a kill mid-tool): the API refuses a tool_use
+    without its tool_result, so a conversation left so could never be sent again."""
+    last = messages[-1] if messages else None
+    if last is None or last.role != "assistant":
+        return None
+    pending = [b for b in last.blocks if b.type == "tool_use"]
+    if not pending:
+        return None
+    return Message("user", [Block("tool_result", text, tool_use_id=b.id, is_error=True) for b in pending], kind="tool")
+
+
+def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
+    """The conversation as the Messages API accepts it, whatever state a run or a transcript
+    left it in: no empty or blank text blocks and no empty messages; every tool_use answered
+    by a tool_result at the start of the next user message (an error result when it was never
+    answered); no result without its call; a user message first; no trailing whitespace at the
+    end of a final assistant message. Neighbours of one role stay apart: the API joins them
+    (a skill's command and prompt are two user messages, as Claude Code sends them)."""
+    out: list[dict[str, Any]] = []
+    asked: list[str] = []
+    for message in messages:
+        blocks = [b for b in message.blocks if _fits(b, message.role)]
+        if message.role == "user":
+            answered = {b.tool_use_id: b for b in blocks if b.type == "tool_result" and b.tool_use_id in asked}
+            results = [answered.get(i) or Block("tool_result", UNANSWERED, tool_use_id=i, is_error=True) for i in asked]
+            blocks, asked = results + [b for b in blocks if b.type != "tool_result"], []
+        elif out:
+            asked += [b.id for b in blocks if b.type == "tool_use"]
+        else:
+            continue  # the conversation must open with a user message
+        if blocks:
+            out.append({"role": message.role, "content": [b.to_api() for b in blocks]})
+    if asked:
+        out.append({"role": "user", "content": [_unanswered(i) for i in asked]})
+    elif out and out[-1]["role"] == "assistant":
+        last = out[-1]["content"][-1]
+        if last["type"] == "text":
+            last["text"] = last["text"].rstrip()
+    return out
+
+
+UNANSWERED = "This tool call was never answered (the run was stopped before it finished); it did not run."
+
+
+def _unanswered(tool_use_id: str) -> dict[str, Any]:
+    return Block("tool_result", UNANSWERED, tool_use_id=tool_use_id, is_error=True).to_api()
+
+
+def _fits(block: Block, role: str) -> bool:
+    if block.type == "text":
+        return bool(block.text.strip())
+    return block.type == ("tool_use" if role == "assistant" else "tool_result")
 
 
 def command_message(name: str, args: str) -> Message:
@@ -121,21 +199,37 @@ class Transcript:
 
     def append(self, message: Message, **extra: Any) -> None:
         record = {"session": self.session_id, **message.to_dict(), **extra}
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         # Written and flushed to the kernel at once: a crash of skilldeck loses nothing. (An fsync
         # per message would also survive a power cut, at several milliseconds per agent turn.)
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        with open(self.path, "a+b") as fh:
+            # A crash mid-write leaves a torn last line with no newline: the next record would be
+            # glued to it and both lost on load. End the torn line first.
+            if fh.seek(0, os.SEEK_END) > 0:
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    line = b"\n" + line
+            fh.write(line)
 
     @staticmethod
     def load(path: Path) -> list[Message]:
-        """Messages of a transcript; a torn last line (a crash mid-write) is ignored."""
-        out = []
-        for line in path.read_text(encoding="utf-8").splitlines():
+        """Messages of a transcript; a torn or broken line (a crash mid-write, a hand edit) is skipped."""
+        return Transcript.read(path)[0]
+
+    @staticmethod
+    def read(path: Path) -> tuple[list[Message], int]:
+        """Messages of a transcript and how many lines were skipped. Read through safeio: the
+        path may come from the command line, and the file is never trusted to be small."""
+        text = read_regular_text(path, TRANSCRIPT_CAP, errors="replace")
+        out, skipped = [], 0
+        for line in text.splitlines():
+            if not line.strip():
+                continue
             try:
                 out.append(Message.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, TypeError):
-                continue
-        return out
+            except (ValueError, KeyError, TypeError, RecursionError):
+                skipped += 1
+        return out, skipped
 
 
 def latest_session(environ: Mapping[str, str] | None = None) -> Path | None:

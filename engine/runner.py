@@ -11,112 +11,33 @@ closes any open tool call with a result, so the transcript stays a valid convers
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .agents import AgentError, find_agent
 from .catalog import Catalog
-from .conversation import Block, Message, Transcript, fork_result_message
+from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
 from .invoke import Prompt, build_prompt
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
 from .model import Skill
-from .permissions import Decision, Permissions
-from .rules import format_rule
-from .settings_edit import add_rule, scope_path
+from .permissions import Permissions
+from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
+from .settings_edit import SettingsEditError, add_rule, scope_path
+from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule, summary
 from .tools import READ_ONLY, Tool, ToolContext, builtin_tools
 from .tools.base import api_spec
 
+# Re-exported: callers import the events from here.
+__all__ = [
+    "SKILL_SCHEMA", "Added", "Ask", "Call", "Emit", "Failed", "Fork", "Notice", "Result", "RunEvent", "Runner", "Sending",
+    "Text", "suggested_rule",
+]  # fmt: skip
+
 MAX_TURNS = 25
-READ_ONLY_AGENTS = ("Explore", "Plan")
-SKILL_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "skill": {"type": "string", "description": 'The skill name, e.g. "pdf" or "plugin:skill"'},
-        "args": {"type": "string", "description": "Optional arguments for the skill"},
-    },
-    "required": ["skill"],
-    "additionalProperties": False,
-}
-
-
-# Events for the caller (the app, the CLI) ---------------------------------------------------
-@dataclass
-class Added:
-    message: Message
-
-
-@dataclass
-class Text:
-    delta: str
-
-
-@dataclass
-class Call:
-    id: str
-    name: str
-    input: dict[str, Any]
-    decision: str
-    reason: str
-
-
-@dataclass
-class Result:
-    id: str
-    text: str
-    is_error: bool
-
-
-@dataclass
-class Fork:
-    skill: str
-    phase: str  # "start" | "step" (a tool call inside, in `result`) | "end"
-    result: str = ""
-    transcript: Path | None = None
-    # Who started it: the user typed `/skill args` (shown as the user's line), or the model called
-    # the Skill tool (shown as that tool call).
-    by: str = "model"
-    args: str = ""
-
-
-@dataclass
-class Failed:
-    error: Error
-
-
-@dataclass
-class Sending:
-    """A request is about to leave: what the model will receive (system, tools, the listing)."""
-
-    request: Request
-
-
-RunEvent = Added | Text | Call | Result | Fork | Failed | Usage | Sending
-Emit = Callable[[RunEvent], None]
-# Answer "once", "always" or "deny" for a tool call no rule allows.
-Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]
-
-
-def suggested_rule(tool: str, tool_input: dict[str, Any]) -> str:
-    """The rule an "allow always" answer writes (as Claude Code suggests, into settings.local.json)."""
-    if tool == "Bash":
-        return format_rule("Bash", str(tool_input.get("command", "")).strip())
-    if tool == "Skill":
-        return format_rule("Skill", str(tool_input.get("skill", "")).strip().removeprefix("/"))
-    path = tool_input.get("file_path") or tool_input.get("path")
-    if tool in ("Read", "Edit", "Write") and isinstance(path, str):
-        # `//` marks an absolute path in a rule; a bare path is relative to the working folder.
-        return format_rule("Edit" if tool == "Write" else tool, "/" + path if path.startswith("/") else path)
-    return tool
-
-
-def _summary(tool_input: dict[str, Any], width: int = 60) -> str:
-    first = next(iter(tool_input.values()), "") if tool_input else ""
-    text = " ".join(str(first).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class Runner:
@@ -152,11 +73,21 @@ class Runner:
         self.active: Skill | None = None
         self._forks = 0
         self._listing: tuple[Catalog, str] | None = None
+        # Why the last run stopped before the model was done (a failed request, the turn bound):
+        # `proceed()` goes on from there.
+        self.stopped: Error | None = None
 
     # Conversation ---------------------------------------------------------------------------
-    def resume(self, path: Path) -> None:
-        """Continue a saved conversation: its messages become this run's history."""
-        self.messages = Transcript.load(path)
+    def resume(self, path: Path) -> int:
+        """Continue a saved conversation: its messages become this run's history. Torn or broken
+        lines are skipped (their count is returned); tool calls left without results (skilldeck
+        was killed mid-tool) are closed with an error result, on disk too, so the conversation
+        can be sent again."""
+        self.messages, skipped = Transcript.read(path)
+        closing = closing_results(self.messages, "Not run to the end: skilldeck stopped during this call.")
+        if closing is not None:
+            self._add(closing)
+        return skipped
 
     def _add(self, message: Message, **extra: Any) -> None:
         self.messages.append(message)
@@ -167,6 +98,11 @@ class Runner:
         """A user message: ends any inline skill's temporary context, then the model answers."""
         self.active = None
         self._add(Message.user(text))
+        await self._loop()
+
+    async def proceed(self) -> None:
+        """Let the model go on from where the run stopped (the turn bound, a failed request),
+        without a new user message."""
         await self._loop()
 
     async def invoke(self, name: str, args: str = "", fork: bool | None = None) -> None:
@@ -185,7 +121,11 @@ class Runner:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
         if prompt.context == "fork":
-            result, path = await self._fork(skill, prompt.messages[0], by="user", args=args)
+            try:
+                result, path = await self._fork(skill, prompt.messages[0], by="user", args=args)
+            except AgentError as exc:
+                self.emit(Failed(Error("agent", str(exc), False)))
+                return
             typed = f"/{skill.name} {args}".rstrip()
             message = Message.user(fork_result_message(skill.name, result), kind="fork-result", command=typed)
             self._add(message, fork_transcript=str(path))
@@ -214,7 +154,7 @@ class Runner:
         if self.skill_tool:
             tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
         system = f"You are Claude, running skills through skilldeck.\nWorking directory: {self.locations.project}"
-        return Request(model, system, [m.to_api() for m in self.messages], tools)
+        return Request(model, system, api_messages(self.messages), tools)
 
     def _skill_description(self) -> str:
         # The listing depends only on the catalog (a new object after each reload): build it once
@@ -225,60 +165,91 @@ class Runner:
         return self._listing[1]
 
     async def _loop(self) -> None:
+        self.stopped = None
         try:
             for _ in range(self.max_turns):
-                blocks: list[Block] = []
-                text: list[str] = []
-                stop = "end_turn"
-                request = self.request()
-                self.emit(Sending(request))
-                async for event in self.backend.stream(request):
-                    if isinstance(event, TextDelta):
-                        text.append(event.text)
-                        self.emit(Text(event.text))
-                    elif isinstance(event, ToolUse):
-                        blocks.append(Block("tool_use", id=event.id, name=event.name, input=event.input))
-                    elif isinstance(event, Stop):
-                        stop = event.reason
-                    elif isinstance(event, Usage):
-                        self.emit(event)
-                    elif isinstance(event, Error):
-                        if text:
-                            self._add(Message("assistant", [Block("text", "".join(text))]))
-                        self.emit(Failed(event))
-                        return
-                content = ([Block("text", "".join(text))] if text else []) + blocks
-                self._add(Message("assistant", content or [Block("text", "")]))
-                if stop != "tool_use" or not blocks:
+                if not await self._turn():
                     return
-                results: list[Block] = []
-                after: list[Message] = []
-                for block in blocks:
-                    result, extra = await self._call(block)
-                    results.append(result)
-                    after.extend(extra)
-                self._add(Message("user", results, kind="tool"))
-                for message in after:
-                    self._add(message)
+            self._stop(
+                Error(
+                    "turn-limit",
+                    f"Stopped after {self.max_turns} turns (skilldeck's bound on one run) while the model was still "
+                    "calling tools. Send 'continue' (or press ctrl+r in the app) to let it go on.",
+                    True,
+                )
+            )
         except asyncio.CancelledError:
             self._close_open_calls()
             raise
 
+    def _stop(self, error: Error) -> None:
+        self.stopped = error
+        self.emit(Failed(error))
+
+    async def _turn(self) -> bool:
+        """One answer and its tool calls; True when the model should be asked again."""
+        blocks: list[Block] = []
+        broken: dict[str, str] = {}
+        text: list[str] = []
+        stop = "end_turn"
+        request = self.request()
+        self.emit(Sending(request))
+        async for event in self.backend.stream(request):
+            if isinstance(event, TextDelta):
+                text.append(event.text)
+                self.emit(Text(event.text))
+            elif isinstance(event, ToolUse):
+                blocks.append(Block("tool_use", id=event.id, name=event.name, input=event.input))
+                if event.error:
+                    broken[event.id] = event.error
+            elif isinstance(event, Stop):
+                stop = event.reason
+            elif isinstance(event, Usage):
+                self.emit(event)
+            elif isinstance(event, Error):
+                if "".join(text).strip():
+                    self._add(Message("assistant", [Block("text", "".join(text))]))
+                self._stop(event)
+                return False
+        answer = "".join(text)
+        if not answer.strip() and not blocks:
+            # Nothing to keep: an empty assistant message is one the API refuses ever after.
+            self._stop(Error("empty", "The model answered with nothing (no text, no tool call). Retry, or rephrase.", True))
+            return False
+        self._add(Message("assistant", ([Block("text", answer)] if answer.strip() else []) + blocks))
+        if not blocks:
+            if stop == "max_tokens":
+                self.emit(Notice("cut", f"The answer was cut off at the output limit ({request.max_tokens} tokens)."))
+            return False
+        if stop != "tool_use":
+            # A call cut by max_tokens may hold half a command: it never runs, and gets a result
+            # that says so (a tool_use without one would make the conversation unsendable).
+            why = "the answer was cut off by max_tokens inside it" if stop == "max_tokens" else f"the answer stopped with {stop}"
+            text = f"Not run: {why}, so its input may be incomplete."
+            self._add(Message("user", [Block("tool_result", text, tool_use_id=b.id, is_error=True) for b in blocks], kind="tool"))
+            names = ", ".join(b.name for b in blocks)
+            kind = "max-tokens" if stop == "max_tokens" else "stop"
+            self._stop(
+                Error(kind, f"The model's tool call ({names}) was not run: {why}. Send 'continue' to let it try again.", True)
+            )
+            return False
+        results: list[Block] = []
+        after: list[Message] = []
+        for block in blocks:
+            result, extra = await self._checked_call(block, broken.get(block.id, ""))
+            results.append(result)
+            after.extend(extra)
+        self._add(Message("user", results, kind="tool"))
+        for message in after:
+            self._add(message)
+        return True
+
     def _close_open_calls(self) -> None:
         """After a cancel, answer every tool call left without a result, so that the
         conversation (and the transcript) can be sent again as it is."""
-        last = self.messages[-1] if self.messages else None
-        if last is None or last.role != "assistant":
-            return
-        pending = [b for b in last.blocks if b.type == "tool_use"]
-        if pending:
-            self._add(
-                Message(
-                    "user",
-                    [Block("tool_result", "Cancelled by the user", tool_use_id=b.id, is_error=True) for b in pending],
-                    kind="tool",
-                )
-            )
+        closing = closing_results(self.messages, "Cancelled by the user")
+        if closing is not None:
+            self._add(closing)
 
     # Tool calls ----------------------------------------------------------------------------------
     async def _permit(self, name: str, tool_input: dict[str, Any], call_id: str) -> str | None:
@@ -295,12 +266,46 @@ class Runner:
             return f"The user doesn't want to proceed with this tool use. The {name} call was rejected."
         if answer == "always":
             rule = suggested_rule(name, tool_input)
-            add_rule(scope_path(self.locations, "local"), rule, "allow")
-            self.permissions = Permissions.load(self.locations)
+            try:
+                add_rule(scope_path(self.locations, "local"), rule, "allow")
+            except (SettingsEditError, OSError) as exc:
+                # The user did approve this call: it runs once; the rule just is not remembered.
+                self.emit(Notice("rule-not-saved", f"Allowed once; the rule {rule} was not saved: {exc}"))
+            else:
+                self.permissions = Permissions.load(self.locations)
         return None
+
+    async def _checked_call(self, block: Block, broken: str) -> tuple[Block, list[Message]]:
+        """`_call`, for any call a model may send: a call whose input did not arrive as a JSON
+        object, names no tool we have, or does not fit the tool's schema is answered with an
+        error (no permission asked, nothing run); a tool that raises becomes an error result."""
+
+        def refuse(text: str) -> tuple[Block, list[Message]]:
+            self.emit(Result(block.id, text, True))
+            return Block("tool_result", text, tool_use_id=block.id, is_error=True), []
+
+        if broken:
+            return refuse(f"The {block.name} call was not run: {broken}. Call it again with a JSON object as its input.")
+        schema = (
+            SKILL_SCHEMA
+            if block.name == "Skill" and self.skill_tool
+            else getattr(self.tools.get(block.name), "input_schema", None)
+        )
+        if schema is None:
+            return refuse(f"No such tool available: {block.name}")
+        problem = check_input(block.name, block.input, schema)
+        if problem:
+            return refuse(problem)
+        try:
+            return await self._call(block)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            return refuse(f"The {block.name} tool failed: {type(exc).__name__}: {exc}")
 
     async def _call(self, block: Block) -> tuple[Block, list[Message]]:
         def result(text: str, error: bool = False) -> Block:
+            text = bounded(text)
             self.emit(Result(block.id, text, error))
             return Block("tool_result", text, tool_use_id=block.id, is_error=error)
 
@@ -335,7 +340,10 @@ class Runner:
         except (ExpansionError, OSError) as exc:
             return result(str(exc), True), []
         if prompt.context == "fork":
-            answer, _path = await self._fork(skill, prompt.messages[0])
+            try:
+                answer, _path = await self._fork(skill, prompt.messages[0])
+            except AgentError as exc:
+                return result(str(exc), True), []
             return result(fork_result_message(skill.name, answer)), []
         self.active = skill
         return result(f"Launching skill: {skill.name}"), [prompt.messages[1]]
@@ -346,17 +354,21 @@ class Runner:
         if isinstance(event, Usage):
             self.emit(event)
         elif isinstance(event, Call):
-            self.emit(Fork(skill, "step", f"{event.name} {_summary(event.input)} · {event.decision}"))
+            self.emit(Fork(skill, "step", f"{event.name} {summary(event.input)} · {event.decision}"))
+        elif isinstance(event, Failed):
+            self.emit(Fork(skill, "step", f"stopped: {event.error.message}"))
+        elif isinstance(event, Notice):
+            self.emit(event)
 
     async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:
+        """Run the skill in a subagent; AgentError (before anything starts) when its agent is unknown."""
+        agent = find_agent(self.locations, skill.agent or "general-purpose")
+        tools = agent.pick(builtin_tools(), READ_ONLY)
         self._forks += 1
         sub_transcript = Transcript.create(
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
         )
         self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
-        tools = builtin_tools()
-        if (skill.agent or "general-purpose") in READ_ONLY_AGENTS:
-            tools = {k: v for k, v in tools.items() if k in READ_ONLY}
         sub = Runner(
             locations=self.locations,
             catalog=self.catalog,
@@ -365,7 +377,7 @@ class Runner:
             transcript=sub_transcript,
             ask=self.ask,
             emit=lambda event: self._from_fork(skill.name, event),
-            model=skill.model or self.model,
+            model=skill.model or agent.model or self.model,
             tools=tools,
             skill_tool=False,
             max_turns=self.max_turns,
@@ -373,5 +385,7 @@ class Runner:
         sub._add(task)
         await sub._loop()
         answer = next((m.text for m in reversed(sub.messages) if m.role == "assistant" and m.text), "")
+        if sub.stopped is not None:
+            answer = f"{answer}\n\n(The subagent stopped: {sub.stopped.message})".strip()
         self.emit(Fork(skill.name, "end", answer, sub_transcript.path))
         return answer, sub_transcript.path
