@@ -4,6 +4,7 @@ only the skill file's own patterns run (issue 14, "Previewing runs code")."""
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -201,3 +202,41 @@ async def test_a_models_skill_args_cannot_run_commands_but_the_skills_own_do(tmp
     sent = "".join(b.get("text", "") for b in server.requests[1]["messages"][-1]["content"])
     assert "Own: from-the-skill\n" in sent
     assert "Task: \\! `touch pwned` ```\\! \ntouch pwned2\n```" in sent
+
+
+HOSTILE_VALUES = [
+    "$(touch pwned)",
+    "`touch pwned`",
+    "a'b",
+    'a"b',
+    "back\\slash\\",
+    "$HOME",
+    "two\nlines",
+    "*",
+    "-n",
+    " lead",
+    "x!`y`",
+    "%s",
+    "é ✓",
+]
+
+
+@pytest.mark.parametrize(
+    ("template", "wrap"),
+    [
+        ("printf %s $0", "{}"),
+        ('printf %s "$0"', "{}"),
+        ("printf %s '$0'", "{}"),
+        ('printf %s "<$(printf %s "$0")>"', "<{}>"),
+        ("printf %s $(printf %s $0)", "{}"),
+        ("printf '%s|' $0 $0 # $0", "{0}|{0}|"),
+    ],
+)
+def test_every_hostile_value_comes_back_as_it_was(tmp_path: Path, template: str, wrap: str) -> None:
+    """A real shell prints each value back exactly: it was one word, and nothing in it ran."""
+    for value in HOSTILE_VALUES:
+        if template.endswith("$(printf %s $0)") and (value == "*" or any(c.isspace() for c in value)):
+            continue  # an unquoted $( ) splits and globs its output: that is the shell, not the quoting
+        out = _expand(tmp_path, f"```!\n{template}\n```", shlex.join([value])).text.split("\n\n", 1)[1]
+        assert out == wrap.format(value), (template, value)
+    assert _pwned(tmp_path) == []
