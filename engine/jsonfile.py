@@ -1,4 +1,9 @@
-"""Strict JSON files (plugin manifests, settings) read with a diagnostic instead of a traceback."""
+"""Strict JSON files (plugin manifests, settings) read with a diagnostic instead of a traceback.
+
+Every such file may come from a cloned repository: it may be a FIFO, `/dev/zero`, gigabytes
+long, or nested a thousand levels (which makes `json` raise RecursionError). Each case is a
+diagnostic on that file and the file is skipped; nothing a file holds raises out of here.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,41 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .bounds import MAX_NESTING, json_too_deep
 from .diagnostics import Sink
+from .safeio import NotRegularFile, TooLarge, read_regular
+
+# Real settings files and manifests are a few KB; the corpus's marketplace.json is 45 KB.
+MAX_JSON_BYTES = 4 * 1024 * 1024
 
 
 def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
-    """The parsed file, or None when it is absent or broken (broken files get an error)."""
+    """The parsed file, or None when it is absent or cannot be used (then with an error)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data, _ = read_regular(path, MAX_JSON_BYTES)
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.error(code, path, f"cannot read this {what}: {exc}", "check the file's permissions and encoding")
+    except NotRegularFile as exc:
+        sink.error(code, path, f"this {what} is {exc.strerror}; it is skipped", "replace it with a regular file")
+        return None
+    except TooLarge as exc:
+        sink.error(code, path, f"this {what} is {exc.strerror}; it is skipped", "a real one is a few kilobytes: check it")
+        return None
+    except OSError as exc:
+        sink.error(code, path, f"cannot read this {what}: {exc.strerror or exc}; it is skipped", "check the file's permissions")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        sink.error(code, path, f"this {what} is not UTF-8 (byte {exc.start}); it is skipped", "save the file as UTF-8")
+        return None
+    if json_too_deep(text):
+        sink.error(
+            code,
+            path,
+            f"this {what} nests more than {MAX_NESTING} levels deep; skilldeck does not parse it, so it is skipped",
+            "a real one nests a few levels: check where it came from",
+        )
         return None
     try:
         return json.loads(text)
@@ -29,4 +58,7 @@ def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
             line=exc.lineno,
             column=exc.colno,
         )
-        return None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        # ValueError: an integer of more than 4,300 digits (Python's int max-str-digits).
+        sink.error(code, path, f"this {what} cannot be read: {str(exc)[:200]}; it is skipped", "check the numbers in it")
+    return None

@@ -88,16 +88,17 @@ def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
 
 
 def _symlink_problem(entry: os.DirEntry[str], sink: Sink) -> bool:
-    """Report a dangling or looping symlink; True when the entry must be skipped."""
-    if not entry.is_symlink():
-        return False
+    """Report a dangling, looping or otherwise unusable symlink; True when the entry must be
+    skipped. Any error of the kernel here is a finding about this one link, never a crash."""
     try:
+        if not entry.is_symlink():
+            return False
         os.stat(entry.path)
     except FileNotFoundError:
         sink.warning(
             "broken-symlink",
             Path(entry.path),
-            f"symlink to {os.readlink(entry.path)}, which does not exist; skipped",
+            f"symlink to {_link_target(entry.path)}, which does not exist; skipped",
             "fix the target or delete the link",
         )
         return True
@@ -109,9 +110,34 @@ def _symlink_problem(entry: os.DirEntry[str], sink: Sink) -> bool:
                 "this symlink loops back on itself; skipped",
                 "delete the link or point it at a real folder",
             )
-            return True
-        raise
+        else:
+            # ENOTDIR (a link to /etc/hostname/x), EACCES, ENAMETOOLONG, a link deleted meanwhile...
+            sink.warning(
+                "broken-symlink",
+                Path(entry.path),
+                f"symlink to {_link_target(entry.path)}, which cannot be reached ({exc.strerror or exc}); skipped",
+                "fix the target or delete the link",
+            )
+        return True
     return False
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or type(exc).__name__
+
+
+def _link_target(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "a target that went away"
+
+
+def _has_skill_file(folder: str) -> bool:
+    """Whether `folder/SKILL.md` exists as anything at all. A FIFO, a device or a dangling link
+    named SKILL.md is a skill file that cannot be read: it is loaded (and so reported by the
+    load), not mistaken for a folder without one."""
+    return os.path.lexists(os.path.join(folder, "SKILL.md"))
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -123,12 +149,15 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def root_problem(root: Path, sink: Sink) -> bool:
     """True when a root cannot be scanned (absent is not a problem, only reported when odd)."""
-    if root.is_symlink() and not root.exists():
-        sink.warning("broken-symlink", root, f"symlink to {os.readlink(root)}, which does not exist", "fix or delete the link")
+    # os.path's checks answer False on any error (pathlib's raise on EACCES in Python 3.11).
+    if os.path.islink(root) and not os.path.exists(root):
+        sink.warning(
+            "broken-symlink", root, f"symlink to {_link_target(str(root))}, which does not exist", "fix or delete the link"
+        )
         return True
-    if not root.exists():
+    if not os.path.exists(root):
         return True
-    if not root.is_dir():
+    if not os.path.isdir(root):
         sink.warning("not-a-skill-dir", root, "this is a file, not a folder; nothing loads from it", "make it a folder")
         return True
     return False
@@ -174,9 +203,15 @@ def scan_skills_root(
             local = Sink()
             before = walk.dirs
             walk.sink = local
-            found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain)
+            try:
+                found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain)
+                link = os.path.realpath(entry.path) if entry.is_symlink() else None
+            except (OSError, RuntimeError) as exc:
+                # A name that changed under the walk (deleted, replaced) or a chain of links
+                # deep enough to exhaust realpath's recursion: a finding about this name only.
+                local.warning("unreadable", Path(entry.path), f"cannot scan this entry: {_reason(exc)}; skipped", "load again")
+                found_here, link = [], None
             walk.sink = sink
-            link = os.path.realpath(entry.path) if entry.is_symlink() else None
             known = NameResult(tuple(found_here), tuple(local.items), walk.dirs - before, link)
             if cache is not None and not walk.stopped:
                 cache[name] = known
@@ -205,9 +240,8 @@ def _scan_name(
     if _is_dir(entry):
         if not walk.enter(entry.path):
             return []
-        skill_md = os.path.join(entry.path, "SKILL.md")
-        if os.path.isfile(skill_md):
-            return [Entry(Path(skill_md), entry.name, namespace, name_from_frontmatter)]
+        if _has_skill_file(entry.path):
+            return [Entry(Path(entry.path, "SKILL.md"), entry.name, namespace, name_from_frontmatter)]
         _explain_dir(Path(entry.path), walk, sink, chain)
     elif entry.name.lower().endswith(".md"):
         _loose_markdown(Path(entry.path), root, sink)
@@ -283,9 +317,8 @@ def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth
         real = _cycle_free(entry.path, chain, sink)
         if real is None:
             continue
-        skill_md = Path(entry.path, "SKILL.md")
-        if skill_md.is_file():
-            out.append(skill_md)
+        if _has_skill_file(entry.path):
+            out.append(Path(entry.path, "SKILL.md"))
         elif depth < MAX_DEPTH:
             sub = _scandir(entry.path, sink)
             if sub:
@@ -322,7 +355,7 @@ def _walk_commands(
         if _is_dir(entry):
             if not walk.enter(entry.path):
                 return
-            if (path / "SKILL.md").is_file():
+            if _has_skill_file(entry.path):
                 found.append(Entry(path / "SKILL.md", entry.name, ns, False, True))
             else:
                 real = _cycle_free(entry.path, chain, sink)

@@ -34,6 +34,7 @@ from .loadcache import LoadCache, under
 from .locations import Locations
 from .model import Diagnostic, Severity
 from .sources.tiers import collect
+from .watchdeep import SHALLOW_DEPTH, Shallow, quiet_watchdog_threads, shallow_folders
 
 log = logging.getLogger(__name__)
 log.addHandler(logging.NullHandler())
@@ -119,6 +120,7 @@ class WatchHandle:
         self._recursive: tuple[str, ...] = ()
         self._watch_diagnostics: list[Diagnostic] = []
         self._force_callback = False
+        quiet_watchdog_threads()
         self._thread = threading.Thread(target=self._run, name="skilldeck-watch", daemon=True)
         self._stopped = threading.Event()
         self.catalog: Catalog | None = None
@@ -179,6 +181,11 @@ class WatchHandle:
                 self._inotify.start()
             self._watches[key] = (self._inotify, self._inotify.schedule(self._handler, path, recursive=recursive))
             return
+        except RecursionError:
+            # watchdog adds a recursive watch with os.walk, which recurses once per level: a
+            # folder chain about 1,000 deep (inside a skill, say) cannot be watched that way.
+            self._schedule_shallow(path)
+            return
         except OSError as exc:
             if exc.errno not in (errno.ENOSPC, errno.EMFILE, errno.ENOMEM):
                 log.warning("cannot watch %s: %s", path, exc)
@@ -201,11 +208,32 @@ class WatchHandle:
             )
         )
 
+    def _schedule_shallow(self, path: str) -> None:
+        """Watch `path` and its folders down to SHALLOW_DEPTH levels one by one (deeper than any
+        place Claude Code reads a skill from), for a tree too deep for a recursive watch."""
+        assert self._inotify is not None
+        watches = []
+        for folder in shallow_folders(path):
+            with contextlib.suppress(OSError, RecursionError):
+                watches.append(self._inotify.schedule(self._handler, folder, recursive=False))
+        self._watches[(path, True)] = (self._inotify, Shallow(watches))
+        self._watch_diagnostics.append(
+            Diagnostic(
+                Severity.WARNING,
+                "watch-limit",
+                Path(path),
+                f"this folder tree is too deep to watch whole; only its first {SHALLOW_DEPTH} levels are "
+                "followed (skills are read from those), changes deeper down are not",
+                "find and remove the very deep chain of folders (find . -mindepth 100 -type d)",
+            )
+        )
+
     def _unschedule(self, key: tuple[str, bool]) -> None:
         observer, watch = self._watches.pop(key)  # type: ignore[misc]
         # watchdog may raise its own KeyError for a folder that churned away.
-        with contextlib.suppress(Exception):
-            observer.unschedule(watch)
+        for one in watch.watches if isinstance(watch, Shallow) else (watch,):
+            with contextlib.suppress(Exception):
+                observer.unschedule(one)
         self._watch_diagnostics = [d for d in self._watch_diagnostics if str(d.path) != key[0]]
 
     # Reloading --------------------------------------------------------------------------------

@@ -56,15 +56,17 @@ def _paths(value: Any, key: str, manifest: Path, sink: Sink) -> list[str]:
 
 
 def _resolve(root: Path, rel: str, key: str, manifest: Path, sink: Sink) -> Path | None:
-    path = (root / rel).resolve() if not os.path.isabs(rel) else Path(rel)
-    if not path.is_relative_to(root.resolve()):
+    # os.path, not pathlib: Path.resolve raises RuntimeError on a symlink loop and Path.exists
+    # PermissionError under an unreadable folder (Python 3.11); a manifest chooses these paths.
+    path = Path(os.path.realpath(root / rel)) if not os.path.isabs(rel) else Path(rel)
+    if not path.is_relative_to(os.path.realpath(root)):
         sink.warning(
             "plugin-manifest",
             manifest,
             f"`{key}` path {rel} points outside the plugin",
             "keep paths inside the plugin, starting with ./",
         )
-    if not path.exists():
+    if not os.path.exists(path):
         sink.warning(
             "plugin-manifest",
             manifest,
@@ -78,7 +80,7 @@ def _resolve(root: Path, rel: str, key: str, manifest: Path, sink: Sink) -> Path
 def load_manifest(ref: PluginRef, sink: Sink) -> tuple[str, dict[str, Any]] | None:
     """The plugin's name and manifest; None when the manifest is broken (the plugin is skipped)."""
     path = ref.root / MANIFEST
-    if not path.exists():
+    if not os.path.exists(path):
         return ref.fallback_name, dict(ref.entry or {})
     data = read_json(path, sink, "plugin-manifest", "plugin manifest")
     if data is None:
@@ -125,7 +127,7 @@ def plugin_entries(
                 seen.add(key)
                 entries.append(entry)
 
-    if (root / "SKILL.md").is_file():
+    if os.path.lexists(root / "SKILL.md"):
         direct.append(Entry(root / "SKILL.md", root.name, name, True))
         add(direct[-1:])
     add(skills_in(root / "skills"))
@@ -133,7 +135,7 @@ def plugin_entries(
         path = _resolve(root, rel, "skills", manifest_path, sink)
         if path is None:
             continue
-        if (path / "SKILL.md").is_file():
+        if os.path.lexists(path / "SKILL.md"):
             direct.append(single_skill(path, name, True))
             add(direct[-1:])
         else:
@@ -144,7 +146,7 @@ def plugin_entries(
             path = _resolve(root, rel, "commands", manifest_path, sink)
             if path is None:
                 continue
-            if path.is_file():
+            if not os.path.isdir(path):
                 direct.append(Entry(path, path.stem, name, False, False))
                 add(direct[-1:])
             else:
@@ -181,8 +183,8 @@ def marketplace_plugins(folder: Path, sink: Sink) -> list[PluginRef]:
         source = item.get("source")
         if isinstance(source, str):
             rel = source if source.startswith(("./", "../", "/")) or not plugin_root else f"{plugin_root}/{source}"
-            root = (folder / rel).resolve()
-            if not root.is_dir():
+            root = Path(os.path.realpath(folder / rel))
+            if not os.path.isdir(root):
                 sink.warning(
                     "plugin-manifest",
                     path,
@@ -209,7 +211,8 @@ def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
         return None
     records = [r for r in records if isinstance(r, dict) and isinstance(r.get("installPath"), str)]
     for record in records:
-        if record.get("projectPath") and Path(record["projectPath"]) == locations.project:
+        project = record.get("projectPath")
+        if isinstance(project, str) and project and Path(project) == locations.project:
             return record
     for record in records:
         if record.get("scope", "user") == "user":
@@ -225,7 +228,9 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
         return []
     registry_path = locations.installed_plugins_file()
     registry = read_json(registry_path, sink, "plugin-manifest", "plugin registry") or {}
-    installed = registry.get("plugins", {}) if isinstance(registry, dict) else {}
+    installed = registry.get("plugins") if isinstance(registry, dict) else None
+    if not isinstance(installed, dict):
+        installed = {}
     refs: list[PluginRef] = []
     for key, (_on, settings_path) in enabled.items():
         record = _pick_install(installed.get(key), locations)
@@ -238,7 +243,7 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
             )
             continue
         root = Path(record["installPath"])
-        if not root.is_dir():
+        if not os.path.isdir(root):
             sink.warning(
                 "plugin-missing",
                 registry_path,
@@ -279,9 +284,9 @@ def _plugin_tiers(
     inputs = [str(p) for _, p in locations.settings_files()]
     inputs += [str(locations.installed_plugins_file()), *(str(p) for p in locations.plugin_dirs)]
     for folder in locations.plugin_dirs:
-        if (folder / MARKETPLACE).is_file():
+        if os.path.lexists(folder / MARKETPLACE):
             refs.extend(marketplace_plugins(folder, sink))
-        elif folder.is_dir():
+        elif os.path.isdir(folder):
             refs.append(PluginRef(folder, folder.name))
         else:
             sink.error("plugin-manifest", folder, "--plugin-dir: no such folder", "check the path")
@@ -298,12 +303,18 @@ def _plugin_tiers(
         roots.add(real)
         if real != str(ref.root):
             inputs.append(real)
-        loaded = load_manifest(ref, sink)
-        if loaded is None:
+        try:
+            loaded = load_manifest(ref, sink)
+            if loaded is None:
+                continue
+            name, manifest = loaded
+            entries, named = plugin_entries(ref, name, manifest, sink, cache)
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A plugin folder that changed under the load, or paths no system call accepts
+            # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
+            sink.error("plugin-manifest", ref.root, f"cannot load this plugin ({type(exc).__name__}: {exc}); skipped", "check it")
             continue
-        name, manifest = loaded
         source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(tiers), plugin=name)
-        entries, named = plugin_entries(ref, name, manifest, sink, cache)
         direct.extend(named)
         tiers.append(Tier(source, tuple(entries), LoadedFrom.PLUGIN))
     return tiers, inputs, direct

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..diagnostics import Sink
@@ -81,15 +82,16 @@ def path_tiers(paths: list[Path], sink: Sink) -> list[Tier]:
     tiers: list[Tier] = []
     for raw in paths:
         path = Path(raw).absolute()
-        if path.is_file():
+        # os.path, whose checks answer False on errors where pathlib's raise (EACCES).
+        if os.path.isfile(path):
             entries: tuple = (single_skill(path.parent),) if path.name == "SKILL.md" else ()
             if not entries:
                 sink.warning(
                     "not-a-skill-dir", path, "only SKILL.md files can be validated one by one", "pass the skill's folder"
                 )
-        elif (path / "SKILL.md").is_file():
+        elif os.path.lexists(path / "SKILL.md"):
             entries = (single_skill(path),)
-        elif path.is_dir():
+        elif os.path.isdir(path):
             entries = tuple(scan_skills_root(path, sink))
         else:
             sink.error("unreadable", path, "no such file or folder", "check the path")

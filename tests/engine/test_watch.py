@@ -270,3 +270,64 @@ def churn_until_equal(tree: Tree, seed: int, operations: int) -> tuple[int, int]
 def test_churn_ends_equal_to_a_cold_load(tree: Tree) -> None:
     callbacks, _ = churn_until_equal(tree, seed=20261121, operations=1000)
     assert callbacks >= 1
+
+
+def _chain(top: Path, depth: int) -> None:
+    """A chain of `depth` nested folders under `top` (os.makedirs itself recurses per level)."""
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("a", dir_fd=fd)
+            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+
+
+def _unchain(top: Path, depth: int) -> None:
+    """Remove what `_chain` made, deepest first (shutil.rmtree recurses per level too, and
+    pytest's clean-up of old temporary folders would fail on it)."""
+    for level in range(depth, -1, -1):
+        os.rmdir(str(top) + "/a" * level)
+
+
+@pytest.fixture
+def chains() -> Iterator[list[Path]]:
+    made: list[Path] = []
+    yield made
+    for top in made:
+        if top.exists():
+            _unchain(top, 1_000)
+
+
+def test_a_folder_chain_1000_deep_inside_a_skill(watched, chains) -> None:  # type: ignore[no-untyped-def]
+    # Before: watchdog's os.walk raised RecursionError out of watch(), taking down
+    # `skilldeck watch` and the app.
+    tree, rec, handles = watched
+    deep = tree.skill("deep")
+    tree.skill("good")
+    _chain(deep.parent / "chain", 1_000)
+    chains.append(deep.parent / "chain")
+    handle = _start(tree, rec, handles)
+    assert handle.catalog is not None and set(handle.catalog.skills) == {"deep", "good"}
+    assert [d.code for d in handle.catalog.diagnostics if d.code == "watch-limit"] == ["watch-limit"]
+    write(tree.skills() / "good" / "SKILL.md", skill_text(name="good", description="Edited."))
+    assert _desc(rec.wait(lambda c: _desc(c, "good") == "Edited."), "good") == "Edited."
+
+
+def test_a_folder_chain_moved_in_while_watching(watched, chains, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The chain arrives after the watch began: watchdog's own thread dies on it, the watcher
+    # notices and watches that tree folder by folder, and nothing is printed over the app.
+    tree, rec, handles = watched
+    deep = tree.skill("deep")
+    tree.skill("good")
+    _chain(tmp_path / "chain", 1_000)
+    _start(tree, rec, handles)
+    chains.append(tmp_path / "chain")
+    os.rename(tmp_path / "chain", deep.parent / "chain")
+    chains.append(deep.parent / "chain")
+    rec.wait(lambda c: "watch-limit" in {d.code for d in c.diagnostics})
+    write(tree.skills() / "good" / "SKILL.md", skill_text(name="good", description="Edited."))
+    assert _desc(rec.wait(lambda c: _desc(c, "good") == "Edited."), "good") == "Edited."

@@ -1,0 +1,71 @@
+"""What keeps watching safe on hostile trees: folder chains too deep for watchdog, and its threads' deaths.
+
+watchdog adds a recursive inotify watch with `os.walk`, which recurses once per folder level, so
+a chain of about 1,000 folders (inside a skill, say) raises RecursionError, in the caller when the
+watch is added, in watchdog's own thread when the chain is moved in later. The watcher then
+watches such a tree folder by folder down to the depth the scan reads (`shallow_folders`), and
+a dead watchdog thread is logged, not printed over the app (the watcher recovers from it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from typing import Any, NamedTuple
+
+from .scan import MAX_DEPTH, MAX_DIRS_PER_ROOT
+
+log = logging.getLogger("engine.watch")
+# How deep a tree too deep for a recursive watch is followed: the scan never looks deeper.
+SHALLOW_DEPTH = MAX_DEPTH + 1
+
+
+_hook_lock = threading.Lock()
+_hooked = False
+
+
+def quiet_watchdog_threads() -> None:
+    """Route the death of a watchdog thread to the log instead of stderr, where Python prints
+    it by default (over the app's screen). The watcher notices the dead thread and recovers
+    (see `_healthy`); other threads' exceptions still go to the previous hook."""
+    global _hooked
+    with _hook_lock:
+        if _hooked:
+            return
+        _hooked = True
+        previous = threading.excepthook
+
+        def hook(args: threading.ExceptHookArgs) -> None:
+            if args.thread is not None and type(args.thread).__module__.startswith("watchdog."):
+                log.warning("a watchdog thread died", exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+                return
+            previous(args)
+
+        threading.excepthook = hook
+
+
+class Shallow(NamedTuple):
+    """The folder-by-folder watches that stand for one recursive watch (see WatchHandle._schedule_shallow)."""
+
+    watches: list[Any]
+
+
+def shallow_folders(root: str, depth: int = SHALLOW_DEPTH, limit: int = MAX_DIRS_PER_ROOT) -> list[str]:
+    """`root` and the folders below it down to `depth` levels, at most `limit` of them; an
+    iterative walk (no recursion), symlinks not followed, unreadable folders skipped."""
+    out = [root]
+    level = [root]
+    for _ in range(depth):
+        below: list[str] = []
+        for folder in level:
+            with contextlib.suppress(OSError), os.scandir(folder) as it:
+                below += [e.path for e in it if e.is_dir(follow_symlinks=False)]
+        if not below:
+            break
+        out += below[: limit - len(out)]
+        if len(out) >= limit:
+            break
+        level = below
+    return out
