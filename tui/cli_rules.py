@@ -112,6 +112,7 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
         render.edit_line(f"{command} {args.rule} ({args.scope})" if added else f"{args.rule} was already there", True)
         return 0
     except SettingsEditError as exc:
-        # The message holds paths and the rule as typed: escaped, so a `[` in them is text, not Rich markup.
-        render.err.print(f"[red]refused:[/] {escape(str(exc))}")
+        # The message holds paths (a cloned repository names folders) and the rule as typed: terminal
+        # controls are made visible and inert, and a `[` is text, not Rich markup.
+        render.err.print(f"[red]refused:[/] {escape(printable(str(exc)))}")
         return 1

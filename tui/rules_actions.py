@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from engine import PlacedRule, SettingsEditError
+from engine import PlacedRule, SettingsEditError, printable
 
 from .messages import PermissionsLoaded
 from .screens.confirm import ConfirmScreen
@@ -68,8 +68,9 @@ class RulesActions:
         try:
             added = self.workspace.add_rule(text, behavior, "local")
         except SettingsEditError as exc:
-            # The message names files and rules from disk: shown as text, never read as markup.
-            self.call_from_thread(self.notify, str(exc), severity="error", title="Not written", markup=False)
+            # The message names files and rules from disk: shown as text (never read as markup), and
+            # with any terminal control made visible and inert.
+            self.call_from_thread(self.notify, printable(str(exc)), severity="error", title="Not written", markup=False)
             return
         path = self.paths(self.workspace.settings_path("local"))
         note = f"{behavior} {text} written to {path}" if added else f"{text} is already in {path}"
@@ -80,7 +81,7 @@ class RulesActions:
         try:
             removed = self.workspace.remove_rule(rule.text, rule.scope, rule.behavior)
         except SettingsEditError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", title="Not removed", markup=False)
+            self.call_from_thread(self.notify, printable(str(exc)), severity="error", title="Not removed", markup=False)
             return
         note = f"Deleted {rule.behavior} {rule.text}" if removed else f"{rule.text} was already gone"
         self.call_from_thread(self.notify, note, title="Rules", markup=False)

@@ -115,3 +115,13 @@ async def test_a_refusal_naming_a_folder_that_looks_like_markup_is_shown_as_writ
         assert app.is_running
     assert app.return_code in (None, 0)
     assert local.read_text() == "{ not json"
+
+
+def test_terminal_controls_in_a_refusal_never_reach_the_terminal(tmp_path: Path) -> None:
+    project = tmp_path / "repo\x1b]52;c;cHduZWQ=\x1b\\\x9b2J"  # a clipboard write and a C1 screen clear
+    (project / ".git").mkdir(parents=True)
+    write(project / ".claude" / "settings.local.json", "{ not json")
+    result = _skilldeck(project, "allow", "Skill(y)")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "\x1b" not in result.stderr and "\x9b" not in result.stderr
+    assert "repo^[]52;c;cHduZWQ=^[\\<0x9b>2J" in result.stderr
