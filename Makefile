@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Exact versions for a reproducible suite (the snapshot tests draw with these textual/rich).
 CONSTRAINTS := tests/constraints.txt
 
-.PHONY: demo test lint bench screenshots tmux clean
+.PHONY: demo test lint bench screenshots tmux clean fuzz
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=python3.x)"; exit 1; }
@@ -30,6 +30,15 @@ tmux:
 test: $(STAMP) tmux
 	$(BIN)/ruff check engine tui tests
 	$(BIN)/python -m pytest
+
+# The fuzz tests with many inputs and a new seed each time (make test runs them with a fixed
+# seed and few inputs). Replay a failure with the seed it prints: make fuzz FUZZ_SEED=<seed>.
+FUZZ_N ?= 3000
+fuzz: $(STAMP)
+	@seed=$${FUZZ_SEED:-$$(date +%s)}; \
+	echo "fuzz seed $$seed, $(FUZZ_N) inputs per test (replay: make fuzz FUZZ_SEED=$$seed)"; \
+	SKILLDECK_FUZZ_SEED=$$seed SKILLDECK_FUZZ_N=$(FUZZ_N) $(BIN)/python -m pytest tests/fuzz || \
+		{ echo "fuzz failed with seed $$seed: make fuzz FUZZ_SEED=$$seed"; exit 1; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui tests

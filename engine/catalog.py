@@ -6,6 +6,7 @@ handed to another thread as is.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +20,8 @@ from .skillfile import Entry, load_entry
 from .sources import Tier
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
 
 
 @dataclass(frozen=True)
@@ -64,15 +67,32 @@ class Catalog:
         return out
 
 
+def _load_one(entry: Entry, tier: Tier, sink: Sink) -> Skill | None:
+    """`load_entry`, which turns every bad file it knows of into diagnostics; anything it did not
+    foresee still stays on this one file, so that every other skill loads."""
+    try:
+        return load_entry(entry, tier.source, tier.loaded_from, sink)
+    except Exception as exc:
+        log.exception("loading %s failed", entry.path)
+        sink.error(
+            "load-failed",
+            entry.path,
+            f"skilldeck failed on this file ({type(exc).__name__}: {str(exc)[:200]}); it is not loaded",
+            "this is a skilldeck bug: please report it with the file",
+            skill=entry.stem,
+        )
+        return None
+
+
 def _load(entry: Entry, tier: Tier, sink: Sink, memo: dict[tuple[Entry, LoadedFrom], Loaded] | None) -> Skill | None:
     """Read one file, or take it from `memo` when it was read before and has not changed."""
     if memo is None:
-        return load_entry(entry, tier.source, tier.loaded_from, sink)
+        return _load_one(entry, tier, sink)
     key = (entry, tier.loaded_from)
     known = memo.get(key)
     if known is None:
         local = Sink()
-        known = Loaded(load_entry(entry, tier.source, tier.loaded_from, local), tuple(local.items))
+        known = Loaded(_load_one(entry, tier, local), tuple(local.items))
         memo[key] = known
     sink.items.extend(known.diagnostics)
     skill = known.skill

@@ -38,6 +38,7 @@ CODES: dict[str, str] = {
     "symlink-cycle": "a symlink that leads back into its own path",
     "broken-symlink": "a symlink whose target does not exist",
     "unreadable": "a file or folder that cannot be read",
+    "load-failed": "skilldeck failed on a file in a way it did not foresee (a bug to report)",
     "scan-limit": "the scan stopped at its directory or depth bound",
     "duplicate-file": "the same file reached twice (symlink); loaded once",
     "shadowed": "a skill hidden by another of the same name",
