@@ -155,8 +155,13 @@ class Skill:
     def read_body(self) -> str:
         """The markdown the model receives, without the frontmatter, read from disk now."""
         from .frontmatter import decode, split
+        from .safeio import read_regular
+        from .skillfile import MAX_FILE_BYTES
 
-        text, _ = decode(self.path.read_bytes())
+        # The file may have become a FIFO or a link to /dev/zero since the load: read it as the
+        # load does (regular files only, bounded); the errors are OSErrors with a strerror.
+        data, _ = read_regular(self.path, MAX_FILE_BYTES)
+        text, _ = decode(data)
         return split(text).body
 
     def to_dict(self) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import pytest
 from engine import Catalog, Locations, Workspace
 from engine.diagnostics import Sink
 from engine.jsonfile import read_json
+from engine.scan import skill_files
 from tests.conftest import Tree, codes, run_as_nobody, write
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
@@ -225,3 +226,53 @@ def test_files_deleted_while_the_scan_runs(tree: Tree) -> None:
     gone = [d for d in catalog.diagnostics if d.code not in SPEC]
     assert {d.code for d in gone} == {"unreadable"} and len(gone) == 150
     assert "went away" in gone[0].message
+
+
+def test_a_skill_file_swapped_for_a_fifo_after_the_load(tree: Tree) -> None:
+    # show, prompt and the app read the body again later; before, that read waited on the FIFO.
+    path = tree.skill("good", GOOD)
+    skill = load_within(tree).skills["good"]
+    path.unlink()
+    os.mkfifo(path)
+    box: dict[str, BaseException] = {}
+
+    def read() -> None:
+        try:
+            skill.read_body()
+        except OSError as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=read, daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive() and "not a regular file" in str(box["error"])
+
+
+def test_the_files_of_a_skill_with_a_chain_1000_folders_deep(tree: Tree) -> None:
+    # The app lists a skill's files; os.walk raised RecursionError on such a chain.
+    skill_dir = tree.skill("deep", GOOD).parent
+    write(skill_dir / "refs" / "a.md", "x")
+    write(skill_dir / ".git" / "HEAD", "x")
+    chain = skill_dir / "chain"
+    fd = os.open(skill_dir, os.O_RDONLY)
+    try:
+        for name in ["chain"] + ["a"] * 999:
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(os.open("leaf.txt", os.O_CREAT | os.O_WRONLY, dir_fd=fd))
+    finally:
+        os.close(fd)
+    try:
+        files, cut = skill_files(skill_dir)
+        assert files == ["refs/a.md"] and cut
+        many = [f"f{i:04d}" for i in range(600)]
+        for name in many:
+            (skill_dir / "refs" / name).touch()
+        files, cut = skill_files(skill_dir)
+        assert len(files) == 500 and cut
+    finally:
+        os.unlink(str(chain) + "/a" * 999 + "/leaf.txt")
+        for level in range(999, -1, -1):
+            os.rmdir(str(chain) + "/a" * level)
