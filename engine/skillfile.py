@@ -10,7 +10,7 @@ from .diagnostics import Sink
 from .fields import FieldReader
 from .frontmatter import Decoded, Parsed, Split, decode, first_line_description, parse, split
 from .model import LoadedFrom, Skill, Source
-from .safeio import read_regular
+from .safeio import NotRegularFile, TooLarge, read_regular
 
 
 class Entry(NamedTuple):
@@ -72,8 +72,26 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
             skill=provisional,
         )
         return None
+    except NotRegularFile as exc:
+        sink.error(
+            "unreadable",
+            path,
+            f"cannot read this file: {exc.strerror}; the skill does not load",
+            "make it a regular file (Claude Code cannot use it either)",
+            skill=provisional,
+        )
+        return None
+    except TooLarge as exc:
+        sink.error(
+            "unreadable",
+            path,
+            f"cannot read this file: it is {exc.strerror}",
+            "a skill file is a few KB: check it",
+            skill=provisional,
+        )
+        return None
     except OSError as exc:
-        sink.error("unreadable", path, f"cannot read this file: {exc.strerror}", "check the file", skill=provisional)
+        sink.error("unreadable", path, f"cannot read this file: {exc.strerror or exc}", "check the file", skill=provisional)
         return None
 
     text, info = decode(data)

@@ -20,6 +20,7 @@ from engine import Catalog, Locations, Workspace
 from engine.diagnostics import Sink
 from engine.jsonfile import read_json
 from engine.scan import skill_files
+from engine.skillfile import MAX_FILE_BYTES
 from tests.conftest import Tree, codes, run_as_nobody, write
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
@@ -276,3 +277,11 @@ def test_the_files_of_a_skill_with_a_chain_1000_folders_deep(tree: Tree) -> None
         os.unlink(str(chain) + "/a" * 999 + "/leaf.txt")
         for level in range(999, -1, -1):
             os.rmdir(str(chain) + "/a" * level)
+
+
+def test_a_skill_file_over_the_cap_is_not_read(tree: Tree) -> None:
+    tree.skill("good", GOOD)
+    big = tree.skill("big", GOOD + "x" * MAX_FILE_BYTES)
+    catalog = load_within(tree)
+    assert set(catalog.skills) == {"good"}
+    assert "larger than" in next(d.message for d in catalog.diagnostics if d.path == big)
