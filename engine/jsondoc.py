@@ -12,14 +12,19 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from itertools import accumulate
+from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C encoder, ensure_ascii=False
 from typing import Any
 
 # Real settings nest about six levels (hooks); a hundred leaves room for anything sensible and
 # keeps the C parser and our writer far from the interpreter's recursion limit.
 MAX_DEPTH = 100
 
-_TOKEN = re.compile(r'["\[\]{}]')
+# A whole string (to its closing quote, or to the end when it has none), or a bracket.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
+# Strings and runs of anything that is not a bracket: what check_depth deletes.
+_NOT_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[^"\[\]{}]+', re.S)
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -33,11 +38,23 @@ class JsonDocError(ValueError):
         self.column = column
 
 
-@dataclass(frozen=True)
 class Number:
-    """A JSON number as written: its text is written back unchanged, never through float or int."""
+    """A JSON number as written: its text is written back unchanged, never through float or int.
+    (A plain class with slots: the parser makes one per number, and a frozen dataclass is slower.)"""
 
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Number) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash((Number, self.text))
+
+    def __repr__(self) -> str:
+        return f"Number({self.text!r})"
 
 
 class JsonObject:
@@ -80,31 +97,33 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
-    """Raise JsonDocError when arrays and objects nest deeper than `limit`. Linear in the text:
-    strings are skipped with `str.find`, and each run of backslashes before a quote is counted once."""
+def _locate_depth(text: str, limit: int) -> tuple[int, int]:
+    """Line and column of the first bracket past `limit` (only called once the fast pass found one)."""
     depth = 0
-    i = 0
-    while match := _TOKEN.search(text, i):
-        char, i = match.group(), match.end()
-        if char == '"':
-            while True:
-                j = text.find('"', i)
-                if j < 0:
-                    return  # an unterminated string: the parser says where
-                k = j
-                while k > i and text[k - 1] == "\\":
-                    k -= 1
-                i = j + 1
-                if (j - k) % 2 == 0:
-                    break
-        elif char in "[{":
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
             depth += 1
             if depth > limit:
-                line, column = _position(text, match.start())
-                raise JsonDocError(f"nested deeper than {limit} levels", line, column)
-        else:
+                return _position(text, match.start())
+        elif token in "]}":
             depth -= 1
+    return 0, 0
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Raise JsonDocError when arrays and objects nest deeper than `limit`, in linear time and
+    without a Python step per character: strings and everything but brackets are deleted by one
+    regex (a string always matches, to its closing quote or to the end, so nothing backtracks),
+    and the deepest level is the largest running sum of the brackets left."""
+    if text.count("[") + text.count("{") <= limit:  # most files: two passes in C and done
+        return
+    brackets = _NOT_BRACKET.sub("", text)
+    if len(brackets) <= limit:
+        return
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limit:
+        line, column = _locate_depth(text, limit)
+        raise JsonDocError(f"nested deeper than {limit} levels", line or None, column or None)
 
 
 def _constant(name: str) -> Any:
@@ -122,46 +141,59 @@ def loads(text: str) -> Any:
         raise JsonDocError(f"nested deeper than {MAX_DEPTH} levels") from None
 
 
-def _string(value: str) -> str:
-    # A lone surrogate (`"\ud800"` in the file) is a legal JSON escape but cannot be encoded as
-    # UTF-8: it is written back as the escape it was read from.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
+_LITERALS = {True: "true", False: "false", None: "null"}
 
 
 def dumps(value: Any, indent: int = 2) -> str:
-    """The text of `value`, laid out as `json.dumps(value, indent=indent, ensure_ascii=False)`."""
+    """The text of `value`, laid out as `json.dumps(value, indent=indent, ensure_ascii=False)`.
+
+    Strings go through the C encoder one by one and scalars are written inline, so a file of
+    many small values costs about a microsecond per value. A lone surrogate (`"\\ud800"` in the
+    file) is a legal JSON escape but cannot be encoded as UTF-8: it is written back as the escape
+    it was read from, in one pass over the result (only strings can hold one)."""
     out: list[str] = []
+    append = out.append
+
+    def scalar(item: Any) -> bool:
+        kind = type(item)
+        if kind is str:
+            append(encode_basestring(item))
+        elif kind is Number:
+            append(item.text)
+        elif item is True or item is False or item is None:
+            append(_LITERALS[item])
+        else:
+            return False
+        return True
 
     def emit(item: Any, level: int) -> None:
-        if level > MAX_DEPTH + 1:
+        if scalar(item):
+            return
+        if level > MAX_DEPTH:
             raise JsonDocError(f"nested deeper than {MAX_DEPTH} levels")
         inner = "\n" + " " * (indent * (level + 1))
         if isinstance(item, JsonObject):
             if not item.pairs:
-                out.append("{}")
+                append("{}")
                 return
-            out.append("{")
+            append("{")
             for n, (key, child) in enumerate(item.pairs):
-                out.append(("," if n else "") + inner + _string(key) + ": ")
+                append(("," + inner if n else inner) + encode_basestring(key) + ": ")
                 emit(child, level + 1)
-            out.append("\n" + " " * (indent * level) + "}")
+            append("\n" + " " * (indent * level) + "}")
         elif isinstance(item, list):
             if not item:
-                out.append("[]")
+                append("[]")
                 return
-            out.append("[")
+            append("[")
             for n, child in enumerate(item):
-                out.append(("," if n else "") + inner)
-                emit(child, level + 1)
-            out.append("\n" + " " * (indent * level) + "]")
-        elif isinstance(item, Number):
-            out.append(item.text)
-        elif isinstance(item, str):
-            out.append(_string(item))
-        elif item is True or item is False or item is None:
-            out.append(json.dumps(item))
+                append("," + inner if n else inner)
+                if not scalar(child):
+                    emit(child, level + 1)
+            append("\n" + " " * (indent * level) + "]")
         else:
             raise TypeError(f"not a JSON document value: {type(item).__name__}")
 
     emit(value, 0)
-    return "".join(out)
+    text = "".join(out)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if not text.isascii() else text

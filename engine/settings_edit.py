@@ -33,9 +33,10 @@ from .settings import BEHAVIORS
 
 EDITABLE_SCOPES = ("local", "project", "user")
 
-# Settings files are a few kilobytes; a megabyte-sized one is already unusual. The cap keeps a
-# hostile file (or /dev/zero behind a link) from filling the memory of the app.
-SETTINGS_CAP = 4 * 1024 * 1024
+# Settings files are a few kilobytes; a megabyte holds some 20,000 rules. The cap keeps a hostile
+# file (or /dev/zero behind a link) from filling the memory of the app, and bounds an edit's work
+# (the worst file under it, brackets only, takes about half a second to check and parse).
+SETTINGS_CAP = 1024 * 1024
 # An editor that truncates then writes leaves the file empty for a few milliseconds; an empty
 # file is re-read over this window before it is refused (never taken as `{}`).
 EMPTY_WINDOW_S = 0.5
@@ -201,7 +202,7 @@ def _read(path: Path) -> _Snapshot:
             ) from None
         except TooLarge:
             raise SettingsEditError(
-                f"{path} is larger than {SETTINGS_CAP // (1024 * 1024)} MB; it was left untouched. Edit it by hand."
+                f"{path} is larger than {SETTINGS_CAP:,} bytes; it was left untouched. Edit it by hand."
             ) from None
         if st.st_nlink > 1:
             # A rename would give this name a new file and leave every other link with the old
