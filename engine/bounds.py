@@ -27,21 +27,26 @@ MAX_ALIAS_NODES = 10_000
 MAX_FRONTMATTER_CHARS = 256 * 1024
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# The leading run of indentation and block indicators (`- `, `? `) of each line: each level of
-# block nesting costs at least one column of it on some line.
-_BLOCK_PREFIX = re.compile(r"^[ \t?-]*", re.MULTILINE)
+# The fast path proves a text nests less than MAX_NESTING without parsing it: flow nesting needs
+# a bracket per level, and block nesting a column of indentation or of a `- `/`? ` indicator per
+# two levels, at the start of some line. So with at most _FLOW_BUDGET brackets in all and no line
+# starting with more than _PREFIX_BUDGET such characters, the depth is under the bound.
+_FLOW_BUDGET = 15
+_PREFIX_BUDGET = (MAX_NESTING - 2 - _FLOW_BUDGET) // 2
+# Searched as "a newline, then the run" (plus a match at the start): with a literal first
+# character the regex engine skips from newline to newline, where a MULTILINE `^` tries every position.
+_LONG_PREFIX = re.compile(rf"[ \t?-]{{{_PREFIX_BUDGET + 1}}}")
+_LONG_PREFIX_AFTER_NEWLINE = re.compile(rf"\n[ \t?-]{{{_PREFIX_BUDGET + 1}}}")
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _JSON_BRACKET = re.compile(r"[\[\]{}]")
 _OPENERS = frozenset("[{")
 
 
 def _yaml_may_be_deep(text: str) -> bool:
-    """False only when the text certainly nests less than MAX_NESTING (the common case, decided
-    with a few C-level scans): flow nesting needs a bracket per level, block nesting needs a
-    column of indentation or a `- `/`? ` indicator per two levels."""
-    brackets = text.count("[") + text.count("{")
-    prefix = max((len(m) for m in _BLOCK_PREFIX.findall(text)), default=0)
-    return brackets + 2 * prefix + 2 >= MAX_NESTING
+    """False only when the text certainly nests less than MAX_NESTING (see _FLOW_BUDGET)."""
+    if text.count("[") + text.count("{") > _FLOW_BUDGET:
+        return True
+    return _LONG_PREFIX.match(text) is not None or _LONG_PREFIX_AFTER_NEWLINE.search(text) is not None
 
 
 def yaml_problem(text: str) -> str | None:

@@ -160,3 +160,51 @@ def test_repeated_keys_are_reported_twenty_times_at_most(tree: Tree) -> None:
     bad = _with_good(tree, "---\ndescription: d\n" + "k: v\n" * 5_000 + "---\nBody.\n")
     found = [d for d in tree.load().diagnostics if d.path == bad and d.code == "duplicate-key"]
     assert len(found) == 21 and "4,979 more" in found[-1].message
+
+
+def _depth(text: str) -> int:
+    import yaml
+
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return deepest
+
+
+def test_the_fast_path_never_lets_a_deep_text_through() -> None:
+    # The cheap scan may send a shallow text to the exact check, never a deep one past it.
+    import random
+
+    from engine.bounds import _yaml_may_be_deep
+
+    rng = random.Random(14)
+    deep = 0
+    for _ in range(300):
+        lines, indent = [], 0
+        for level in range(rng.randrange(10, 90)):
+            form = rng.randrange(4)
+            if form == 0:
+                lines.append(" " * indent + f"k{level}:")
+                indent += rng.choice((1, 2))
+            elif form == 1:
+                lines.append(" " * indent + "- " * rng.randrange(1, 4) + f"k{level}:")
+                indent = len(lines[-1]) - len(f"k{level}:") + 1
+            elif form == 2:
+                brackets = rng.randrange(1, 4)
+                lines.append(" " * indent + f"f{level}: " + "[" * brackets + "x" + "]" * brackets)
+                lines.append(" " * indent + f"k{level}:")
+                indent += 1
+            else:
+                lines.append(" " * indent + f"k{level}:")
+                lines.append(" " * indent + "- ")
+                indent += 2
+        lines.append(" " * indent + "leaf: 1")
+        text = "\n".join(lines) + "\n"
+        depth = _depth(text)  # the generator writes valid YAML only
+        deep += depth >= MAX_NESTING
+        assert _yaml_may_be_deep(text) or depth < MAX_NESTING, text
+    assert deep > 30  # the property was put to the test
