@@ -303,7 +303,9 @@ def _edit(path: Path, change: Callable[[Path, JsonObject], tuple[R, bool]], crea
         if create:
             target.parent.mkdir(parents=True, exist_ok=True)
         if os.path.lexists(target) and not os.access(target, os.W_OK, follow_symlinks=False):
-            raise SettingsEditError(f"{target} is read-only; it was left untouched. Make it writable (chmod u+w) to edit it.")
+            raise SettingsEditError(
+                f"{target} is read-only for this user; it was left untouched. Make it writable (chmod u+w) to edit it."
+            )
         with _folder_lock(target.parent):
             _drop_legacy_lock(path)
             for _ in range(ATTEMPTS):
