@@ -155,7 +155,16 @@ def root_problem(root: Path, sink: Sink) -> bool:
             "broken-symlink", root, f"symlink to {_link_target(str(root))}, which does not exist", "fix or delete the link"
         )
         return True
-    if not os.path.exists(root):
+    try:
+        os.stat(root)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError as exc:
+        # EACCES on a folder above it (a cloned repository's .claude/ with mode 000, say): the
+        # tier may hold skills, and none of them can load.
+        sink.error("unreadable", root, f"cannot reach this folder: {_reason(exc)}; nothing in it loads", "check the permissions")
+        return True
+    except ValueError:  # a NUL byte in a path from a manifest or the command line
         return True
     if not os.path.isdir(root):
         sink.warning("not-a-skill-dir", root, "this is a file, not a folder; nothing loads from it", "make it a folder")
@@ -363,35 +372,3 @@ def _walk_commands(
                     _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found, (*chain, real))
         elif entry.name.endswith(".md"):
             found.append(Entry(path, entry.name[:-3], ns, False, False))
-
-
-def skill_files(base_dir: Path, limit: int = 500, depth: int = MAX_DEPTH) -> tuple[list[str], bool]:
-    """The files of a skill folder other than SKILL.md, relative and sorted by folder, for a
-    details view: hidden names skipped, symlinks not followed, at most `limit` files and `depth`
-    levels (a skill may hold a node_modules, or a chain of folders 1,000 deep, on which a
-    recursive os.walk raises RecursionError). True when something was left out."""
-    out: list[str] = []
-    pending = [(base_dir, Path(), 0)]
-    cut = False
-    while pending:
-        folder, rel, level = pending.pop(0)
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                continue
-            if is_dir:
-                if level + 1 < depth:
-                    pending.append((Path(entry.path), rel / entry.name, level + 1))
-                else:
-                    cut = True
-            elif not (level == 0 and entry.name == "SKILL.md"):
-                if len(out) >= limit:
-                    return out, True
-                out.append(str(rel / entry.name))
-    return out, cut

@@ -221,7 +221,19 @@ def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
 
 
 def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
-    settings = read_settings(locations)
+    try:
+        settings = read_settings(locations)
+    except OSError as exc:
+        # A settings folder that cannot be reached (an unreadable .claude/): the enabled plugins
+        # are unknown; the other tiers still load.
+        where = Path(exc.filename) if exc.filename else locations.user / "settings.json"
+        sink.error(
+            "settings-invalid",
+            where,
+            f"cannot read the settings: {exc.strerror or exc}; no installed plugin is loaded",
+            "check the permissions of the .claude folders",
+        )
+        return []
     sink.items.extend(settings.diagnostics)
     enabled = {k: v for k, v in settings.enabled_plugins.items() if v[0]}
     if not enabled:

@@ -19,8 +19,8 @@ import pytest
 from engine import Catalog, Locations, Workspace
 from engine.diagnostics import Sink
 from engine.jsonfile import read_json
-from engine.scan import skill_files
 from engine.skillfile import MAX_FILE_BYTES
+from engine.skilltree import skill_files
 from tests.conftest import Tree, codes, run_as_nobody, write
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
@@ -285,3 +285,25 @@ def test_a_skill_file_over_the_cap_is_not_read(tree: Tree) -> None:
     catalog = load_within(tree)
     assert set(catalog.skills) == {"good"}
     assert "larger than" in next(d.message for d in catalog.diagnostics if d.path == big)
+
+
+def test_an_unreadable_claude_folder_in_the_project() -> None:
+    # As another user than root: pathlib's exists() raised PermissionError out of the load.
+    base = Path(tempfile.mkdtemp(prefix="skilldeck-perm-"))
+    write(base / "user" / "skills" / "mine" / "SKILL.md", GOOD)
+    write(base / "proj" / ".claude" / "skills" / "theirs" / "SKILL.md", GOOD)
+    (base / "proj" / ".git").mkdir()
+    try:
+        for p in (base, *base.rglob("*")):
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        (base / "proj" / ".claude").chmod(0o000)
+        loc = Locations(project=base / "proj", user_dir=base / "user", managed_dir=base / "m", bundled=False, environ={})
+
+        def load() -> dict[str, object]:
+            catalog = Workspace(loc).load()
+            return {"skills": list(catalog.skills), "codes": sorted({d.code for d in catalog.diagnostics} - SPEC)}
+
+        assert run_as_nobody(load) == {"skills": ["mine"], "codes": ["settings-invalid", "unreadable"]}
+    finally:
+        (base / "proj" / ".claude").chmod(0o755)
+        shutil.rmtree(base)
