@@ -59,6 +59,17 @@ def scope_path(locations: Locations, scope: str) -> Path:
     return paths[scope]
 
 
+def scope_folder(locations: Locations, scope: str) -> Path | None:
+    """The folder an edit in `scope` must stay inside: the project for its own files (which a
+    cloned repository controls), none for the user's."""
+    return locations.project if scope in ("local", "project") else None
+
+
+def add_scoped_rule(locations: Locations, scope: str, rule: str, behavior: str) -> bool:
+    """`add_rule` on the settings file of `scope`, kept inside the project for its own files."""
+    return add_rule(scope_path(locations, scope), rule, behavior, scope_folder(locations, scope))
+
+
 @dataclass
 class _Snapshot:
     """The file as read: its bytes (None when it does not exist), identity and parsed content."""
@@ -84,11 +95,20 @@ def _new_file_mode() -> int:
     return 0o644
 
 
-def _target(path: Path) -> Path:
+def _target(path: Path, inside: Path | None = None) -> Path:
     """The file the edit writes: `path`, or the end of its symlink chain. A symlinked settings file
     (dotfiles kept in a repository) stays a symlink: replacing the link by a copy would silently
     fork the user's settings. A dangling link is refused rather than creating a file wherever a
-    cloned repository's link points."""
+    cloned repository's link points. With `inside` (a project's own settings), a file that really
+    lies elsewhere is refused: a cloned repository's `.claude/settings.local.json -> ~/.config/x.json`
+    must not turn "allow always" into an edit of another program's file."""
+    if inside is not None:
+        where = Path(os.path.realpath(path))
+        if not where.is_relative_to(os.path.realpath(inside)):
+            raise SettingsEditError(
+                f"{path} leads to {where}, outside the project {inside} (a symlink in the repository); it was left "
+                "untouched. skilldeck edits a project's settings only inside the project: remove the link, or edit by hand."
+            )
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -293,13 +313,15 @@ def _commit(path: Path, snap: _Snapshot, data: bytes) -> bool:
     return True
 
 
-def _edit(path: Path, change: Callable[[Path, JsonObject], tuple[R, bool]], create: bool, absent: R) -> R:
+def _edit(
+    path: Path, change: Callable[[Path, JsonObject], tuple[R, bool]], create: bool, absent: R, inside: Path | None = None
+) -> R:
     """Run `change` on the parsed file under the lock and write the result if it changed anything.
     `absent` is the answer when the file does not exist and `create` is False."""
     try:
         if not create and not os.path.lexists(path):
             return absent
-        target = _target(path)
+        target = _target(path, inside)
         if create:
             target.parent.mkdir(parents=True, exist_ok=True)
         if os.path.lexists(target) and not os.access(target, os.W_OK, follow_symlinks=False):
@@ -348,8 +370,9 @@ def _one(path: Path, obj: JsonObject, key: str, where: str) -> object:
     return obj.get(key)
 
 
-def add_rule(path: Path, rule: str, behavior: str) -> bool:
-    """Add `rule` to `permissions.<behavior>` in `path`. False when it was already there."""
+def add_rule(path: Path, rule: str, behavior: str, inside: Path | None = None) -> bool:
+    """Add `rule` to `permissions.<behavior>` in `path`. False when it was already there. With
+    `inside`, the file must really lie inside that folder (see `_target`)."""
     text = _checked(rule, behavior)
 
     def change(target: Path, doc: JsonObject) -> tuple[bool, bool]:
@@ -370,10 +393,10 @@ def add_rule(path: Path, rule: str, behavior: str) -> bool:
         rules.append(text)
         return True, True
 
-    return _edit(path, change, create=True, absent=False)
+    return _edit(path, change, create=True, absent=False, inside=inside)
 
 
-def remove_rule(path: Path, rule: str, behavior: str | None = None) -> list[str]:
+def remove_rule(path: Path, rule: str, behavior: str | None = None, inside: Path | None = None) -> list[str]:
     """Remove `rule` from `path` (from every list, or only `behavior`'s). Returns the lists
     it was removed from; the file is not rewritten when there was nothing to remove."""
     text = _checked(rule, behavior or "allow")
@@ -389,4 +412,4 @@ def remove_rule(path: Path, rule: str, behavior: str | None = None) -> list[str]
                     removed.append(name)
         return removed, bool(removed)
 
-    return _edit(path, change, create=False, absent=[])
+    return _edit(path, change, create=False, absent=[], inside=inside)

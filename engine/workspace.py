@@ -12,7 +12,7 @@ from .invoke import Prompt, build_prompt
 from .listing import Listing, build_listing
 from .locations import Locations
 from .permissions import Permissions
-from .settings_edit import add_rule, remove_rule, scope_path
+from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
 from .trust import Trust, trust_workspace, workspace_trust
 from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
@@ -47,14 +47,14 @@ class Workspace:
 
     def add_rule(self, rule: str, behavior: str, scope: str = "local") -> bool:
         """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""
-        return add_rule(scope_path(self.locations, scope), rule, behavior)
+        return add_scoped_rule(self.locations, scope, rule, behavior)
 
     def settings_path(self, scope: str) -> Path:
         """The settings file an edit in `scope` (local, project, user) goes to."""
         return scope_path(self.locations, scope)
 
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
-        return remove_rule(scope_path(self.locations, scope), rule, behavior)
+        return remove_rule(scope_path(self.locations, scope), rule, behavior, scope_folder(self.locations, scope))
 
     def expand(self, catalog: Catalog, name: str, args: str = "", fork: bool | None = None, *, run_shell: bool = False) -> Prompt:
         """What invoking `name` would send, without calling any model. A preview runs none of the

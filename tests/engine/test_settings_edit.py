@@ -337,3 +337,27 @@ def test_files_and_folders_we_may_not_write_are_refused_with_a_message() -> None
         for folder in (base / "ro", base / "hidden"):
             folder.chmod(0o755)
         shutil.rmtree(base)
+
+
+def test_a_projects_settings_link_out_of_the_project_is_never_edited(tmp_path: Path) -> None:
+    """A cloned repository's `.claude/settings.local.json -> ~/.config/other/config.json`: "allow
+    always" must not write `permissions` into another program's file."""
+    from engine import Locations, SettingsEditError, Workspace
+
+    project = tmp_path / "repo"
+    (project / ".claude").mkdir(parents=True)
+    other = tmp_path / "home" / ".config" / "other" / "config.json"
+    other.parent.mkdir(parents=True)
+    other.write_text('{"theme": "dark"}\n')
+    (project / ".claude" / "settings.local.json").symlink_to(other)
+    workspace = Workspace(Locations(project, user_dir=tmp_path / "user", managed_dir=tmp_path / "m", bundled=False, environ={}))
+    with pytest.raises(SettingsEditError, match="outside the project"):
+        workspace.add_rule("Bash(ls *)", "allow", "local")
+    assert other.read_text() == '{"theme": "dark"}\n'
+    # The same through a linked .claude folder.
+    (project / ".claude" / "settings.local.json").unlink()
+    (project / ".claude").rmdir()
+    (project / ".claude").symlink_to(other.parent)
+    with pytest.raises(SettingsEditError, match="outside the project"):
+        workspace.add_rule("Bash(ls *)", "allow", "project")
+    assert sorted(p.name for p in other.parent.iterdir()) == ["config.json"]
