@@ -9,11 +9,16 @@ import shlex
 import sys
 from typing import Any
 
-from engine import Transcript, Workspace, call_from_rule
+from rich.markup import escape
+
+from engine import Transcript, Workspace, call_from_rule, printable
 from engine.llm import backend_for
-from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Runner, Sending, Text
+from engine.runner import Added, Call, Failed, Fork, Notice, Result, RunEvent, Runner, Sending, Text
 
 from . import render
+
+# Stops after which the model was still working: the user may let it go on.
+CONTINUABLE = ("turn-limit", "max-tokens", "stop")
 
 
 def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
@@ -74,6 +79,8 @@ def _event_dict(event: RunEvent) -> dict[str, Any]:
         }
     if isinstance(event, Failed):
         return {"type": "error", "kind": event.error.kind, "message": event.error.message}
+    if isinstance(event, Notice):
+        return {"type": "notice", "kind": event.kind, "message": event.message}
     if isinstance(event, Sending):
         sent = event.request
         return {"type": "request", "model": sent.model, "messages": len(sent.messages), "tools": [t["name"] for t in sent.tools]}
@@ -98,6 +105,8 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         if args.json:
             sys.stdout.write(json.dumps(_event_dict(event), ensure_ascii=False) + "\n")
             sys.stdout.flush()
+        elif isinstance(event, Notice):
+            render.err.print(f"\n[yellow]{escape(printable(event.message))}[/]")
         else:
             render.run_event(event)
 
@@ -122,4 +131,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     if not args.json:
         sys.stdout.write("\n")
         render.err.print(f"[dim]transcript: {transcript.path}[/]")
+        if runner.stopped is not None and runner.stopped.kind in CONTINUABLE:
+            # `run` is one shot: going on happens in the app, from this transcript.
+            render.err.print(f"[dim]to go on: skilldeck --resume {transcript.session_id}, then send 'continue'[/]")
     return 1 if failed else 0

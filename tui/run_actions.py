@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine import Transcript
 from engine.conversation import latest_session
 from engine.llm import Backend, Usage, backend_for, resolve_model
-from engine.runner import Added, RunEvent, Runner, suggested_rule
+from engine.runner import Added, Notice, RunEvent, Runner, suggested_rule
 
 from .screens.approve import ApproveScreen
 from .screens.arguments import ArgumentsScreen
@@ -33,6 +33,8 @@ class RunActions:
     backend: Backend | None = None
     _last_step: Step | None = None
     _tokens = 0
+    # Lines of the resumed transcript that were torn or broken and so skipped.
+    _skipped = 0
 
     def _conversation(self: SkilldeckApp) -> ConversationPane:  # type: ignore[misc]
         return self.query_one(ConversationPane)
@@ -56,7 +58,7 @@ class RunActions:
         )
         self._tokens = 0
         if resume is not None:
-            self.runner.resume(resume)
+            self._skipped = self.runner.resume(resume)
             pane.show_history(self.runner.messages)
         self._update_status()
         return self.runner
@@ -82,6 +84,10 @@ class RunActions:
             return  # quitting mid-run: the cancelled run still closes its open tool calls
         if isinstance(event, Usage):
             self._tokens += event.input_tokens + event.output_tokens
+        elif isinstance(event, Notice):
+            # Not an error of the run (it goes on): a toast, which stays until read when it matters.
+            timeout = 20 if event.kind == "rule-not-saved" else 8
+            self.notify(event.message, title="Run", severity="warning", timeout=timeout)
         else:
             self._conversation().on_run(event)
         if isinstance(event, Usage | Added):
@@ -153,7 +159,11 @@ class RunActions:
         self._conversation().clear()
         self._new_runner(path)
         self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
-        self.notify(f"Resumed {path.stem} ({len(self.runner.messages) if self.runner else 0} messages)", title="Resume")
+        count = len(self.runner.messages) if self.runner else 0
+        torn = f"; {self._skipped} torn or broken line(s) skipped" if self._skipped else ""
+        self.notify(
+            f"Resumed {path.stem} ({count} messages{torn})", title="Resume", severity="warning" if torn else "information"
+        )
 
     def on_conversation_pane_submitted(self: SkilldeckApp, message: ConversationPane.Submitted) -> None:  # type: ignore[misc]
         text = message.text
@@ -164,5 +174,10 @@ class RunActions:
             self._launch(lambda runner: runner.send(text))
 
     def on_conversation_pane_retry_requested(self: SkilldeckApp, message: ConversationPane.RetryRequested) -> None:  # type: ignore[misc]
-        if self._last_step is not None:
+        # A run that stopped before the model was done (a failed request, the turn bound, a cut
+        # call) goes on from where it stopped; sending the last step again would repeat the
+        # user's message.
+        if self.runner is not None and self.runner.stopped is not None:
+            self._launch(lambda runner: runner.proceed())
+        elif self._last_step is not None:
             self._launch(self._last_step)

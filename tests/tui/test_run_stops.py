@@ -1,0 +1,86 @@
+"""The app and the CLI say why a run stopped and let the user go on (issue 14, "Runs")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from tests.conftest import Tree, skill_text, write
+from tests.llm_server import MessagesServer, Reply
+from tests.tui.test_cli import _args
+from tui.cli import main
+from tui.screens.approve import ApproveScreen
+
+from .conftest import loaded, run_done, served_app, until
+from .test_app import text_of
+
+STRAY = {"name": "Teleport", "input": {"to": "mars"}}  # no such tool: an error result, no approval, one more turn
+
+
+async def _say(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    pilot.app.query_one("#composer").focus()
+    await pilot.press(*text, "enter")
+
+
+async def test_the_turn_bound_is_shown_and_ctrl_r_goes_on_without_repeating_the_message(
+    tmp_path: Path, server: MessagesServer
+) -> None:
+    server.script(Reply(tool_uses=[{"id": "a", **STRAY}]), Reply(tool_uses=[{"id": "b", **STRAY}]), Reply(text="Arrived."))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        app._new_runner().max_turns = 2
+        await _say(pilot, "go")
+        await until(pilot, lambda: run_done(app) and app.query(".error"), what="the stop")
+        shown = text_of(app.query(".error").first(Static))
+        assert "Stopped after 2 turns" in shown and "continue" in shown
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: run_done(app) and len(server.requests) == 3, what="the third request")
+        sent = server.requests[2]["messages"]
+        assert [m["content"][0]["text"] for m in sent if m["content"][0]["type"] == "text"] == ["go"], "not sent twice"
+        assert sent[-1]["content"][0]["tool_use_id"] == "b"
+
+
+async def test_an_always_rule_that_cannot_be_saved_runs_once_and_says_why(tmp_path: Path, server: MessagesServer) -> None:
+    server.script(Reply(tool_uses=[{"id": "e", "name": "Bash", "input": {"command": "echo approved"}}]), Reply(text="Ok."))
+    app = served_app(tmp_path, server)
+    local = write(tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json", "{ broken")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _say(pilot, "go")
+        await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
+        await pilot.press("a")
+        await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the second request")
+        assert server.requests[1]["messages"][-1]["content"][0]["content"] == "approved"
+        notes = [n.message for n in app._notifications]
+        assert any("Bash(echo approved) was not saved" in n and str(local) in n for n in notes), notes
+        assert app.is_running, "the app lives on"
+    assert local.read_text() == "{ broken"
+
+
+def _run_cli(tree: Tree, server: MessagesServer, monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tree.root / "state"))
+    tree.skill("go", skill_text(name="go", description="Goes."))
+    return main(_args(tree, "run", "go", "--backend", "anthropic", "--base-url", server.url, *extra))
+
+
+def test_the_cli_reports_a_cut_call_and_how_to_go_on(
+    tree: Tree, server: MessagesServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.script(Reply(tool_uses=[{"id": "c", "name": "Bash", "raw": '{"command": "rm -rf '}], stop_reason="max_tokens"))
+    assert _run_cli(tree, server, monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert "was not run" in err and "to go on: skilldeck --resume" in err
+
+
+def test_the_cli_json_carries_notices(
+    tree: Tree, server: MessagesServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.script(Reply(text="A long answer that", stop_reason="max_tokens"))
+    assert _run_cli(tree, server, monkeypatch, "--json") == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {"type": "notice", "kind": "cut", "message": "The answer was cut off at the output limit (8192 tokens)."} in lines
