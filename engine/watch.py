@@ -81,7 +81,7 @@ def _plugin_roots(catalog: Catalog | None) -> tuple[Path, ...] | None:
 
 def _nearest_existing(path: Path) -> Path | None:
     for folder in (path, *path.parents):
-        if folder.is_dir():
+        if os.path.isdir(folder):  # pathlib's is_dir raises on EACCES (Python 3.11)
             return folder
     return None
 
@@ -153,7 +153,7 @@ class WatchHandle:
         wanted: set[tuple[str, bool]] = set()
         for target in tracked:
             path = Path(target)
-            if target in recursive and path.is_dir():
+            if target in recursive and os.path.isdir(path):
                 wanted.add((target, True))
                 continue
             parent = _nearest_existing(path if target in recursive else path.parent)

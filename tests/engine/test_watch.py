@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -331,3 +332,33 @@ def test_a_folder_chain_moved_in_while_watching(watched, chains, tmp_path: Path)
     rec.wait(lambda c: "watch-limit" in {d.code for d in c.diagnostics})
     write(tree.skills() / "good" / "SKILL.md", skill_text(name="good", description="Edited."))
     assert _desc(rec.wait(lambda c: _desc(c, "good") == "Edited."), "good") == "Edited."
+
+
+def test_watching_a_project_whose_claude_folder_is_unreadable() -> None:
+    # As another user than root: pathlib's is_dir() raised PermissionError out of watch().
+    # (Not in tmp_path: pytest's folder for it is private to root.)
+    base = Path(tempfile.mkdtemp(prefix="skilldeck-perm-"))
+    write(base / "user" / "skills" / "mine" / "SKILL.md", skill_text(name="mine", description="Mine."))
+    (base / "proj" / ".claude" / "skills" / "x").mkdir(parents=True)
+    (base / "proj" / ".git").mkdir()
+    for p in (base, *base.rglob("*")):
+        p.chmod(0o777 if p.is_dir() else 0o666)
+    (base / "proj" / ".claude").chmod(0o000)
+    tree = Tree.__new__(Tree)
+    tree.project, tree.user, tree.managed = base / "proj", base / "user", base / "m"
+
+    def work() -> dict[str, object]:
+        rec = Recorder()
+        handle = Workspace(tree.locations()).watch(rec)
+        try:
+            write(base / "user" / "skills" / "mine" / "SKILL.md", skill_text(name="mine", description="Edited."))
+            catalog = rec.wait(lambda c: _desc(c, "mine") == "Edited.")
+            return {"codes": sorted({d.code for d in catalog.diagnostics})}
+        finally:
+            handle.stop()
+
+    try:
+        assert run_as_nobody(work) == {"codes": ["settings-invalid", "unreadable"]}
+    finally:
+        (base / "proj" / ".claude").chmod(0o755)
+        shutil.rmtree(base)
