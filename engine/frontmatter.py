@@ -16,7 +16,37 @@ import yaml
 
 from .bounds import yaml_problem
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
+    """The C safe loader, except that a plain scalar YAML 1.1 takes for a date or an integer
+    but Python cannot build (`2024-02-30`; 4,301 digits, past Python's int max-str-digits)
+    stays the text it is. Claude Code's YAML 1.2 parser has no dates and reads long numbers
+    as numbers: neither fails there, so neither may fail here. An explicit tag that cannot be
+    built (`!!timestamp x`, `!!int x`) still fails, as a value PyYAML cannot read."""
+
+
+_DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
+
+
+def _lenient(tag: str, applies: Any) -> None:
+    build = _BASE_LOADER.yaml_constructors[tag]
+
+    def construct(loader: Any, node: Any) -> Any:
+        try:
+            return build(loader, node)
+        except (ValueError, OverflowError):
+            if isinstance(node, yaml.ScalarNode) and applies(node.value):
+                return node.value
+            raise
+
+    _Loader.add_constructor(tag, construct)
+
+
+_lenient("tag:yaml.org,2002:timestamp", lambda v: yaml.SafeLoader.timestamp_regexp.match(v) is not None)
+_lenient("tag:yaml.org,2002:int", lambda v: _DECIMAL.fullmatch(v) is not None)
+_LOADER = _Loader
 
 # BEHAVIOR.md §2: unindented `key: value` lines are candidates for quoting. JavaScript's `.`
 # stops at `\r`, so a CRLF line never matches there; the character class keeps that quirk.

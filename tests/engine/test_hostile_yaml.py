@@ -25,27 +25,29 @@ def _with_good(tree: Tree, text: str) -> Path:
     return tree.skill("bad", text)
 
 
-@pytest.mark.parametrize(
-    "value",
-    [
-        "!!timestamp x",
-        "!!float x",
-        "!!int x",
-        "2020-02-31",
-        "1" * 4301,
-    ],
-    ids=["timestamp-tag", "float-tag", "int-tag", "impossible-date", "int-of-4301-digits"],
-)
-def test_a_value_pyyaml_cannot_build_is_a_diagnostic(tree: Tree, value: str) -> None:
+@pytest.mark.parametrize("value", ["!!timestamp x", "!!float x", "!!int x"], ids=["timestamp", "float", "int"])
+def test_a_tagged_value_pyyaml_cannot_build_is_a_diagnostic(tree: Tree, value: str) -> None:
     # Before: ValueError / AttributeError out of PyYAML's constructors, through every command.
     bad = _with_good(tree, f"---\ndescription: {value}\nversion: 1\n---\nBody line.\n")
     catalog = tree.load()
     assert {"good", "bad"} <= set(catalog.skills)
     found = [d for d in catalog.diagnostics if d.path == bad and d.code in ("yaml-invalid", "yaml-repaired")]
     assert len(found) == 1, [d.to_dict() for d in catalog.diagnostics]
-    if found[0].code == "yaml-invalid":
-        assert found[0].line == 2  # the key whose value failed
-        assert catalog.skills["bad"].description == "Body line."
+    assert found[0].line == 2  # the key whose value failed
+    assert "a value cannot be read" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "value", ["2020-02-31", "1" * 4301, "-" + "9" * 5000], ids=["impossible-date", "4301-digits", "negative"]
+)
+def test_a_plain_value_yaml_11_cannot_build_stays_text(tree: Tree, value: str) -> None:
+    # Before: ValueError (day out of range; Python's int max-str-digits) through every command.
+    # Claude Code's YAML 1.2 reads these without error: the skill loads with its metadata.
+    bad = _with_good(tree, f"---\ndescription: {value}\nuser-invocable: false\n---\nBody line.\n")
+    catalog = tree.load()
+    assert {"good", "bad"} <= set(catalog.skills)
+    assert catalog.skills["bad"].description == value and not catalog.skills["bad"].user_invocable
+    assert not [d for d in catalog.diagnostics if d.path == bad and d.code.startswith("yaml")]
 
 
 def test_a_timestamp_tag_loads_through_the_repair_as_in_claude_code(tree: Tree) -> None:
