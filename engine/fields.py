@@ -7,6 +7,7 @@ becomes a diagnostic with the key's line, so a typo like `allowed_tools` is visi
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import unicodedata
 from pathlib import Path
@@ -129,6 +130,9 @@ def split_tools(value: str) -> list[str]:
 def _scalar_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        # As JavaScript's String() writes them, which is what Claude Code shows.
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     return str(value)
 
 

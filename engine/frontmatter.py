@@ -15,38 +15,10 @@ from typing import Any, NamedTuple
 import yaml
 
 from .bounds import yaml_problem
+from .yamlload import Loader
 
-_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
-    """The C safe loader, except that a plain scalar YAML 1.1 takes for a date or an integer
-    but Python cannot build (`2024-02-30`; 4,301 digits, past Python's int max-str-digits)
-    stays the text it is. Claude Code's YAML 1.2 parser has no dates and reads long numbers
-    as numbers: neither fails there, so neither may fail here. An explicit tag that cannot be
-    built (`!!timestamp x`, `!!int x`) still fails, as a value PyYAML cannot read."""
-
-
-_DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
-
-
-def _lenient(tag: str, applies: Any) -> None:
-    build = _BASE_LOADER.yaml_constructors[tag]
-
-    def construct(loader: Any, node: Any) -> Any:
-        try:
-            return build(loader, node)
-        except (ValueError, OverflowError):
-            if isinstance(node, yaml.ScalarNode) and applies(node.value):
-                return node.value
-            raise
-
-    _Loader.add_constructor(tag, construct)
-
-
-_lenient("tag:yaml.org,2002:timestamp", lambda v: yaml.SafeLoader.timestamp_regexp.match(v) is not None)
-_lenient("tag:yaml.org,2002:int", lambda v: _DECIMAL.fullmatch(v) is not None)
-_LOADER = _Loader
+# PyYAML's C loader, reading values as Claude Code does where PyYAML would raise (yamlload.py).
+_LOADER = Loader
 
 # BEHAVIOR.md §2: unindented `key: value` lines are candidates for quoting. JavaScript's `.`
 # stops at `\r`, so a CRLF line never matches there; the character class keeps that quirk.
@@ -148,7 +120,7 @@ class Parsed:
     Positions and source text are looked up in the YAML node only when a diagnostic needs
     them, which keeps the common case (a clean file) as cheap as a plain `yaml.load`."""
 
-    __slots__ = ("_index", "data", "duplicates", "error", "first_line", "node", "not_mapping", "repaired_lines", "src")
+    __slots__ = ("_index", "data", "duplicates", "error", "first_line", "node", "not_mapping", "notes", "repaired_lines", "src")
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {}
@@ -156,6 +128,8 @@ class Parsed:
         self.repaired_lines: list[int] = []
         self.duplicates: list[tuple[str, int, int]] = []
         self.not_mapping: str | None = None
+        # (line, column, message) of each value read otherwise than PyYAML would (yamlload.py).
+        self.notes: list[tuple[int, int, str]] = []
         self.node: Any = None
         self.src = ""
         self.first_line = 2
@@ -202,7 +176,7 @@ class _ConstructFailed(Exception):
         self.where = where
 
 
-def _compose(src: str) -> tuple[Any, Any]:
+def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
     problem = yaml_problem(src)
     if problem is not None:
         raise _Refused(problem)
@@ -210,7 +184,7 @@ def _compose(src: str) -> tuple[Any, Any]:
     try:
         node = loader.get_single_node()
         if node is None:
-            return None, None
+            return None, None, []
         try:
             data = loader.construct_document(node)
         except yaml.YAMLError:
@@ -219,7 +193,7 @@ def _compose(src: str) -> tuple[Any, Any]:
             raise _ConstructFailed(exc, _failing_key(node)) from exc
     finally:
         loader.dispose()
-    return node, data
+    return node, data, loader.notes
 
 
 def _failing_key(node: Any) -> Any:
@@ -284,6 +258,9 @@ def repair(yaml_text: str) -> tuple[str, list[int]]:
     return "\n".join(out), changed
 
 
+# Values read otherwise than PyYAML would, reported one by one up to this many per file.
+MAX_NOTES = 20
+
 # Everything a parse of a hostile text raises: the YAML errors, the bounds, and what the
 # constructors raise (RecursionError is caught there too, though the bounds keep it away).
 _FAILURES = (yaml.YAMLError, _Refused, _ConstructFailed, RecursionError, MemoryError)
@@ -296,7 +273,7 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         return result
     src = yaml_text
     try:
-        node, data = _compose(src)
+        node, data, notes = _compose(src)
     except _FAILURES as exc:
         result.error = _failure(exc, first_line)
         if result.error.refused:
@@ -306,10 +283,11 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         if not changed:
             return result
         try:
-            node, data = _compose(src)
+            node, data, notes = _compose(src)
         except _FAILURES:
             return result
         result.repaired_lines = [first_line + i for i in changed]
+    result.notes = [(n.start_mark.line + first_line, n.start_mark.column + 1, text) for n, text in notes[:MAX_NOTES]]
     if data is None:
         return result
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):

@@ -274,6 +274,16 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
             line=2,
             skill=name,
         )
+    for line, column, note in parsed.notes:
+        sink.warning(
+            "invalid-value",
+            path,
+            note[:300],
+            "remove the tag, or write the value the tag expects",
+            line=line,
+            column=column,
+            skill=name,
+        )
     for key, line, column in parsed.duplicates[:MAX_DUPLICATES_REPORTED]:
         sink.warning(
             "duplicate-key",

@@ -25,36 +25,36 @@ def _with_good(tree: Tree, text: str) -> Path:
     return tree.skill("bad", text)
 
 
-@pytest.mark.parametrize("value", ["!!timestamp x", "!!float x", "!!int x"], ids=["timestamp", "float", "int"])
-def test_a_tagged_value_pyyaml_cannot_build_is_a_diagnostic(tree: Tree, value: str) -> None:
-    # Before: ValueError / AttributeError out of PyYAML's constructors, through every command.
-    bad = _with_good(tree, f"---\ndescription: {value}\nversion: 1\n---\nBody line.\n")
+@pytest.mark.parametrize(
+    "value",
+    ["!!timestamp x", "!!float x", "!!int x", "!!bool x", "!!null x", "!local x", "!!python/object:os.system x"],
+)
+def test_a_tagged_value_pyyaml_cannot_build_is_the_text_claude_code_reads(tree: Tree, value: str) -> None:
+    # Before: ValueError / AttributeError / KeyError out of PyYAML's constructors, through every
+    # command (or, for unknown tags, empty metadata). Claude Code 2.1.328 reads each as the
+    # text after the tag, silently; skilldeck does the same and says so at the key.
+    bad = _with_good(tree, f"---\ndescription: {value}\nuser-invocable: false\n---\nBody line.\n")
     catalog = tree.load()
-    assert {"good", "bad"} <= set(catalog.skills)
-    found = [d for d in catalog.diagnostics if d.path == bad and d.code in ("yaml-invalid", "yaml-repaired")]
-    assert len(found) == 1, [d.to_dict() for d in catalog.diagnostics]
-    assert found[0].line == 2  # the key whose value failed
-    assert "a value cannot be read" in found[0].message
+    assert catalog.skills["bad"].description == "x" and not catalog.skills["bad"].user_invocable
+    notes = [d for d in catalog.diagnostics if d.path == bad and d.code == "invalid-value"]
+    assert len(notes) == 1 and notes[0].line == 2 and "reads the text `x`" in notes[0].message
+    assert not [d for d in catalog.diagnostics if d.path == bad and d.code.startswith("yaml")]
+    assert "good" in catalog.skills
 
 
 @pytest.mark.parametrize(
-    "value", ["2020-02-31", "1" * 4301, "-" + "9" * 5000], ids=["impossible-date", "4301-digits", "negative"]
+    ("value", "read"),
+    [("2020-02-31", "2020-02-31"), ("1" * 4301, "Infinity"), ("-" + "9" * 5000, "-Infinity")],
+    ids=["impossible-date", "4301-digits", "negative"],
 )
-def test_a_plain_value_yaml_11_cannot_build_stays_text(tree: Tree, value: str) -> None:
+def test_a_plain_value_python_cannot_build_is_what_claude_code_reads(tree: Tree, value: str, read: str) -> None:
     # Before: ValueError (day out of range; Python's int max-str-digits) through every command.
-    # Claude Code's YAML 1.2 reads these without error: the skill loads with its metadata.
+    # Claude Code's YAML 1.2 has no dates, and reads a number past the largest double as Infinity.
     bad = _with_good(tree, f"---\ndescription: {value}\nuser-invocable: false\n---\nBody line.\n")
     catalog = tree.load()
     assert {"good", "bad"} <= set(catalog.skills)
-    assert catalog.skills["bad"].description == value and not catalog.skills["bad"].user_invocable
+    assert catalog.skills["bad"].description == read and not catalog.skills["bad"].user_invocable
     assert not [d for d in catalog.diagnostics if d.path == bad and d.code.startswith("yaml")]
-
-
-def test_a_timestamp_tag_loads_through_the_repair_as_in_claude_code(tree: Tree) -> None:
-    # `!` makes Claude Code quote the value and retry: the description is the text itself.
-    _with_good(tree, "---\ndescription: !!timestamp x\n---\nBody.\n")
-    catalog = tree.load()
-    assert catalog.skills["bad"].description == "!!timestamp x"
 
 
 def _load_in_child(project: Path, user: Path, managed: Path) -> subprocess.CompletedProcess[str]:
