@@ -20,8 +20,10 @@ import yaml
 # C composer nor the constructors come near a stack limit.
 MAX_NESTING = 64
 # Nodes that aliases may add to a frontmatter once expanded (each alias counts the full size of
-# what it points at, aliases inside included).
-MAX_ALIAS_NODES = 10_000
+# what it points at, aliases inside included). Claude Code 2.1.328 refuses somewhere between
+# 5 and 43 million (recorded offline); a tenth of a million is already far past any real file
+# and keeps what walks the value (listing, `show`, the app's details) fast.
+MAX_ALIAS_NODES = 100_000
 # A frontmatter larger than this is not parsed. The largest in the corpus is about 2 KB; parsing
 # this much takes about 0.1 s, so the bound keeps a hostile file's cost small.
 MAX_FRONTMATTER_CHARS = 256 * 1024
@@ -54,7 +56,9 @@ def yaml_problem(text: str) -> str | None:
     or None. The exact check walks libyaml's event stream, which is iterative (it never
     overflows a stack), and stops at the first event past a bound."""
     if len(text) > MAX_FRONTMATTER_CHARS:
-        return f"it is {len(text):,} characters, over skilldeck's {MAX_FRONTMATTER_CHARS:,}-character bound"
+        return (
+            f"it is {len(text):,} characters, over skilldeck's {MAX_FRONTMATTER_CHARS:,}-character bound (Claude Code reads it)"
+        )
     if "&" not in text and not _yaml_may_be_deep(text):
         # Without an anchor there is nothing an alias can point at.
         return None
@@ -82,7 +86,7 @@ def _walk_events(loader: yaml.SafeLoader) -> str | None:
         if isinstance(event, yaml.CollectionStartEvent):
             if len(open_sizes) >= MAX_NESTING:
                 line = event.start_mark.line + 1 if event.start_mark else "?"
-                return f"it nests more than {MAX_NESTING} levels deep (line {line} of the block)"
+                return f"it nests more than {MAX_NESTING} levels deep (line {line} of the block; Claude Code reads it)"
             open_sizes.append(1)
             open_anchors.append(event.anchor)
             continue
@@ -92,7 +96,10 @@ def _walk_events(loader: yaml.SafeLoader) -> str | None:
             size = anchors.get(event.anchor, 1)
             added += size
             if added > MAX_ALIAS_NODES:
-                return f"its aliases (*{event.anchor} and others) expand to more than {MAX_ALIAS_NODES:,} values"
+                return (
+                    f"its aliases (*{event.anchor} and others) expand to more than {MAX_ALIAS_NODES:,} values "
+                    "(Claude Code refuses such a frontmatter too, from a few million values)"
+                )
             anchor = None
         elif isinstance(event, yaml.ScalarEvent):
             size, anchor = 1, event.anchor

@@ -236,8 +236,8 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
         sink.error(
             "frontmatter-bounds",
             path,
-            f"{parsed.error.message}; the skill loads with empty metadata (no description, no flags), "
-            "as when a frontmatter does not parse",
+            f"{parsed.error.message}; here the skill loads with empty metadata (no description, no flags), "
+            "so what skilldeck shows for it may differ from Claude Code",
             "keep the frontmatter small and flat: a few key: value lines, no YAML anchors or aliases",
             line=2,
             skill=name,

@@ -121,10 +121,14 @@ def test_an_alias_bomb_is_refused_and_nothing_expands_it(tree: Tree, key: str) -
     assert time.perf_counter() - started < 5
 
 
-def test_a_few_aliases_still_work() -> None:
+def test_aliases_that_claude_code_accepts_still_work() -> None:
     parsed = parse("base: &b [Read, Grep]\nallowed-tools: *b\ndescription: R&D notes\n")
     assert parsed.error is None and parsed.data["allowed-tools"] == ["Read", "Grep"]
-    assert MAX_ALIAS_NODES >= 1000
+    # 100 aliases of a 100-item list: Claude Code 2.1.328 loads it (recorded offline).
+    hundred = "x: &s [" + ", ".join(["a"] * 100) + "]\nl: [" + ", ".join(["*s"] * 100) + "]\n"
+    parsed = parse(hundred)
+    assert parsed.error is None and len(parsed.data["l"]) == 100
+    assert MAX_ALIAS_NODES > 100 * 101
 
 
 def test_the_cli_lists_and_validates_an_alias_bomb_at_once(tree: Tree) -> None:
