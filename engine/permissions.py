@@ -113,6 +113,19 @@ class Permissions:
         return None
 
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
+        decision = self._decide(tool, tool_input)
+        broken = self.settings.unreadable
+        if decision.decision == "allow" and broken:
+            # A settings file that could not be read may hold a deny for this very call.
+            return Decision(
+                "ask",
+                None,
+                f"{broken[0].path} could not be read, so the deny rules it may hold are unknown: skilldeck asks "
+                f"instead of allowing (it would have been: {decision.reason})",
+            )
+        return decision
+
+    def _decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
         if tool == "Bash":
             from .bash.check import decide_bash
 

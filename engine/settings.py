@@ -10,6 +10,7 @@ their allow rules are kept for display but do not allow. Nothing here writes; se
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,11 @@ class Settings:
             return "this project is not trusted yet, so its own allow rules do not count (as in Claude Code)"
         return None
 
+    @property
+    def unreadable(self) -> list[SettingsFile]:
+        """Files that exist but could not be used: whatever deny rules they hold are unknown."""
+        return [f for f in self.files if f.exists and not f.ok]
+
     def file(self, scope: str) -> SettingsFile | None:
         return next((f for f in self.files if f.scope == scope), None)
 
@@ -92,8 +98,10 @@ def read_settings(locations: Locations) -> Settings:
     files: list[SettingsFile] = []
     rules: list[PlacedRule] = []
     for scope, path in locations.settings_files():
-        exists = path.exists()
-        data = read_json(path, sink, "settings-invalid", "settings file") if exists else None
+        # os.path.lexists answers False where Path.exists raises (a .claude folder we may not
+        # enter); read_json says why such a file could not be read.
+        data = read_json(path, sink, "settings-invalid", "settings file")
+        exists = data is not None or os.path.lexists(path)
         if data is not None and not isinstance(data, dict):
             sink.error("settings-invalid", path, "a settings file must hold a JSON object; it is skipped", "{ }")
             data = None

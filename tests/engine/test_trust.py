@@ -70,3 +70,17 @@ def test_an_untrusted_projects_skill_pre_approves_nothing(tree: Tree) -> None:
     running = permissions.with_allowed_tools(catalog.skills["deploy"])
     assert running.decide("Bash", {"command": "rm x"}).decision == "ask"
     assert permissions.with_allowed_tools(catalog.skills["mine"]).decide("Bash", {"command": "ls"}).decision == "allow"
+
+
+def test_an_unreadable_settings_file_turns_every_allow_into_an_ask(tree: Tree) -> None:
+    """It may hold a deny for this very call; Claude Code would skip it, skilldeck asks instead."""
+    import os
+
+    write(tree.user / "settings.json", json.dumps({"permissions": {"allow": ["Bash(ls *)"]}}))
+    local = tree.project / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(local)
+    permissions = Permissions.load(tree.locations())
+    decision = permissions.decide("Bash", {"command": "ls"})
+    assert decision.decision == "ask" and "could not be read" in decision.reason
+    assert permissions.decide("Read", {"file_path": "README.md"}).decision == "ask"
