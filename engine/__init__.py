@@ -17,6 +17,7 @@ from .permissions import Decision, Permissions, call_from_rule
 from .sanitize import json_printable, printable
 from .settings import PlacedRule, Settings, read_settings
 from .settings_edit import EDITABLE_SCOPES, SettingsEditError
+from .skilltree import skill_files
 from .trust import Trust
 from .watch import WatchHandle
 from .workspace import Workspace, load_paths
@@ -57,4 +58,5 @@ __all__ = [
     "parse_fork_result",
     "printable",
     "read_settings",
+    "skill_files",
 ]

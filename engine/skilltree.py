@@ -21,8 +21,13 @@ def skill_files(base_dir: Path, limit: int = 500, depth: int = MAX_DEPTH) -> tup
     out: list[str] = []
     pending = [(base_dir, Path(), 0)]
     cut = False
+    # Folders count too: a skill holding a million empty folders must not be walked whole.
+    budget = limit * 100
     while pending:
         folder, rel, level = pending.pop(0)
+        budget -= 1
+        if budget < 0:
+            return out, True
         try:
             with os.scandir(folder) as it:
                 entries = sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)

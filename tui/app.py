@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, TabPane, Tree
 
-from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace
+from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, skill_files
 
 from . import gc_pause
 from .commands import SkillCommands
@@ -279,13 +279,9 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             return
         files: list[str] = []
         if skill.path.name == "SKILL.md":
-            for root, dirs, names in os.walk(skill.base_dir):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                rel = Path(root).relative_to(skill.base_dir)
-                files += [str(rel / n) for n in sorted(names) if not n.startswith(".") and (rel / n) != Path("SKILL.md")]
-                if len(files) > 50:
-                    files = [*files[:50], "…"]
-                    break
+            files, cut = skill_files(skill.base_dir, limit=50)
+            if cut:
+                files.append("…")
         self.post_message(BodyLoaded(skill.path, body, files, None))
 
     def on_body_loaded(self, message: BodyLoaded) -> None:
