@@ -127,7 +127,10 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
         return 1
     if args.json:
         out = skill.to_dict()
-        out["body"] = skill.read_body()
+        try:
+            out["body"] = skill.read_body()
+        except OSError as exc:  # changed since the load (now a FIFO, too large, gone)
+            out["body"], out["body_error"] = None, f"{exc.strerror or exc}: {skill.path}"
         out["diagnostics"] = [d.to_dict() for d in catalog.diagnostics_for(skill.path)]
         out["shadowed_by"] = shadow.shadowed_by.to_dict() if shadow else None
         out["shadows"] = [s.skill.to_dict() for s in catalog.shadowing(skill)]

@@ -120,7 +120,10 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
         for d in diags:
             _diagnostic(d)
     out.rule("body")
-    out.print(_m(skill.read_body().rstrip()))
+    try:
+        out.print(_m(skill.read_body().rstrip()))
+    except OSError as exc:  # changed since the load (now a FIFO, too large, gone)
+        out.print(f"[red]cannot read the body:[/] {_m(exc.strerror or str(exc))}: {_m(skill.path)}")
 
 
 def _diagnostic(d: Diagnostic) -> None:

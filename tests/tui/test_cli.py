@@ -243,3 +243,17 @@ def test_demo_passes_on_only_the_run_environment_and_base_url_comes_first(
         assert "Offline backend: nothing was sent" in capsys.readouterr().out
         assert len(server.requests) == 1
     assert list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl")), "sessions go to XDG_STATE_HOME"
+
+
+def test_show_survives_a_body_that_became_a_fifo_after_the_load(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    """`show` reads the body again after the load: by then the file may be a FIFO."""
+    import os
+
+    from tui import render
+
+    path = tree.skill("deploy", description="Deploy.")
+    catalog = tree.load()
+    path.unlink()
+    os.mkfifo(path)
+    render.skill_detail(catalog.skills["deploy"], catalog, None)
+    assert "cannot read the body" in capsys.readouterr().out
