@@ -19,6 +19,12 @@ from .safeio import NotRegularFile, TooLarge, read_regular
 MAX_JSON_BYTES = 4 * 1024 * 1024
 
 
+def _not_json(name: str) -> Any:
+    # Python reads NaN and Infinity; JSON (and Claude Code's JSON.parse) does not: a file holding
+    # them is skipped by Claude Code, so it must not count here either.
+    raise ValueError(f"{name} is not JSON")
+
+
 def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
     """The parsed file, or None when it is absent or cannot be used (then with an error)."""
     try:
@@ -48,7 +54,7 @@ def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
         )
         return None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         sink.error(
             code,

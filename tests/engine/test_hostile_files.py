@@ -119,7 +119,9 @@ def _deep_json(depth: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "text", [_deep_json(1_000), "[" * 100_000, '{"n": ' + "9" * 4_301 + "}"], ids=["1000-deep", "100000-brackets", "huge-int"]
+    "text",
+    [_deep_json(1_000), "[" * 100_000, '{"n": ' + "9" * 4_301 + "}", '{"n": NaN, "name": "x"}', '{"n": -Infinity}'],
+    ids=["1000-deep", "100000-brackets", "huge-int", "nan", "infinity"],
 )
 def test_json_settings_and_manifests_too_deep_or_with_huge_numbers(tree: Tree, tmp_path: Path, text: str) -> None:
     # Before: RecursionError (or ValueError for the integer) out of json.loads, through every command.
