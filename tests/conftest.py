@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -80,6 +81,32 @@ class Tree:
 @pytest.fixture
 def tree(tmp_path: Path) -> Tree:
     return Tree(tmp_path)
+
+
+def make_chain(top: Path, depth: int) -> Path:
+    """`top` holding a chain of `depth` nested folders `a/a/...`; returns the deepest. Built
+    relative to a descriptor: os.makedirs recurses per level, and the whole path may pass PATH_MAX."""
+    top.mkdir(parents=True)
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("a", dir_fd=fd)
+            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    return Path(str(top) + "/a" * depth)
+
+
+def remove_chain(top: Path, depth: int) -> None:
+    """Remove what `make_chain` made (and files in its deepest folder), deepest first:
+    shutil.rmtree, and pytest's clean-up of old temporary folders, recurse per level and fail on it."""
+    deepest = str(top) + "/a" * depth
+    for name in os.listdir(deepest):
+        os.unlink(os.path.join(deepest, name))
+    for level in range(depth, -1, -1):
+        os.rmdir(str(top) + "/a" * level)
 
 
 def codes(catalog: Catalog, path: Path | None = None) -> list[str]:

@@ -21,7 +21,7 @@ from engine.diagnostics import Sink
 from engine.jsonfile import read_json
 from engine.skillfile import MAX_FILE_BYTES
 from engine.skilltree import skill_files
-from tests.conftest import Tree, codes, run_as_nobody, write
+from tests.conftest import Tree, codes, make_chain, remove_chain, run_as_nobody, write
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
 # The Agent Skills spec's notes (GOOD has no `name:`), beside the point here.
@@ -257,16 +257,7 @@ def test_the_files_of_a_skill_with_a_chain_1000_folders_deep(tree: Tree) -> None
     write(skill_dir / "refs" / "a.md", "x")
     write(skill_dir / ".git" / "HEAD", "x")
     chain = skill_dir / "chain"
-    fd = os.open(skill_dir, os.O_RDONLY)
-    try:
-        for name in ["chain"] + ["a"] * 999:
-            os.mkdir(name, dir_fd=fd)
-            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-        os.close(os.open("leaf.txt", os.O_CREAT | os.O_WRONLY, dir_fd=fd))
-    finally:
-        os.close(fd)
+    (make_chain(chain, 999) / "leaf.txt").touch()
     try:
         files, cut = skill_files(skill_dir)
         assert files == ["refs/a.md"] and cut
@@ -276,9 +267,7 @@ def test_the_files_of_a_skill_with_a_chain_1000_folders_deep(tree: Tree) -> None
         files, cut = skill_files(skill_dir)
         assert len(files) == 500 and cut
     finally:
-        os.unlink(str(chain) + "/a" * 999 + "/leaf.txt")
-        for level in range(999, -1, -1):
-            os.rmdir(str(chain) + "/a" * level)
+        remove_chain(chain, 999)
 
 
 def test_a_skill_file_over_the_cap_is_not_read(tree: Tree) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import engine.catalog as catalog_module
 from engine import Catalog, CatalogDiff, WatchHandle, Workspace
-from tests.conftest import Tree, run_as_nobody, skill_text, write
+from tests.conftest import Tree, make_chain, remove_chain, run_as_nobody, skill_text, write
 
 # A frontmatter cut off mid-quote, as a half-written save leaves it.
 HALF = '---\nname: a\ndescription: "half\n---\n'
@@ -273,34 +273,13 @@ def test_churn_ends_equal_to_a_cold_load(tree: Tree) -> None:
     assert callbacks >= 1
 
 
-def _chain(top: Path, depth: int) -> None:
-    """A chain of `depth` nested folders under `top` (os.makedirs itself recurses per level)."""
-    top.mkdir()
-    fd = os.open(top, os.O_RDONLY)
-    try:
-        for _ in range(depth):
-            os.mkdir("a", dir_fd=fd)
-            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-    finally:
-        os.close(fd)
-
-
-def _unchain(top: Path, depth: int) -> None:
-    """Remove what `_chain` made, deepest first (shutil.rmtree recurses per level too, and
-    pytest's clean-up of old temporary folders would fail on it)."""
-    for level in range(depth, -1, -1):
-        os.rmdir(str(top) + "/a" * level)
-
-
 @pytest.fixture
 def chains() -> Iterator[list[Path]]:
     made: list[Path] = []
     yield made
     for top in made:
         if top.exists():
-            _unchain(top, 1_000)
+            remove_chain(top, 1_000)
 
 
 def test_a_folder_chain_1000_deep_inside_a_skill(watched, chains) -> None:  # type: ignore[no-untyped-def]
@@ -309,7 +288,7 @@ def test_a_folder_chain_1000_deep_inside_a_skill(watched, chains) -> None:  # ty
     tree, rec, handles = watched
     deep = tree.skill("deep")
     tree.skill("good")
-    _chain(deep.parent / "chain", 1_000)
+    make_chain(deep.parent / "chain", 1_000)
     chains.append(deep.parent / "chain")
     handle = _start(tree, rec, handles)
     assert handle.catalog is not None and set(handle.catalog.skills) == {"deep", "good"}
@@ -324,7 +303,7 @@ def test_a_folder_chain_moved_in_while_watching(watched, chains, tmp_path: Path)
     tree, rec, handles = watched
     deep = tree.skill("deep")
     tree.skill("good")
-    _chain(tmp_path / "chain", 1_000)
+    make_chain(tmp_path / "chain", 1_000)
     _start(tree, rec, handles)
     chains.append(tmp_path / "chain")
     os.rename(tmp_path / "chain", deep.parent / "chain")

@@ -3,9 +3,9 @@ the app keeps running (a recursive walk raised RecursionError in a worker, which
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from tests.conftest import make_chain, remove_chain
 from tui.app import SkilldeckApp
 
 from .conftest import demo_app, loaded, until
@@ -16,17 +16,10 @@ async def test_a_very_deep_skill_folder_is_listed_with_a_bound(tmp_path: Path) -
     app: SkilldeckApp = demo_app(tmp_path / "demo")
     deploy = app.workspace.locations.project / ".claude" / "skills" / "deploy"
     (deploy / "notes.txt").write_text("x")
-    fd = os.open(deploy, os.O_RDONLY)
-    try:
-        for _ in range(1000):  # relative to a descriptor: a 1,000-deep path is too long for one call
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-    finally:
-        os.close(fd)
+    make_chain(deploy / "d", 1000)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "deploy")
         await until(pilot, lambda: app.body_shown_for == deploy / "SKILL.md", timeout=10, what="the body and its files")
         assert app.is_running
+    remove_chain(deploy / "d", 1000)
