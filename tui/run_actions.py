@@ -57,8 +57,16 @@ class RunActions:
             model=self.model_name,
         )
         self._tokens = 0
+        self._skipped = 0
         if resume is not None:
-            self._skipped = self.runner.resume(resume)
+            try:
+                self._skipped = self.runner.resume(resume)
+            except OSError as exc:
+                # Not a regular file, too large, unreadable: a new conversation, in its own file
+                # (appending to a FIFO would block).
+                self.runner.transcript = Transcript.create(environ=env)
+                self.notify(f"Cannot resume {resume}: {exc.strerror or exc}", title="Resume", severity="error")
+                return self.runner
             pane.show_history(self.runner.messages)
         self._update_status()
         return self.runner
@@ -157,7 +165,8 @@ class RunActions:
             return
         self.action_cancel_run()
         self._conversation().clear()
-        self._new_runner(path)
+        if self._new_runner(path).transcript.path != path:
+            return  # it could not be read: said so, and a new conversation starts
         self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
         count = len(self.runner.messages) if self.runner else 0
         torn = f"; {self._skipped} torn or broken line(s) skipped" if self._skipped else ""

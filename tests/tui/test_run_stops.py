@@ -84,3 +84,24 @@ def test_the_cli_json_carries_notices(
     assert _run_cli(tree, server, monkeypatch, "--json") == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {"type": "notice", "kind": "cut", "message": "The answer was cut off at the output limit (8192 tokens)."} in lines
+
+
+async def test_a_transcript_that_cannot_be_read_is_not_resumed_and_not_written_to(
+    tmp_path: Path, server: MessagesServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import Message, Transcript
+
+    saved = Transcript.create("big", {"XDG_STATE_HOME": str(tmp_path / "state")})
+    saved.append(Message.user("an earlier question that is longer than the cap below"))
+    before = saved.path.read_bytes()
+    monkeypatch.setattr("engine.conversation.TRANSCRIPT_CAP", 10)  # stands for a transcript of many gigabytes
+    server.script(Reply(text="Fresh start."))
+    app = served_app(tmp_path, server)
+    app.resume_path = saved.path
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: any("Cannot resume" in n.message for n in app._notifications), what="the refusal")
+        assert app.runner is not None and app.runner.messages == [] and app.runner.transcript.path != saved.path
+        await _say(pilot, "hello")
+        await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
+    assert saved.path.read_bytes() == before
