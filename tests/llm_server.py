@@ -48,6 +48,8 @@ class Reply:
     stall_after: int | None = None
     # After this many events, send only `ping` events, every 50 ms, until the server closes.
     pings_after: int | None = None
+    # After this many events, start a data line that never ends (64 KB writes until the client leaves).
+    flood_after: int | None = None
     # Replace the event at this position with this raw SSE text (malformed data, bad bytes).
     corrupt: tuple[int, bytes] | None = None
 
@@ -156,6 +158,11 @@ class MessagesServer:
                         while not server.closing.wait(0.05):
                             self.wfile.write(b'event: ping\ndata: {"type": "ping"}\n\n')
                             self.wfile.flush()
+                        return
+                    if reply.flood_after is not None and n >= reply.flood_after:
+                        self.wfile.write(b"event: content_block_delta\ndata: ")
+                        while not server.closing.is_set():
+                            self.wfile.write(b"x" * 65536)
                         return
                     if reply.corrupt is not None and n == reply.corrupt[0]:
                         self.wfile.write(reply.corrupt[1])

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from . import Error, Event, Request, has_key
-from .stream import Bounds, StreamFault, read_stream
+from .stream import MAX_RESPONSE_BYTES, Bounds, StreamFault, capped_http_client, read_stream
 
 ADVICE = {
     "no-key": "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use the offline backend.",
@@ -46,8 +46,9 @@ def _error(kind: str, detail: str = "") -> Error:
 class AnthropicBackend:
     name = "anthropic"
 
-    def __init__(self, environ: Mapping[str, str]) -> None:
+    def __init__(self, environ: Mapping[str, str], max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
         self.environ = environ
+        self.max_response_bytes = max_response_bytes
         self._client: Any = None
 
     def warm(self) -> None:
@@ -61,6 +62,9 @@ class AnthropicBackend:
             import anthropic
 
             kwargs: dict[str, Any] = {"max_retries": 0}
+            http_client = capped_http_client(anthropic, self.max_response_bytes)
+            if http_client is not None:
+                kwargs["http_client"] = http_client
             if self.environ.get("SKILLDECK_API_TIMEOUT"):
                 kwargs["timeout"] = float(self.environ["SKILLDECK_API_TIMEOUT"])
             if self.environ.get("ANTHROPIC_BASE_URL"):

@@ -8,13 +8,15 @@ the runner answers as an error result (the conversation stays valid and the mode
 Bounds: the whole request (SKILLDECK_API_TIMEOUT, default 600 s); the time without any event
 (SKILLDECK_STREAM_IDLE, default 90 s): the SDK drops keep-alive `ping` events, so a server that
 sends nothing and one that sends only pings both end here; the size of one answer (text and
-tool inputs together); and the number of tool calls in one answer.
+tool inputs together), the bytes of the whole response (below the SDK, on the HTTP transport),
+and the number of tool calls in one answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -27,6 +29,10 @@ DEFAULT_IDLE = 90.0
 # Far above what max_tokens lets a real model write in one turn (8,192 tokens is about 40 KB).
 MAX_ANSWER_CHARS = 4_000_000
 MAX_TOOL_CALLS = 64
+# The bytes of one response. The SDK joins an event's bytes until a blank line, so a server that
+# never sends one would grow a single buffer (copied whole at each chunk) until the idle bound;
+# 16 MB is ten times the events of the longest answer max_tokens allows.
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
 
 class StreamFault(Exception):
@@ -58,6 +64,40 @@ class Bounds:
         return cls(
             _seconds(environ, "SKILLDECK_API_TIMEOUT", DEFAULT_TOTAL), _seconds(environ, "SKILLDECK_STREAM_IDLE", DEFAULT_IDLE)
         )
+
+
+def capped_http_client(anthropic: Any, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
+    """The SDK's default async HTTP client, whose responses fail with `StreamFault` past
+    `max_bytes`; None when this SDK has no default client to build on."""
+    default = getattr(anthropic, "DefaultAsyncHttpxClient", None)
+    base = next((c for c in getattr(default, "__mro__", ()) if c.__name__ == "AsyncClient"), None)
+    if base is None:
+        return None
+    # httpx, or the fork the installed SDK depends on: whichever the SDK's own client comes from.
+    httpx = sys.modules[base.__module__.split(".")[0]]
+
+    class Capped(httpx.AsyncByteStream):  # type: ignore[misc,name-defined]
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            total = 0
+            async for chunk in self.inner:
+                total += len(chunk)
+                if total > max_bytes:
+                    raise StreamFault("too-large", f"the response passed {max_bytes:,} bytes")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Transport(httpx.AsyncHTTPTransport):  # type: ignore[misc,name-defined]
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await super().handle_async_request(request)
+            response.stream = Capped(response.stream)
+            return response
+
+    return default(transport=Transport())
 
 
 def tool_input(raw: str) -> tuple[dict[str, Any], str]:
@@ -165,4 +205,4 @@ async def read_stream(client: Any, params: dict[str, Any], bounds: Bounds) -> As
     yield Stop(answer.stop or "end_turn")
 
 
-__all__ = ["Bounds", "StreamFault", "read_stream", "tool_input"]
+__all__ = ["Bounds", "StreamFault", "capped_http_client", "read_stream", "tool_input"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -145,3 +146,14 @@ async def test_a_tool_call_cut_by_max_tokens_comes_with_its_stop_reason(server: 
     events = await _collect(backend_for("anthropic", _env(server)))
     assert [e.id for e in events if isinstance(e, ToolUse)] == ["cut"]
     assert events[-1] == Stop("max_tokens")
+
+
+async def test_a_response_that_never_ends_its_line_is_cut_at_the_byte_bound(server: MessagesServer) -> None:
+    from engine.llm.anthropic_api import AnthropicBackend
+
+    server.script(Reply(text="x", flood_after=3))
+    started = time.monotonic()
+    events = await asyncio.wait_for(_collect(AnthropicBackend(_env(server), max_response_bytes=2_000_000)), 20)
+    assert [e.kind for e in events if isinstance(e, Error)] == ["too-large"]
+    assert "passed 2,000,000 bytes" in next(e.message for e in events if isinstance(e, Error))
+    assert time.monotonic() - started < 10
