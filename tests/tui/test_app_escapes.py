@@ -10,6 +10,7 @@ from textual.widgets import Markdown
 from tests.conftest import Tree, skill_text, write
 from tui.app import SkilldeckApp
 from tui.view import PathDisplay
+from tui.widgets.search import ResultsList
 
 from .conftest import loaded, until
 
@@ -59,3 +60,88 @@ async def test_details_and_listing_show_controls_without_sending_them(tree: Tree
         await pilot.pause()
         assert _controls(app) == []
     assert not (tree.project / "pwned").exists(), "looking at a skill runs none of its ! commands"
+
+
+# What a hostile file or model writes: the controls above and markup that would crash
+# (`[/b]`: MarkupError), link, run an action or draw nothing (`[$accent]`) if parsed.
+HOSTILE = f"[/b][$accent]{ESCAPES} [link=https://evil.example]x[/link] [@click=app.quit]q[/] [Bold]y"
+# How its start shows: the markup as written, the controls in caret notation.
+SHOWN = "[/b][$accent]^[]52;c;cHduZWQ=^G"
+# A folder name cannot hold `/`.
+FOLDER = "ev" + HOSTILE.replace("/", "") + "il"
+
+
+def _screen_text(app: SkilldeckApp) -> str:
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+async def _clean(pilot, where: str, *shown: str) -> None:  # type: ignore[no-untyped-def]
+    """After a frame: no control on the screen, and each of `shown` is on it (so the hostile
+    text really was drawn, as `^[` ... and as the literal markup)."""
+    await pilot.pause()
+    assert _controls(pilot.app) == [], where
+    screen = _screen_text(pilot.app)
+    for text in shown:
+        assert text in screen, f"{text!r} not shown on {where}"
+
+
+def _hostile_tree(tree: Tree) -> None:
+    yaml = HOSTILE.replace("\\", "\\\\").replace('"', '\\"')
+    for raw, escaped in (
+        ("\x1b", r"\e"),
+        ("\x07", r"\a"),
+        ("\x9b", r"\x9b"),
+        ("\x9d", r"\x9d"),
+        ("\x9c", r"\x9c"),
+        ("\x7f", r"\x7f"),
+    ):
+        yaml = yaml.replace(raw, escaped)
+    folder = tree.skills() / FOLDER
+    write(
+        folder / "SKILL.md",
+        skill_text(
+            body=f"Body {HOSTILE}\n",
+            name=f'"{yaml}"',
+            description=f'"Looks fine {yaml}"',
+            argument__hint=f'"{yaml}"',
+            allowed__tools=f'"Bash(echo {yaml})"',
+            **{f'"bo{yaml}gus"': "1"},
+        ),
+    )
+    rule = f"Bash(echo {HOSTILE})"
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": [rule], "deny": [rule]}}))
+
+
+async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sending_controls(tree: Tree) -> None:
+    _hostile_tree(tree)
+    app = SkilldeckApp(tree.locations(environ={"XDG_STATE_HOME": str(tree.root / "state")}), PathDisplay.default([]), blink=False)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
+        await _clean(pilot, "the tiers tree", "ev[b][$accent]^[]52;c;cHduZWQ=^G")
+        for key, where, shown in (
+            ("2", "the details pane", [f"Looks fine {SHOWN}"]),
+            ("3", "the diagnostics pane", [f"bo{SHOWN}"]),
+            ("4", "the listing pane", [f"Looks fine {SHOWN}"]),
+            ("5", "the rules pane", [f"Bash(echo {SHOWN}"]),
+            ("6", "the conversation pane", []),
+            ("1", "the tiers pane", ["ev[b][$accent]^[]52;c;cHduZWQ=^G"]),
+        ):
+            await pilot.press(key)
+            await _clean(pilot, where, *shown)
+        # The composer's hint for a typed /name shows the skill's hint and description.
+        await pilot.press("6")
+        composer = app.query_one("#composer")
+        composer.focus()
+        await pilot.press(*"/ev")
+        await _clean(pilot, "the composer's completion")
+        composer.value = ""
+        app.tree.focus()
+        await pilot.press("slash", *"looks fine")
+        await until(pilot, lambda: bool(app.query_one(ResultsList).results), what="search results")
+        await _clean(pilot, "search", "ev[b][$accent]^[]52;c;cHduZWQ=^G")
+        await pilot.press("escape", "ctrl+p", *"ev")
+        await until(pilot, lambda: "Go to /ev" in _screen_text(app), what="the palette's hits")
+        await _clean(pilot, "the command palette", "Go to /ev[b][$accent]^[]52;c;cHduZWQ=^G", f"Looks fine {SHOWN}")
+        await pilot.press("escape")
+    assert not (tree.project / "pwned").exists()

@@ -1,4 +1,9 @@
-"""The conversation pane: a run's messages, streamed answers, tool calls, forks and errors."""
+"""The conversation pane: a run's messages, streamed answers, tool calls, forks and errors.
+
+Almost everything here is someone else's text: a model's answer and tool calls, a tool's result
+(a file a tool read), a skill's prompt, an API error. Each goes through `printable` (tui/untrusted.py
+says why at each widget) and into a `Text` or `Content`, never parsed as markup: a model naming
+a skill `[/b]` would otherwise crash the app. Answers are FlatMarkdown, which does it itself."""
 
 from __future__ import annotations
 
@@ -11,14 +16,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message as TextualMessage
 from textual.suggester import SuggestFromList
 from textual.widgets import Collapsible, Input, Static
 
-from engine import Message, Skill, parse_fork_result
+from engine import Message, Skill, json_printable, parse_fork_result, printable
 from engine.llm import Request
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
+from tui.untrusted import content
 from tui.widgets.answer import StreamedAnswer
 from tui.widgets.flat_markdown import FlatMarkdown
 
@@ -84,12 +91,17 @@ class ConversationPane(Vertical):
 
     def set_status(self, model: str, backend: str, tokens: int, preapproved: str | None) -> None:
         active = f" · pre-approved: {preapproved}" if preapproved else ""
-        self.query_one("#conversation-status", Static).update(Text(f"{model} · {backend} · {tokens:,} tokens{active}", "dim"))
+        status = printable(f"{model} · {backend} · {tokens:,} tokens{active}")
+        self.query_one("#conversation-status", Static).update(Text(status, "dim"))
 
     def set_skills(self, skills: list[Skill]) -> None:
         """The skills a user may type: completed in the composer, their hints shown above it."""
         self._typed = {s.name: s for s in skills}
-        self.query_one("#composer", Input).suggester = SuggestFromList([f"/{s.name} " for s in skills], case_sensitive=True)
+        # The Input draws a suggestion as it is: a name with controls in it (from a folder name)
+        # is offered as shown (it cannot be typed anyway; the tiers tree runs it).
+        self.query_one("#composer", Input).suggester = SuggestFromList(
+            [f"/{printable(s.name)} " for s in skills], case_sensitive=True
+        )
 
     def on_input_changed(self, event: Input.Changed) -> None:
         hint = self.query_one("#composer-hint", Static)
@@ -100,7 +112,11 @@ class ConversationPane(Vertical):
             return
         args = f" {skill.argument_hint}" if skill.argument_hint else ""
         named = f"  (named: {', '.join(skill.arguments)})" if skill.arguments else ""
-        hint.update(Text.assemble((f"/{skill.name}{args}", "bold"), named, ("  " + skill.description, "dim")))
+        hint.update(
+            Text.assemble(
+                (printable(f"/{skill.name}{args}"), "bold"), printable(named), (printable("  " + skill.description), "dim")
+            )
+        )
         hint.display = True
 
     def clear(self) -> None:
@@ -137,7 +153,7 @@ class ConversationPane(Vertical):
                 if message.command:
                     self._typed_command(message.command)
                 skill, answer = fork
-                self._fork = self._fork_block(skill, RichMarkdown(answer), done=True)
+                self._fork = self._fork_block(skill, RichMarkdown(printable(answer)), done=True)
             self._message(message)
 
     # Events from the runner (on the app's loop) ------------------------------------------------
@@ -157,7 +173,7 @@ class ConversationPane(Vertical):
         elif isinstance(event, Result):
             if event.id in self._calls:
                 block, result = self._calls[event.id]
-                result.update(Text(event.text[:4000], "red" if event.is_error else ""))
+                result.update(Text(printable(event.text[:4000]), "red" if event.is_error else ""))
                 result.display = True
                 done = "launched" if block.has_class("skill-call") else "done"
                 block.title = block.title + (" · error" if event.is_error else f" · {done}")
@@ -170,27 +186,25 @@ class ConversationPane(Vertical):
                 self._fork_steps = []
                 self._fork = self._fork_block(event.skill, Text("the subagent is working…", "dim"))
             elif event.phase == "step" and self._fork is not None:
-                self._fork_steps.append(event.result)
+                self._fork_steps.append(printable(event.result))
                 steps = "\n".join(self._fork_steps[-8:])
                 self._fork[1].update(Text.assemble(("the subagent is working…\n", "dim"), steps))
             elif self._fork is not None:
                 block, body = self._fork
                 block.title = _fork_title(event.skill, done=True)
                 steps = Text("\n".join(self._fork_steps), "dim")
-                body.update(Group(steps, Text(), RichMarkdown(event.result)) if self._fork_steps else RichMarkdown(event.result))
+                answer = RichMarkdown(printable(event.result))
+                body.update(Group(steps, Text(), answer) if self._fork_steps else answer)
         elif isinstance(event, Failed):
             self._end_answer()
             self.failed = True
-            self._mount(
-                Static(
-                    Text(f"{event.error.message}   ctrl+r: retry" if event.error.retryable else event.error.message, "bold red"),
-                    classes="error",
-                )
-            )
+            error = printable(event.error.message)  # a server's words
+            self._mount(Static(Text(f"{error}   ctrl+r: retry" if event.error.retryable else error, "bold red"), classes="error"))
 
     def _call(self, event: Call) -> None:
         self._end_answer()
-        body = Static(Text(json.dumps(event.input, indent=2, ensure_ascii=False)), classes="tool-input")
+        # json.dumps escapes C0 controls; json_printable escapes DEL and C1 too: the same JSON value.
+        body = Static(Text(json_printable(json.dumps(event.input, indent=2, ensure_ascii=False))), classes="tool-input")
         if event.name == "Skill":
             # The model chose a skill itself (Claude Code shows these as the skill, not as a tool).
             args = event.input.get("args")
@@ -200,7 +214,8 @@ class ConversationPane(Vertical):
             title, classes = f"{event.name} · {event.decision}", f"tool {event.decision}"
         result = Static(classes="tool-result")
         result.display = False
-        block = Collapsible(body, result, title=title, collapsed=True, classes=classes)
+        # A Collapsible parses a str title as markup; a Content is taken as it is.
+        block = Collapsible(body, result, title=content(title), collapsed=True, classes=classes)  # type: ignore[arg-type]
         self._calls[event.id] = (block, result)
         self._mount(block)
 
@@ -212,14 +227,14 @@ class ConversationPane(Vertical):
         skill_tool = next((t for t in request.tools if t["name"] == "Skill"), None)
         text = Text.assemble(
             ("sent with every request, hidden in Claude Code\n", "dim"),
-            ("model  ", "bold"), request.model + "\n",
-            ("tools  ", "bold"), ", ".join(t["name"] for t in request.tools) + "\n",
-            ("system ", "bold"), request.system + "\n",
+            ("model  ", "bold"), printable(request.model) + "\n",
+            ("tools  ", "bold"), printable(", ".join(t["name"] for t in request.tools)) + "\n",
+            ("system ", "bold"), printable(request.system) + "\n",
         )  # fmt: skip
         if skill_tool is not None:
             listing = skill_tool["description"]
             text.append(f"\nthe Skill tool's description, with the skill listing ({len(listing):,} characters)\n", "bold")
-            text.append(listing)
+            text.append(printable(listing))
         if self._sent_context is None:
             self._sent_context = Static(text, classes="meta context")
             self.log.mount(self._sent_context, before=0)
@@ -237,11 +252,11 @@ class ConversationPane(Vertical):
             return
         if message.kind == "fork-result":
             if self._fork is None:
-                self._mount(Static(Text(message.text), classes="fork-result"))
+                self._mount(Static(Text(printable(message.text)), classes="fork-result"))
                 return
             # The fork's block already shows the answer; the message as the model gets it is meta.
-            self._mount(Static(Text(message.text.split("\n", 1)[0], "dim"), classes="fork-result"))
-            self._mount(Static(Text.assemble(("sent as\n", "dim"), message.text), classes="meta"))
+            self._mount(Static(Text(printable(message.text.split("\n", 1)[0]), "dim"), classes="fork-result"))
+            self._mount(Static(Text.assemble(("sent as\n", "dim"), printable(message.text)), classes="meta"))
             self._fork = None
             return
         if message.kind == "command":
@@ -249,20 +264,20 @@ class ConversationPane(Vertical):
             name = re.search(r"<command-name>(.*?)</command-name>", message.text, re.S)
             args = re.search(r"<command-args>(.*?)</command-args>", message.text, re.S)
             self._typed_command(" ".join(m.group(1) for m in (name, args) if m))
-            self._mount(Static(Text.assemble(("sent as\n", "dim"), message.text), classes="meta"))
+            self._mount(Static(Text.assemble(("sent as\n", "dim"), printable(message.text)), classes="meta"))
             return
         label = "sent to the model, hidden in Claude Code" if message.meta else "you"
-        widget = Static(Text.assemble((label + "\n", "dim"), message.text), classes="meta" if message.meta else "user")
+        widget = Static(Text.assemble((label + "\n", "dim"), printable(message.text)), classes="meta" if message.meta else "user")
         self._mount(widget)
 
     def _fork_block(self, skill: str, content: RenderableType, done: bool = False) -> tuple[Collapsible, Static]:
         body = Static(content, classes="fork-body")
-        block = Collapsible(body, title=_fork_title(skill, done), collapsed=False, classes="fork")
+        block = Collapsible(body, title=_fork_title(skill, done), collapsed=False, classes="fork")  # type: ignore[arg-type]
         self._mount(block)
         return block, body
 
     def _typed_command(self, typed: str) -> None:
-        self._mount(Static(Text.assemble(("you\n", "dim"), (typed, "bold")), classes="user"))
+        self._mount(Static(Text.assemble(("you\n", "dim"), (printable(typed), "bold")), classes="user"))
 
     def _text(self, delta: str) -> None:
         if self._answer is None:
@@ -295,5 +310,6 @@ class ConversationPane(Vertical):
             self.post_message(self.Submitted(text))
 
 
-def _fork_title(skill: str, done: bool) -> str:
-    return f"fork /{skill} · done" if done else f"fork /{skill}"
+def _fork_title(skill: str, done: bool) -> Content:
+    # A Content: a Collapsible parses a str title as markup.
+    return content(f"fork /{skill} · done" if done else f"fork /{skill}")

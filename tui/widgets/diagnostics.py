@@ -1,4 +1,7 @@
-"""Every diagnostic of the catalog, grouped by file, filterable by severity."""
+"""Every diagnostic of the catalog, grouped by file, filterable by severity.
+
+A diagnostic's path and message quote files (folder names, keys, values): each goes through
+`printable` (tui/untrusted.py), and a notification naming a file is not parsed as markup."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, Tree
 
-from engine import Diagnostic, Severity
+from engine import Diagnostic, Severity, printable
 
 from ..messages import JumpToSkill
 from ..view import CatalogView, PathDisplay
@@ -101,7 +104,7 @@ class DiagnosticsPane(Vertical):
 
         for path in sorted(grouped, key=order):
             diags = grouped[path]
-            node = tree.root.add(Text(self._paths(path), "bold"), path, expand=True)
+            node = tree.root.add(Text(printable(self._paths(path)), "bold"), path, expand=True)
             for diag in diags:
                 where = f"{diag.line}:{diag.column or 1}  " if diag.line else ""
                 node.add_leaf(
@@ -110,7 +113,7 @@ class DiagnosticsPane(Vertical):
                         (diag.code, "dim"),
                         "  ",
                         where,
-                        self._paths.in_text(diag.message),
+                        printable(self._paths.in_text(diag.message)),
                     ),
                     diag,
                 )
@@ -124,7 +127,8 @@ class DiagnosticsPane(Vertical):
             return
         target = _skill_path(diag, self._view)
         if target is None:
-            self.app.notify(f"No skill loads from {self._paths(diag.path)}; press e to open it", severity="warning")
+            where = printable(self._paths(diag.path))
+            self.app.notify(f"No skill loads from {where}; press e to open it", severity="warning", markup=False)
             return
         self.post_message(JumpToSkill(target))
 

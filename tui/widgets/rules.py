@@ -1,5 +1,8 @@
 """The permission rules pane: every rule by file in precedence order, and what they decide for
-the selected skill (its Skill-tool call, and what its `allowed-tools` pre-approve)."""
+the selected skill (its Skill-tool call, and what its `allowed-tools` pre-approve).
+
+Rules, reasons (which quote rules), paths and skill names come from files: each goes through
+`printable` (tui/untrusted.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from engine import Permissions, PlacedRule, Skill, call_from_rule
+from engine import Permissions, PlacedRule, Skill, call_from_rule, printable
 
 from ..view import PathDisplay
 from .details import diagnostics_block
@@ -21,36 +24,44 @@ STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
 
 
 def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) -> Group:
-    lines = [Text.assemble(("/" + skill.name, "bold"), ("  what the rules decide", "dim"))]
+    name = printable(skill.name)
+    lines = [Text.assemble(("/" + name, "bold"), ("  what the rules decide", "dim"))]
     decision = permissions.decide_skill(skill.name)
-    where = f"  {paths(decision.file)}" if decision.file else ""
+    where = f"  {printable(paths(decision.file))}" if decision.file else ""
     if not skill.model_invocable:
         lines.append(Text("Model's Skill tool: never (disable-model-invocation: true)", "dim"))
     else:
         lines.append(
             Text.assemble(
-                "Model's Skill tool: ", (decision.decision, STYLE[decision.decision]), f"  {decision.reason}", (where, "dim")
+                "Model's Skill tool: ",
+                (decision.decision, STYLE[decision.decision]),
+                f"  {printable(decision.reason)}",
+                (where, "dim"),
             )
         )
     if skill.user_invocable:
-        lines.append(Text("Typing /" + skill.name + ": runs; Skill rules only gate the model, never a user's /command", "cyan"))
+        lines.append(Text("Typing /" + name + ": runs; Skill rules only gate the model, never a user's /command", "cyan"))
     else:
-        lines.append(Text("Typing /" + skill.name + ": blocked (user-invocable: false)", "dim"))
+        lines.append(Text("Typing /" + name + ": blocked (user-invocable: false)", "dim"))
     if skill.allowed_tools and not permissions.settings.trust.trusted and permissions.from_repository(skill):
         lines.append(Text("Its allowed-tools pre-approve nothing: this project is not trusted yet (t on this pane)", "yellow"))
     elif skill.allowed_tools:
         running = permissions.with_allowed_tools(skill)
         lines.append(Text("While it runs, allowed-tools pre-approve (they never restrict):", "bold"))
         for entry in skill.allowed_tools:
-            call = call_from_rule(entry)
+            call, shown = call_from_rule(entry), printable(entry)
             if call is None:
-                lines.append(Text(f"  {entry}: not a rule, ignored", "red"))
+                lines.append(Text(f"  {shown}: not a rule, ignored", "red"))
                 continue
             result = running.decide(*call)
             if result.decision == "allow":
-                lines.append(Text.assemble(f"  {entry}: ", ("pre-approved", "green")))
+                lines.append(Text.assemble(f"  {shown}: ", ("pre-approved", "green")))
             else:
-                lines.append(Text.assemble(f"  {entry}: still ", (result.decision, STYLE[result.decision]), f", {result.reason}"))
+                lines.append(
+                    Text.assemble(
+                        f"  {shown}: still ", (result.decision, STYLE[result.decision]), f", {printable(result.reason)}"
+                    )
+                )
     else:
         lines.append(Text("No allowed-tools: every tool call follows the rules below.", "dim"))
     return Group(*lines)
@@ -102,18 +113,20 @@ class RulesPane(Vertical):
         tree.clear()
         tree.cursor_line = -1
         for f in settings.files:
+            where = printable(paths(f.path))
             if not f.exists:
-                label = Text.assemble((f.scope, "bold"), (f"  {paths(f.path)}  (absent)", "dim"))
+                label = Text.assemble((f.scope, "bold"), (f"  {where}  (absent)", "dim"))
             elif not f.ok:
-                label = Text.assemble((f.scope, "bold"), f"  {paths(f.path)}", ("  invalid JSON, skipped", "bold red"))
+                label = Text.assemble((f.scope, "bold"), f"  {where}", ("  invalid JSON, skipped", "bold red"))
             else:
-                label = Text.assemble((f.scope, "bold"), f"  {paths(f.path)}")
+                label = Text.assemble((f.scope, "bold"), f"  {where}")
             node = tree.root.add(label, None, expand=True)
             for placed in [r for r in settings.rules if r.file == f.path]:
                 ignored = settings.ignored(placed) is not None
                 node.add_leaf(
                     Text.assemble(
-                        (f"{placed.behavior:<5} ", STYLE[placed.behavior]), (placed.text, "strike dim" if ignored else "")
+                        (f"{placed.behavior:<5} ", STYLE[placed.behavior]),
+                        (printable(placed.text), "strike dim" if ignored else ""),
                     ),
                     placed,
                 )
@@ -149,7 +162,8 @@ class RulesPane(Vertical):
 
     def action_trust(self) -> None:
         if self.permissions is not None and self.permissions.settings.trust.trusted:
-            self.app.notify(self.permissions.settings.trust.source, title="Already trusted")
+            # The source names a file (a path in a cloned repository): shown, never parsed as markup.
+            self.app.notify(printable(self.permissions.settings.trust.source), title="Already trusted", markup=False)
             return
         self.post_message(self.TrustRequested())
 

@@ -1,4 +1,6 @@
-"""`/` search: an input and the ranked results, narrowing as you type."""
+"""`/` search: an input and the ranked results, narrowing as you type.
+
+Names, labels and descriptions come from files: each goes through `printable` (tui/untrusted.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
+from engine import printable
+
 from ..search import Result, SearchIndex
 
 # More than a tall terminal shows; ranking more only slows each keystroke.
@@ -20,9 +24,9 @@ RESULTS_SHOWN = 200
 
 def result_label(result: Result) -> Text:
     skill = result.skill
-    label = Text(skill.name, "dim strike" if result.shadowed else "bold")
-    label.append(f"  {skill.source.label}", "dim")
-    label.append(f"  {' '.join(skill.description.split())[:160]}", "dim" if result.shadowed else "")
+    label = Text(printable(skill.name), "dim strike" if result.shadowed else "bold")
+    label.append(f"  {printable(skill.source.label)}", "dim")
+    label.append(f"  {printable(' '.join(skill.description.split())[:160])}", "dim" if result.shadowed else "")
     return label
 
 

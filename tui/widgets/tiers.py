@@ -1,4 +1,6 @@
-"""The tiers tree: sources in precedence order, their skills, and the shadowed ones dimmed."""
+"""The tiers tree: sources in precedence order, their skills, and the shadowed ones dimmed.
+
+Names, plugin labels and folders come from files: each goes through `printable` (tui/untrusted.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
-from engine import Severity, Shadowed, Skill, Source
+from engine import Severity, Shadowed, Skill, Source, printable
 
 from ..view import CatalogView, PathDisplay, TierView
 from .navigation import NavTree
@@ -24,19 +26,19 @@ class NodeData:
 
 def tier_label(tier: TierView, paths: PathDisplay) -> Text:
     count = len(tier.skills)
-    text = Text.assemble((tier.source.label, "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
+    text = Text.assemble((printable(tier.source.label), "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
     if tier.shadowed:
         text.append(f" +{len(tier.shadowed)} shadowed", "dim")
     if tier.errors:
         text.append(f"  ✗{tier.errors}", "bold red")
     if tier.warnings:
         text.append(f"  ⚠{tier.warnings}", "yellow")
-    text.append(f"  {paths(tier.source.root)}", "dim italic")
+    text.append(f"  {printable(paths(tier.source.root))}", "dim italic")
     return text
 
 
 def skill_label(skill: Skill, view: CatalogView) -> Text:
-    text = Text(skill.name)
+    text = Text(printable(skill.name))
     worst = view.worst(skill.path)
     if worst is Severity.ERROR:
         text.append(" ✗", "bold red")
@@ -55,7 +57,7 @@ def skill_label(skill: Skill, view: CatalogView) -> Text:
 
 
 def shadow_label(entry: Shadowed) -> Text:
-    return Text.assemble((entry.skill.name, "dim strike"), (f"  ← {entry.shadowed_by.source.label}", "dim"))
+    return Text.assemble((printable(entry.skill.name), "dim strike"), (f"  ← {printable(entry.shadowed_by.source.label)}", "dim"))
 
 
 class TiersTree(NavTree[NodeData]):
