@@ -6,6 +6,12 @@ user message. Fork: a fresh subagent conversation whose task is the rendered ski
 agent type's tools (Explore and Plan read-only) and the skill's model; only its final answer
 comes back. Every message is appended to the transcript as it completes; a cancelled run
 closes any open tool call with a result, so the transcript stays a valid conversation.
+
+The model is not trusted: a call whose input is not a JSON object, names no tool, or does not
+fit the tool's schema gets an error result; a tool that raises gets one too; every result is cut
+at RESULT_CAP; a call in an answer that did not stop for tool use (cut by max_tokens) never runs.
+A run ends after `max_turns` answers and says so (`Failed` with kind "turn-limit"); `proceed()`
+goes on. What is sent is always rebuilt into a conversation the API accepts (`api_messages`).
 """
 
 from __future__ import annotations
@@ -103,11 +109,13 @@ class Runner:
     async def proceed(self) -> None:
         """Let the model go on from where the run stopped (the turn bound, a failed request),
         without a new user message."""
-        await self._loop()
+        if self.messages:
+            await self._loop()
 
     async def invoke(self, name: str, args: str = "", fork: bool | None = None) -> None:
         """The user typed `/name args`."""
         self.active = None
+        self.stopped = None
         skill = self.catalog.get(name)
         if skill is None:
             self.emit(Failed(Error("unknown-skill", f"Unknown skill: {name.strip().removeprefix('/')}", False)))
