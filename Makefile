@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Exact versions for a reproducible suite (the snapshot tests draw with these textual/rich).
 CONSTRAINTS := tests/constraints.txt
 
-.PHONY: demo test lint bench screenshots tmux clean fuzz
+.PHONY: demo test lint bench screenshots tmux clean fuzz oracle
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=python3.x)"; exit 1; }
@@ -50,6 +50,15 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_watch.py
 	$(BIN)/python tests/bench/bench_run.py
 	$(BIN)/python tests/bench/bench_conversation.py
+
+# Record what the pinned Claude Code decides for every permission case (tests/oracle/README.md).
+# Installs that version into .oracle/ (ignored by git) unless it is already there. `make test`
+# never needs it: the tests read the committed recordings.
+ORACLE_VERSION = $(shell cat tests/oracle/VERSION)
+oracle: $(STAMP)
+	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$(ORACLE_VERSION)" ]; then \
+		npm install --prefix .oracle --no-audit --no-fund @anthropic-ai/claude-code@$(ORACLE_VERSION); fi
+	$(BIN)/python -m tests.oracle.record
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

@@ -1,0 +1,174 @@
+"""Record what the pinned Claude Code decides for every permission case: `make oracle`.
+
+For each case: build its workspace in a temporary folder, start the script server, run Claude
+Code in print mode (default permission mode, private HOME, no network but loopback), let it
+meet each scripted tool call in turn, and classify each call as allow / ask / deny from the
+tool_result it sent back and from whether the call's side effect happened. The raw requests,
+stream and debug log of each run stay in .oracle/runs/<case>/ (ignored by git) to look at;
+the recording keeps only the classification.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tests.oracle.classify import classify, hook_settings
+from tests.oracle.server import ScriptServer, is_main
+from tests.oracle.workspace import RECORDINGS, Places, build, load_cases
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE = REPO / ".oracle"
+CLAUDE = ORACLE / "node_modules" / ".bin" / "claude"
+VERSION = (Path(__file__).parent / "VERSION").read_text().strip()
+RUN_TIMEOUT = 300
+
+
+def in_private_network() -> None:
+    """Re-run this process in a network namespace with only loopback, so nothing leaves the machine."""
+    if os.environ.get("ORACLE_NETNS") == "1" or shutil.which("unshare") is None:
+        return
+    probe = subprocess.run(["unshare", "-n", "-r", "true"], capture_output=True, timeout=30)
+    if probe.returncode != 0:
+        print("oracle: unshare is not available, running with the host network", file=sys.stderr)
+        return
+    env = {**os.environ, "ORACLE_NETNS": "1"}
+    script = 'ip link set lo up 2>/dev/null; exec "$@"'
+    argv = ["unshare", "-n", "-r", "sh", "-c", script, "sh", sys.executable, "-m", "tests.oracle.record", *sys.argv[1:]]
+    os.execvpe("unshare", argv, env)
+
+
+def add_hook(places: Places, log: Path) -> None:
+    """Add the permission-request hook to the private user settings (see classify.py)."""
+    path = places.home / ".claude" / "settings.json"
+    body = json.loads(path.read_text()) if path.exists() else {}
+    body.setdefault("hooks", {}).update(hook_settings(str(log)))
+    path.write_text(json.dumps(body, indent=2) + "\n")
+
+
+def denied_ids(stream: str) -> set[str]:
+    """The tool_use ids the stream-json result lists as refused (asked or denied)."""
+    ids: set[str] = set()
+    for line in stream.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "result":
+            ids |= {d.get("tool_use_id") for d in event.get("permission_denials") or [] if isinstance(d, dict)}
+    return ids
+
+
+def claude_env(places: Places, port: int) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(places.home),
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ANTHROPIC_API_KEY": "dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+
+
+def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
+    calls = case["calls"]
+    with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
+        places = build(case, Path(os.path.realpath(tmp)))
+        asked_log = places.root / "permission-requests.jsonl"
+        add_hook(places, asked_log)
+        effects: dict[int, bool] = {}
+        asked: dict[int, bool] = {}
+        seen = [0]
+
+        def between(index: int, block: dict[str, Any]) -> None:
+            # Runs before the next call is sent: see (and clear) what this call left behind, and
+            # whether a permission request was made for it.
+            name = calls[index].get("marker", "x")
+            marker = Path(places.fill(name)) if "{" in name else places.project / name
+            effects[index] = marker.exists() or marker.is_symlink()
+            if marker.is_file() or marker.is_symlink():
+                marker.unlink()
+            lines = asked_log.read_text().count("\n") if asked_log.exists() else 0
+            asked[index] = lines > seen[0]
+            seen[0] = lines
+
+        with ScriptServer([places.fill(c) for c in calls], between) as server:
+            debug = keep / "debug.log"
+            argv = [str(CLAUDE), "-p", "Run the next tool call.", "--output-format", "stream-json", "--verbose",
+                    "--debug-file", str(debug), "--no-session-persistence"]  # fmt: skip
+            proc = subprocess.run(
+                argv, cwd=places.project, env=claude_env(places, server.port), capture_output=True, text=True,
+                timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            (keep / "stream.jsonl").write_text(proc.stdout)
+            (keep / "stderr.txt").write_text(proc.stderr)
+            (keep / "requests.json").write_text(json.dumps(server.requests, indent=1))
+            shutil.copy(places.home / ".claude.json", keep / "claude.json.after")
+            results = dict(server.results)
+            requests = list(server.requests)
+        refused = denied_ids(proc.stdout)
+        mains = [r for r in requests if is_main(r)]
+        offered = {t.get("name") for t in mains[0].get("tools") or []} if mains else set()
+        out = []
+        for index, call in enumerate(calls):
+            block = results.get(index)
+            entry: dict[str, Any] = {"tool": call["tool"], "input": call["input"]}
+            if block is None:
+                entry.update(decision="unknown", reason="no tool_result came back")
+            else:
+                effect = effects.get(index, False) if call["tool"] == "Bash" or "marker" in call else None
+                entry.update(
+                    classify(
+                        call["tool"],
+                        call["tool"] in offered,
+                        block.get("tool_use_id") in refused,
+                        asked.get(index, False),
+                        bool(block.get("is_error")),
+                        effect,
+                    )
+                )
+            out.append(entry)
+    return {"claude_code_version": VERSION, "case": name, "about": case.get("about", ""), "calls": out}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("cases", nargs="*", help="case names (default: all)")
+    args = parser.parse_args()
+    if not CLAUDE.exists():
+        print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
+        return 2
+    installed = subprocess.run([str(CLAUDE), "--version"], capture_output=True, text=True, timeout=60).stdout.split(" ")[0]
+    if installed != VERSION:
+        print(f"oracle: .oracle holds Claude Code {installed or '?'}, tests/oracle/VERSION pins {VERSION}", file=sys.stderr)
+        return 2
+    in_private_network()
+    cases = load_cases()
+    unknown = [n for n in args.cases if n not in cases]
+    if unknown:
+        print(f"oracle: no such case: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    RECORDINGS.mkdir(parents=True, exist_ok=True)
+    for name in args.cases or list(cases):
+        keep = ORACLE / "runs" / name
+        keep.mkdir(parents=True, exist_ok=True)
+        recording = run_case(name, cases[name], keep)
+        (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2) + "\n")
+        summary = ", ".join(c["decision"] for c in recording["calls"])
+        print(f"{name}: {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
