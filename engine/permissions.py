@@ -112,6 +112,13 @@ class Permissions:
                 return placed
         return None
 
+    def blanket(self, tool: str) -> PlacedRule | None:
+        """An allow rule for the whole tool (`Bash`, `Bash(*)`), if any."""
+        return next(
+            (p for p in self._rules("allow") if tool_matches(p.rule, tool) and p.rule.specifier in (None, "*")),
+            None,
+        )
+
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
         decision = self._decide(tool, tool_input)
         broken = self.settings.unreadable
@@ -184,8 +191,8 @@ class Permissions:
                     return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope}){where}")
         if len(known) < len(targets):
             # Only a rule for the whole tool can allow a place we cannot know.
-            placed = self._first("allow", tool, {})
-            if placed is not None and placed.rule.specifier in (None, "*"):
+            placed = self.blanket(tool)
+            if placed is not None:
                 return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
             return Decision(
                 "ask",

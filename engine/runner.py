@@ -32,7 +32,7 @@ from .locations import Locations
 from .model import Skill
 from .permissions import Permissions
 from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
-from .settings_edit import SettingsEditError, add_rule, scope_path
+from .settings_edit import SettingsEditError, add_scoped_rule
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule, summary
 from .tools import READ_ONLY, Tool, ToolContext, builtin_tools
 from .tools.base import api_spec
@@ -124,8 +124,10 @@ class Runner:
             self.emit(Failed(Error("not-user-invocable", f"/{skill.name} cannot be typed: it sets user-invocable: false", False)))
             return
         try:
-            prompt = self._prompt(skill, args, fork)
-        except ExpansionError as exc:
+            # In a thread: the skill file is read again and its `!` commands run (up to 120 s each);
+            # the app's loop must keep drawing and `escape` must keep working meanwhile.
+            prompt = await asyncio.to_thread(self._prompt, skill, args, fork)
+        except (ExpansionError, OSError) as exc:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
         if prompt.context == "fork":
@@ -275,12 +277,13 @@ class Runner:
         if answer == "always":
             rule = suggested_rule(name, tool_input)
             try:
-                add_rule(scope_path(self.locations, "local"), rule, "allow")
+                # In a thread: an edit may wait for another editor (its lock, an empty file).
+                await asyncio.to_thread(add_scoped_rule, self.locations, "local", rule, "allow")
             except (SettingsEditError, OSError) as exc:
                 # The user did approve this call: it runs once; the rule just is not remembered.
                 self.emit(Notice("rule-not-saved", f"Allowed once; the rule {rule} was not saved: {exc}"))
             else:
-                self.permissions = Permissions.load(self.locations)
+                self.permissions = await asyncio.to_thread(Permissions.load, self.locations)
         return None
 
     async def _checked_call(self, block: Block, broken: str) -> tuple[Block, list[Message]]:
@@ -325,7 +328,7 @@ class Runner:
         refused = await self._permit(block.name, block.input, block.id)
         if refused:
             return result(refused, True), []
-        outcome = await tool.run(block.input, ToolContext(self.locations.project))
+        outcome = await tool.run(block.input, ToolContext(self.locations.project, self.permissions))
         return result(outcome.text, outcome.is_error), []
 
     async def _skill_call(self, block: Block, result: Callable[..., Block]) -> tuple[Block, list[Message]]:
@@ -344,7 +347,7 @@ class Runner:
         if refused:
             return result(refused, True), []
         try:
-            prompt = self._prompt(skill, args, None)
+            prompt = await asyncio.to_thread(self._prompt, skill, args, None)
         except (ExpansionError, OSError) as exc:
             return result(str(exc), True), []
         if prompt.context == "fork":

@@ -166,6 +166,10 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             decision = perms.decide_path(tool, place, within)
             if decision.decision == "deny":
                 return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
+    # A rule for the whole tool (`Bash`) is the user's choice to run anything, however written.
+    blanket = perms.blanket("Bash")
+    if blanket is not None:
+        return Decision("allow", blanket, f"allow rule {blanket.text} ({blanket.scope}) allows every command")
     for place, raw in paths.writes:
         decision = perms.decide_path("Write", place)
         if decision.decision != "allow":

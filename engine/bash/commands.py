@@ -45,6 +45,16 @@ WRAPPERS: dict[str, frozenset[str]] = {
     "ltrace": frozenset({"-e", "-o", "-p", "-s"}),
     "flock": frozenset({"-w", "-E"}),
     "caffeinate": frozenset(),
+    # Words of compound commands (the line is opaque anyway): what follows them is a command that
+    # deny rules must still see, as in `for f in a; do curl $f; done`.
+    "do": frozenset(),
+    "then": frozenset(),
+    "else": frozenset(),
+    "elif": frozenset(),
+    "if": frozenset(),
+    "while": frozenset(),
+    "until": frozenset(),
+    "{": frozenset(),
 }
 # `timeout DURATION cmd`, `flock FILE cmd`, `taskset MASK cmd`, `chrt PRIO cmd`: a first
 # positional word that is not the command.

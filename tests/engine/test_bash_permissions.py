@@ -265,3 +265,10 @@ def test_check_rule_answers_ask_for_a_smuggled_command(world: Tree, tmp_path: Pa
     call = call_from_rule("Bash(git status$(touch /tmp/x))")
     assert call is not None
     assert permissions.decide(*call).decision == "ask"
+
+
+def test_a_rule_for_the_whole_tool_allows_what_cannot_be_read_but_not_a_deny(world: Tree) -> None:
+    permissions = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"])
+    for command in ("for f in *; do wc -l $f; done", "echo $((1+2)) > out.txt", "cat <<EOF\nx\nEOF"):
+        assert permissions.decide("Bash", {"command": command}).decision == "allow", command
+    assert permissions.decide("Bash", {"command": "for f in a; do curl $f; done"}).decision == "deny"

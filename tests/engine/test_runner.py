@@ -182,3 +182,18 @@ async def test_resume_from_a_transcript(tree: Tree, server: MessagesServer) -> N
     again.resume(runner.transcript.path)
     await again.send("two")
     assert _texts(server.requests[1]) == ["one", "First.", "two"]
+
+
+async def test_a_skills_shell_command_runs_off_the_event_loop(tree: Tree, server: MessagesServer) -> None:
+    """The `!` command waits for a file that only a coroutine on the same loop creates: when the
+    command blocked the loop, that coroutine never ran and the command gave up."""
+    waiter = "python3 -c \"import os,time; [time.sleep(0.02) for _ in range(500) if not os.path.exists('go')]; print(os.path.exists('go'))\""
+    tree.skill("wait", skill_text(body=f"Ready: !`{waiter}`\n", name="wait", description="Waits.", allowed__tools="Bash"))
+    server.script(Reply(text="Done."))
+    runner, events = _runner(tree, server)
+    run = asyncio.create_task(runner.invoke("wait"))
+    while not run.done() and not (tree.project / "go").exists():
+        await asyncio.sleep(0.01)
+        (tree.project / "go").touch()
+    await run
+    assert "Ready: True" in _texts(server.requests[0])[1], events
