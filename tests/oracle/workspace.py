@@ -7,6 +7,7 @@ anywhere:
     {"about": "...",
      "settings": {"user": {...}, "project": {...}, "local": {...}},   # each a settings.json body
      "trusted": true,            # projects[{project}].hasTrustDialogAccepted in {home}/.claude.json
+                                 # (or a folder: "{project}/.." trusts the folder above)
      "files": {"{project}/README.md": "text"},
      "dirs": ["{project}/src"],
      "symlinks": {"{project}/docs": "{outside}"},
@@ -19,6 +20,7 @@ should not run ran; the recorder checks it after each call and removes it.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +92,9 @@ def build(case: dict[str, Any], root: Path, git: bool = True) -> Places:
         path = Path(places.fill(SETTINGS_FILES[scope]))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(places.fill(body), indent=2) + "\n")
-    projects = {str(places.project): {"hasTrustDialogAccepted": True}} if case.get("trusted") else {}
+    trusted = case.get("trusted")
+    # true trusts the project; a path (with placeholders) trusts that folder instead.
+    folder = os.path.normpath(places.fill(trusted)) if isinstance(trusted, str) else str(places.project)
+    projects = {folder: {"hasTrustDialogAccepted": True}} if trusted else {}
     trust_file(places).write_text(json.dumps({"projects": projects}) + "\n")
     return places
