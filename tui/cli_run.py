@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from engine import Transcript, Workspace, call_from_rule, printable
+from engine import Transcript, Workspace, call_from_rule, json_printable, printable
 from engine.llm import backend_for
 from engine.runner import Added, Call, Failed, Fork, Notice, Result, RunEvent, Runner, Sending, Text
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     failed: list[str] = []
     bad = [rule for rule in args.allow if call_from_rule(rule) is None]
     if bad:
-        render.err.print(f"[red]--allow {bad[0]!r} is not a rule[/]")
+        render.err.print(f"[red]--allow {escape(printable(repr(bad[0])))} is not a rule[/]")
         return 2
     permissions = permissions.with_allow(args.allow, "--allow")
     interactive = sys.stdin.isatty()
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         if isinstance(event, Failed):
             failed.append(event.error.message)
         if args.json:
-            sys.stdout.write(json.dumps(_event_dict(event), ensure_ascii=False) + "\n")
+            sys.stdout.write(json_printable(json.dumps(_event_dict(event), ensure_ascii=False)) + "\n")
             sys.stdout.flush()
         elif isinstance(event, Notice):
             render.err.print(f"\n[yellow]{escape(printable(event.message))}[/]")
@@ -112,9 +112,11 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
 
     async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
         if not interactive:
-            render.err.print(f"[yellow]denied {tool} {tool_input}: needs approval and there is no terminal (use --allow)[/]")
+            shown = escape(printable(f"{tool} {json.dumps(tool_input, ensure_ascii=False)}"))
+            render.err.print(f"[yellow]denied {shown}: needs approval and there is no terminal (use --allow)[/]")
             return "deny"
-        answer = await asyncio.to_thread(input, f"Allow {tool} {json.dumps(tool_input)}? [o]nce / [a]lways / [d]eny: ")
+        shown = printable(f"{tool} {json.dumps(tool_input, ensure_ascii=False)}")
+        answer = await asyncio.to_thread(input, f"Allow {shown}? [o]nce / [a]lways / [d]eny: ")
         return {"o": "once", "a": "always"}.get(answer.strip().lower()[:1], "deny")
 
     transcript = Transcript.create(environ=env)
@@ -130,7 +132,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         return 130
     if not args.json:
         sys.stdout.write("\n")
-        render.err.print(f"[dim]transcript: {transcript.path}[/]")
+        render.err.print(f"[dim]transcript: {escape(printable(str(transcript.path)))}[/]")
         if runner.stopped is not None and runner.stopped.kind in CONTINUABLE:
             # `run` is one shot: going on happens in the app, from this transcript.
             render.err.print(f"[dim]to go on: skilldeck --resume {transcript.session_id}, then send 'continue'[/]")

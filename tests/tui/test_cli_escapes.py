@@ -103,7 +103,8 @@ def test_prompt_previews_shell_commands_and_runs_them_only_when_asked(tree: Tree
     assert (tree.project / "pwned").is_file()
 
 
-def test_run_output_from_a_model_is_made_printable(tree: Tree) -> None:
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["text", "json"])
+def test_run_output_from_a_model_is_made_printable(tree: Tree, json_flag: tuple[str, ...]) -> None:
     from tests.llm_server import MessagesServer, Reply
 
     tree.skill("hello", skill_text(body="Say hi.\n", name="hello", description="Greets."))
@@ -112,13 +113,18 @@ def test_run_output_from_a_model_is_made_printable(tree: Tree) -> None:
         env = {"PATH": "/usr/bin:/bin", "HOME": str(tree.root), "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
         env["XDG_STATE_HOME"] = str(tree.root / "state")
         done = subprocess.run(
-            [str(EXE), "run", "hello", "--project", str(tree.project), "--user-dir", str(tree.user),
+            [str(EXE), "run", "hello", *json_flag, "--project", str(tree.project), "--user-dir", str(tree.user),
              "--managed-dir", str(tree.managed), "--no-bundled"],
             env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
     _clean(done.stdout)
-    assert printable(f"Hi {ESCAPES} there").encode() in done.stdout
+    if json_flag:
+        events = [json.loads(line) for line in done.stdout.decode().splitlines()]
+        streamed = "".join(e["text"] for e in events if e.get("type") == "text")
+        assert streamed == f"Hi {ESCAPES} there", "the JSON keeps the value"
+    else:
+        assert printable(f"Hi {ESCAPES} there").encode() in done.stdout
 
 
 def test_printable() -> None:
