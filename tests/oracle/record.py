@@ -22,7 +22,7 @@ from typing import Any
 
 from tests.oracle.classify import classify, hook_settings
 from tests.oracle.server import ScriptServer, is_main
-from tests.oracle.workspace import RECORDINGS, Places, build, load_cases
+from tests.oracle.workspace import RECORDINGS, Places, build, load_cases, start_folder
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE = REPO / ".oracle"
@@ -108,7 +108,7 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
             argv = [str(CLAUDE), "-p", "Run the next tool call.", "--output-format", "stream-json", "--verbose",
                     "--debug-file", str(debug), "--no-session-persistence"]  # fmt: skip
             proc = subprocess.run(
-                argv, cwd=places.project, env=claude_env(places, server.port), capture_output=True, text=True,
+                argv, cwd=start_folder(case, places), env=claude_env(places, server.port), capture_output=True, text=True,
                 timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
             (keep / "stream.jsonl").write_text(proc.stdout)

@@ -11,6 +11,7 @@ anywhere:
      "files": {"{project}/README.md": "text"},
      "dirs": ["{project}/src"],
      "symlinks": {"{project}/docs": "{outside}"},
+     "cwd": "{project}/sub",     # where Claude Code starts (default: {project})
      "calls": [{"tool": "Bash", "input": {"command": "echo hi"}, "marker": "x"}]}
 
 `marker` (default `x`) is a file in the project that the call creates only if something it
@@ -63,6 +64,11 @@ class Places:
         return value
 
 
+def start_folder(case: dict[str, Any], places: Places) -> Path:
+    """The folder Claude Code is started in: the project unless the case says otherwise."""
+    return Path(places.fill(case.get("cwd", "{project}")))
+
+
 def load_cases() -> dict[str, dict[str, Any]]:
     return {p.stem: json.loads(p.read_text()) for p in sorted(CASES.glob("*.json"))}
 
@@ -92,6 +98,7 @@ def build(case: dict[str, Any], root: Path, git: bool = True) -> Places:
         path = Path(places.fill(SETTINGS_FILES[scope]))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(places.fill(body), indent=2) + "\n")
+    start_folder(case, places).mkdir(parents=True, exist_ok=True)
     trusted = case.get("trusted")
     # true trusts the project; a path (with placeholders) trusts that folder instead.
     folder = os.path.normpath(places.fill(trusted)) if isinstance(trusted, str) else str(places.project)
