@@ -4,15 +4,22 @@ terminal, and looking at the skill runs none of its `!` commands (issue 14, Secu
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from textual.widgets import Markdown
+from textual.containers import VerticalScroll
+from textual.widgets import Collapsible, Markdown
 
 from tests.conftest import Tree, skill_text, write
+from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
+from tui.screens.approve import ApproveScreen
+from tui.screens.arguments import ArgumentsScreen
 from tui.view import PathDisplay
+from tui.widgets.conversation import ConversationPane
 from tui.widgets.search import ResultsList
 
-from .conftest import loaded, until
+from .conftest import loaded, run_done, served_app, until
+from .test_app import _walk_to
 
 # OSC 52 (clipboard write), OSC 0 (title), CSI 2J (clear), their one-byte C1 forms, DEL.
 ESCAPES = "\x1b]52;c;cHduZWQ=\x07 \x1b]0;owned\x07 \x1b[2J \x9b2J \x9d0;t\x9c \x7f"
@@ -124,11 +131,17 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
             ("3", "the diagnostics pane", [f"bo{SHOWN}"]),
             ("4", "the listing pane", [f"Looks fine {SHOWN}"]),
             ("5", "the rules pane", [f"Bash(echo {SHOWN}"]),
-            ("6", "the conversation pane", []),
             ("1", "the tiers pane", ["ev[b][$accent]^[]52;c;cHduZWQ=^G"]),
+            ("6", "the conversation pane", []),
         ):
             await pilot.press(key)
             await _clean(pilot, where, *shown)
+        # The arguments modal shows the skill's name and hint.
+        app.tree.focus()
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen), what="the arguments modal")
+        await _clean(pilot, "the arguments modal", f"hint: {SHOWN}")
+        await pilot.press("escape")
         # The composer's hint for a typed /name shows the skill's hint and description.
         await pilot.press("6")
         composer = app.query_one("#composer")
@@ -145,3 +158,65 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
         await _clean(pilot, "the command palette", "Go to /ev[b][$accent]^[]52;c;cHduZWQ=^G", f"Looks fine {SHOWN}")
         await pilot.press("escape")
     assert not (tree.project / "pwned").exists()
+
+
+async def _scroll_clean(pilot, log: VerticalScroll, where: str) -> str:  # type: ignore[no-untyped-def]
+    """Scroll `log` from top to bottom, a page at a time, finding no control on any screen; all
+    the text seen."""
+    log.scroll_home(animate=False)
+    seen = []
+    while True:
+        await _clean(pilot, where)
+        seen.append(_screen_text(pilot.app))
+        if log.scroll_y >= log.max_scroll_y:
+            return "\n".join(seen)
+        log.scroll_page_down(animate=False)
+
+
+async def test_a_hostile_model_and_tool_results_are_shown_without_sending_controls(
+    tmp_path: Path, server: MessagesServer
+) -> None:
+    app = served_app(tmp_path, server)
+    project = tmp_path / "demo" / "acme-app"
+    hostile_file = project / ("notes" + HOSTILE.replace("/", "") + ".txt")
+    write(hostile_file, f"File {HOSTILE}\n")
+    markdown = f"Answer {HOSTILE}\n\n## Heading {HOSTILE}\n\n- item {HOSTILE}\n\n```\ncode {HOSTILE}\n```\n"
+    calls = [
+        {"id": "r", "name": "Read", "input": {"file_path": str(hostile_file)}},
+        {"id": "s", "name": "Skill", "input": {"skill": "release-notes", "args": HOSTILE}},
+        {"id": "b", "name": "Bash", "input": {"command": f"echo '{HOSTILE}'", "description": HOSTILE}},
+    ]
+    server.script(Reply(text=markdown, tool_uses=calls, chunk=3), Reply(text=f"Done {HOSTILE}"), Reply(text=f"Fork {HOSTILE}"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await loaded(pilot)
+        app.query_one("#composer").focus()
+        await pilot.press(*"hi", "enter")
+        pane = app.query_one(ConversationPane)
+        asked = []
+        while not (run_done(app) and pane.settled and len(server.requests) == 2):
+            if isinstance(app.screen, ApproveScreen):
+                await _clean(pilot, f"the approval of {app.screen.tool}", SHOWN)
+                asked.append(app.screen.tool)
+                await pilot.press("d" if app.screen.tool == "Bash" else "o")
+            await pilot.pause(0.02)
+        assert "Bash" in asked
+        for block in app.query(Collapsible):
+            block.collapsed = False
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: bool(app.query(".context")), what="the request context")
+        seen = await _scroll_clean(pilot, pane.log, "the conversation")
+        for shown in (
+            f"Answer {SHOWN}",
+            f"Heading {SHOWN}",
+            f"code {SHOWN}",
+            f"File {SHOWN}",
+            f"model invoked /release-notes {SHOWN}",
+        ):
+            assert shown in seen, f"{shown!r} not shown in the conversation"
+        # A fork's answer shows in its own block.
+        app.tree.focus()
+        await pilot.press("g")
+        await _walk_to(pilot, "research")
+        await pilot.press("enter")
+        await until(pilot, lambda: run_done(app) and bool(app.query(".fork-result")), what="the fork's result")
+        assert f"Fork {SHOWN}" in await _scroll_clean(pilot, pane.log, "the fork")

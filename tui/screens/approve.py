@@ -1,4 +1,8 @@
-"""Approving a tool call no rule allows: once, always (a rule is written), or deny."""
+"""Approving a tool call no rule allows: once, always (a rule is written), or deny.
+
+Everything shown is the model's (its command, paths, file contents in a diff, the reason and rule,
+which quote them): terminal controls show as `^[` (engine.printable), so a command cannot clear
+the screen over the question or write the clipboard while the user reads it."""
 
 from __future__ import annotations
 
@@ -15,11 +19,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from engine import json_printable, printable
+
 
 def preview(tool: str, tool_input: dict[str, Any]) -> Text | Syntax:
     """The command for Bash, a diff for Edit and Write, the input otherwise."""
     if tool == "Bash":
-        return Syntax(str(tool_input.get("command", "")), "bash", word_wrap=True)
+        return Syntax(printable(str(tool_input.get("command", ""))), "bash", word_wrap=True)
     if tool in ("Edit", "Write"):
         path = Path(str(tool_input.get("file_path", "")))
         try:
@@ -32,8 +38,9 @@ def preview(tool: str, tool_input: dict[str, Any]) -> Text | Syntax:
             old, new = str(tool_input.get("old_string", "")), str(tool_input.get("new_string", ""))
             after = before.replace(old, new) if tool_input.get("replace_all") else before.replace(old, new, 1)
         diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
-        return Syntax(diff or "(no change)", "diff", word_wrap=True)
-    return Text(json.dumps(tool_input, indent=2, ensure_ascii=False))
+        return Syntax(printable(diff) or "(no change)", "diff", word_wrap=True)
+    # json.dumps escapes C0 controls; json_printable escapes DEL and C1 too: the same JSON value.
+    return Text(json_printable(json.dumps(tool_input, indent=2, ensure_ascii=False)))
 
 
 class ApproveScreen(ModalScreen[str]):
@@ -50,11 +57,17 @@ class ApproveScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="approve-box"):
-            yield Static(Text.assemble(("Allow ", "bold"), (self.tool, "bold cyan"), ("?  ", "bold"), (self.reason, "dim")))
+            yield Static(
+                Text.assemble(
+                    ("Allow ", "bold"), (printable(self.tool), "bold cyan"), ("?  ", "bold"), (printable(self.reason), "dim")
+                )
+            )
             with VerticalScroll(id="approve-preview"):
                 yield Static(preview(self.tool, self.tool_input))
             yield Static(
-                Text.assemble(("allow always writes ", "dim"), (self.rule, "bold"), (" to .claude/settings.local.json", "dim"))
+                Text.assemble(
+                    ("allow always writes ", "dim"), (printable(self.rule), "bold"), (" to .claude/settings.local.json", "dim")
+                )
             )
             yield Static(Text("o: allow once · a: allow always · d or escape: deny", "bold"))
 

@@ -1,4 +1,6 @@
-"""Asking for a skill's arguments before running it (`a` on a skill)."""
+"""Asking for a skill's arguments before running it (`a` on a skill).
+
+The name, hint and argument names come from the skill's file: shown through `printable`."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from engine import Skill
+from engine import Skill, printable
 
 
 class ArgumentsScreen(ModalScreen[str | None]):
@@ -20,13 +22,15 @@ class ArgumentsScreen(ModalScreen[str | None]):
         self.skill = skill
 
     def compose(self) -> ComposeResult:
+        skill, hint = self.skill, printable(self.skill.argument_hint or "")
         with Vertical(id="arguments-box"):
-            yield Static(Text.assemble(("/" + self.skill.name, "bold"), ("  arguments", "dim")))
-            if self.skill.argument_hint:
-                yield Static(Text(f"hint: {self.skill.argument_hint}", "cyan"))
-            if self.skill.arguments:
-                yield Static(Text("named: " + "  ".join(f"${n} = word {i}" for i, n in enumerate(self.skill.arguments)), "dim"))
-            yield Input(placeholder=self.skill.argument_hint or "arguments", id="arguments-input")
+            yield Static(Text.assemble(("/" + printable(skill.name), "bold"), ("  arguments", "dim")))
+            if hint:
+                yield Static(Text(f"hint: {hint}", "cyan"))
+            if skill.arguments:
+                named = "  ".join(f"${n} = word {i}" for i, n in enumerate(skill.arguments))
+                yield Static(Text("named: " + printable(named), "dim"))
+            yield Input(placeholder=hint or "arguments", id="arguments-input")
             yield Static(Text("enter: run · escape: cancel", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
