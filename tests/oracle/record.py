@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.oracle.classify import classify, hook_settings
-from tests.oracle.server import ScriptServer, is_main
+from tests.oracle.server import ScriptServer, is_main, result_text
 from tests.oracle.workspace import RECORDINGS, Places, build, load_cases, start_folder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,8 +94,8 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
         def between(index: int, block: dict[str, Any]) -> None:
             # Runs before the next call is sent: see (and clear) what this call left behind, and
             # whether a permission request was made for it.
-            name = calls[index].get("marker", "x")
-            marker = Path(places.fill(name)) if "{" in name else places.project / name
+            marker_name = calls[index].get("marker", "x")
+            marker = Path(places.fill(marker_name)) if "{" in marker_name else places.project / marker_name
             effects[index] = marker.exists() or marker.is_symlink()
             if marker.is_file() or marker.is_symlink():
                 marker.unlink()
@@ -107,6 +107,9 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
             debug = keep / "debug.log"
             argv = [str(CLAUDE), "-p", "Run the next tool call.", "--output-format", "stream-json", "--verbose",
                     "--debug-file", str(debug), "--no-session-persistence"]  # fmt: skip
+            if case.get("tools"):
+                # 2.1.328 offers no Glob or Grep by default; naming them brings them back.
+                argv += ["--tools", ",".join(case["tools"])]
             proc = subprocess.run(
                 argv, cwd=start_folder(case, places), env=claude_env(places, server.port), capture_output=True, text=True,
                 timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
@@ -138,6 +141,9 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
                         effect,
                     )
                 )
+                if "watch" in call and entry["decision"] == "allow":
+                    # Whether what the call was allowed to show includes a text it should not reach.
+                    entry["shown"] = places.fill(call["watch"]) in result_text(block)
             out.append(entry)
     return {"claude_code_version": VERSION, "case": name, "about": case.get("about", ""), "calls": out}
 

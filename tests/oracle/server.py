@@ -32,6 +32,16 @@ def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def result_text(block: dict[str, Any]) -> str:
+    """A tool_result's text, whether its content is a string or a list of blocks."""
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
 def is_main(body: dict[str, Any]) -> bool:
     names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
     return "Bash" in names and bool(body.get("messages"))

@@ -12,10 +12,13 @@ anywhere:
      "dirs": ["{project}/src"],
      "symlinks": {"{project}/docs": "{outside}"},
      "cwd": "{project}/sub",     # where Claude Code starts (default: {project})
+     "tools": ["Bash", "Glob"],  # --tools for the run (2.1.328 offers Glob and Grep only when named)
      "calls": [{"tool": "Bash", "input": {"command": "echo hi"}, "marker": "x"}]}
 
 `marker` (default `x`) is a file in the project that the call creates only if something it
-should not run ran; the recorder checks it after each call and removes it.
+should not run ran; the recorder checks it after each call and removes it. `watch` is a text
+the call should not be able to show (a file name or content outside); for an allowed call the
+recording says whether the result held it (`shown`).
 """
 
 from __future__ import annotations
