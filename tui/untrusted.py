@@ -11,9 +11,10 @@ as markup (a `Static` or a tree label given a `str`, a notification, a palette h
 Why at each widget and not at one choke point: no public Textual API sees every string before it
 becomes terminal output. The driver (`App(driver_class=...)`) sees only the final bytes, where a
 hostile ESC cannot be told from Textual's own drawing sequences; the compositor that joins the
-widgets' lines is private (`Screen._compositor`); `Tree.process_label`, `Widget.render_line` and
-`App.notify` each cover one kind of widget, and Textual's own widgets (Markdown, Toast, the
-command palette, Input) draw through paths of their own. So every untrusted string goes through
+widgets' lines is private (`Screen._compositor`); `Tree.process_label`, `Widget.render_line`,
+`Widget.post_render` (Rich renderables only, not Content) and `App.notify` each cover one kind of
+widget or text, and Textual's own widgets (Markdown, Toast, the command palette, Input) draw
+through paths of their own. So every untrusted string goes through
 `printable` where a widget takes it, as a `Text`/`Content` (never parsed as markup) or, where an
 API takes only markup, escaped.
 """
