@@ -106,3 +106,24 @@ def glob_regex(pattern: str, anywhere: bool = False) -> re.Pattern[str]:
         return re.compile(regex, re.S)
     except re.error:
         return re.compile(re.escape(pattern))
+
+
+# Files that configure what runs next: Claude Code asks before any write to them, even under a
+# rule that allows every Edit or every Bash command (recorded, tests/oracle: `.claude/`,
+# `.git/hooks/`, `.mcp.json`, `~/.bashrc`). The list errs wide: asking costs a keypress.
+PROTECTED_FOLDERS = frozenset({".claude", ".git", ".ssh", ".gnupg", ".vscode", ".idea"})
+PROTECTED_FILES = frozenset(
+    {".mcp.json", ".claude.json", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc"}
+    | {".zshenv", ".zprofile", ".zlogin", ".gitconfig", ".gitmodules", ".npmrc", ".pypirc", ".netrc", ".envrc"}
+)
+
+
+def protected(path: Path) -> str | None:
+    """Why writing `path` is always asked, or None. `path` is absolute (as written or resolved)."""
+    parts = path.parts
+    for part in parts[:-1]:
+        if part in PROTECTED_FOLDERS:
+            return f"it is inside a {part}/ folder, which configures what runs next"
+    if parts and (parts[-1] in PROTECTED_FILES or parts[-1] in PROTECTED_FOLDERS):
+        return f"{parts[-1]} configures what runs next"
+    return None

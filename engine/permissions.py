@@ -18,7 +18,7 @@ from typing import Any
 
 from .locations import Locations
 from .model import Skill, SourceKind
-from .pathreach import expand_path, glob_reach, inside, real
+from .pathreach import expand_path, glob_reach, inside, protected, real
 from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
 
@@ -183,12 +183,21 @@ class Permissions:
     def _decide_files(self, tool: str, targets: list[Path | None], within: bool = False) -> Decision:
         known = [t for t in targets if t is not None]
         forms = [(t, False) for t in known] + [(real(t), True) for t in known]
+        if tool in ("Glob", "Grep"):
+            # A search reads the folder's contents: a rule on everything inside it (`secrets/**`)
+            # covers searching it (recorded: Grep of secrets/ is denied by Read(./secrets/**)).
+            forms += [(folder / "_", resolved) for folder, resolved in forms]
         for behavior in ("deny", "ask"):
             for path, resolved in forms:
                 placed = self.path_rule(behavior, tool, path, resolved, within)
                 if placed is not None:
                     where = f" (it resolves to {path})" if resolved and path not in known else ""
                     return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope}){where}")
+        if tool in EDIT_TOOLS:
+            for path, _ in forms:
+                why = protected(path)
+                if why:
+                    return Decision("ask", None, f"writing {path} is always asked: {why} (as in Claude Code)")
         if len(known) < len(targets):
             # Only a rule for the whole tool can allow a place we cannot know.
             placed = self.blanket(tool)
@@ -199,7 +208,13 @@ class Permissions:
                 None,
                 "the call reaches a place that cannot be known before it runs (`..` after a wildcard), so it is asked",
             )
-        allowed = [self.path_rule("allow", tool, real(t), True) for t in known]
+        escape = next((t for t in known if inside(t, self.dirs) and not self.is_inside(t)), None)
+        if escape is not None:
+            # Written inside the project, really outside it: a symlink. No rule carries a call
+            # through one (recorded: neither Read(./docs/**) nor Read(//<target>/**) does).
+            return Decision("ask", None, f"{escape} leads outside the working folder through a symlink, so Claude Code asks")
+        # An allow must hold for the place as written and as it really is.
+        allowed = [self.path_rule("allow", tool, t, False) and self.path_rule("allow", tool, real(t), True) for t in known]
         if allowed and all(allowed):
             placed = allowed[0]
             assert placed is not None
@@ -208,9 +223,7 @@ class Permissions:
             return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
         if tool in READ_TOOLS:
             outside = next(t for t in known if not self.is_inside(t))
-            return Decision(
-                "ask", None, f"{outside} is outside the working folder (once symlinks are followed), so Claude Code asks"
-            )
+            return Decision("ask", None, f"{outside} is outside the working folder, so Claude Code asks")
         return Decision("ask", None, "no rule matches, so Claude Code asks")
 
     def is_inside(self, path: Path) -> bool:

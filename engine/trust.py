@@ -57,10 +57,11 @@ def _load(path: Path) -> Any:
         return None
 
 
-def _folders(project: Path) -> list[str]:
-    """The project and each folder above it: trust given to a parent covers what is inside."""
-    real = Path(os.path.realpath(project))
-    seen = [project, *project.parents, real, *real.parents]
+def _folders(locations: Locations) -> list[str]:
+    """The project and each folder above it up to its repository's root: trust given there
+    covers the project, trust given above the repository does not (recorded, tests/oracle)."""
+    folders = locations.project_dirs()
+    seen = [*folders, *(Path(os.path.realpath(f)) for f in folders)]
     return list(dict.fromkeys(str(p) for p in seen))
 
 
@@ -69,13 +70,13 @@ def workspace_trust(locations: Locations) -> Trust:
     data = _load(config)
     projects = data.get("projects") if isinstance(data, dict) else None
     if isinstance(projects, dict):
-        for folder in _folders(locations.project):
+        for folder in _folders(locations):
             entry = projects.get(folder)
             if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
                 return Trust(True, f"trusted in Claude Code ({config})")
     mine = skilldeck_trust_file(locations)
     trusted = _load(mine)
-    if isinstance(trusted, list) and any(folder in trusted for folder in _folders(locations.project)):
+    if isinstance(trusted, list) and any(folder in trusted for folder in _folders(locations)):
         return Trust(True, f"trusted in skilldeck ({mine})")
     return Trust(False, f"not trusted: neither {config} nor {mine} records trust for {locations.project}")
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pathreach import expand_path, glob_reach, real
-from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, WRITES_PATHS, Invocation, invocations
+from ..pathreach import expand_path, glob_reach, protected, real
+from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, WRITES_PATHS, Invocation, invocations, read_only
 from .parse import Word, parse
 
 if TYPE_CHECKING:
@@ -166,6 +166,13 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             decision = perms.decide_path(tool, place, within)
             if decision.decision == "deny":
                 return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
+    # Writes to what configures the next run are asked whatever the rules (as in Claude Code).
+    for place, raw in [*paths.writes, *paths.changes]:
+        if place is None:
+            return Decision("ask", None, f"it writes to `{raw}`, a place that cannot be known before it runs, so it is asked")
+        why = protected(place) or protected(real(place))
+        if why:
+            return Decision("ask", None, f"it writes to `{raw}`, which is always asked: {why} (as in Claude Code)")
     # A rule for the whole tool (`Bash`) is the user's choice to run anything, however written.
     blanket = perms.blanket("Bash")
     if blanket is not None:
@@ -177,11 +184,12 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
 
     # 3. What cannot be read is never taken as allowed.
     if opaque:
+        found = "; ".join(dict.fromkeys(opaque))
         return Decision(
-            "ask", None, f"the command has {'; '.join(dict.fromkeys(opaque))}, which skilldeck cannot check, so it asks"
+            "ask", None, f"the command has {found}: Claude Code asks before running such a line, and so does skilldeck"
         )
 
-    # 4. Every command it runs must be allowed.
+    # 4. Every command it runs must be allowed by a rule, or only read.
     rules: list[PlacedRule] = []
     for inv in invs:
         placed = _allowed(perms, inv)
@@ -191,24 +199,34 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             inner = _innermost(invs, inv)
             if inner is not inv and set(inner.via) <= NEUTRAL_WRAPPERS:
                 placed = _allowed(perms, inner)
-        if placed is None:
+        if placed is not None:
+            rules.append(placed)
+        elif not (read_only(inv) and not inv.command.assignments):
             part = inv.command.text if not inv.peeled else " ".join(w.raw for w in inv.words)
             why = f"no rule allows `{part}`" + (", so the whole command is asked" if several else ", so Claude Code asks")
             return Decision("ask", None, why)
-        rules.append(placed)
 
     # 5. And stay inside the working folders, whatever a rule allows.
     for place, raw in [*paths.folders, *paths.reads, *paths.changes]:
         if place is None:
             return Decision("ask", None, f"`{raw}` leads to a place that cannot be known before it runs, so Claude Code asks")
-        if not perms.is_inside(place):
+        if not perms.is_inside(place) and not ((place, raw) in paths.reads and _read_rule_allows(perms, place)):
             where = real(place)
             shown = f"`{raw}`" if raw == str(where) else f"`{raw}` (that is {where})"
             return Decision("ask", None, f"{shown} is outside the working folder, so Claude Code asks")
-    if not rules:
+    if not invs:
         return Decision("ask", None, "nothing to run")
+    if not rules:
+        return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
     names = ", ".join(dict.fromkeys(p.text for p in rules))
     return Decision("allow", rules[0], f"allowed by {names}")
+
+
+def _read_rule_allows(perms: Permissions, place: Path) -> bool:
+    """Whether a Read allow rule (not the no-rule pass) covers a place outside the working folder:
+    `cat /data/x` under `Read(//data/**)` runs (recorded)."""
+    decision = perms.decide_path("Read", place)
+    return decision.decision == "allow" and decision.rule is not None
 
 
 def _innermost(invs: list[Invocation], inv: Invocation) -> Invocation:

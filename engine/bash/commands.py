@@ -222,3 +222,53 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
             out.extend(Invocation(m.command, m.words, (*via, *m.via, "evaluated string")) for m in more)
             opaque.extend(more_opaque)
     return out, opaque
+
+
+# Commands that only read, which Claude Code runs with no rule inside the working folder
+# (recorded, tests/oracle: ls, cat, grep -r, find, git status/log/diff, date, pwd, echo). Each
+# is listed with the options that would make it write or run something else; a command using
+# one is not read-only. Their path arguments are still checked against the working folder and
+# the Read rules. Kept short on purpose: a command missing here is asked, never wrongly allowed.
+_READ_ONLY: dict[str, frozenset[str]] = {
+    "echo": frozenset(),
+    "pwd": frozenset(),
+    "true": frozenset(),
+    "false": frozenset(),
+    "whoami": frozenset(),
+    "ls": frozenset(),
+    "cat": frozenset(),
+    "head": frozenset(),
+    "tail": frozenset(),
+    "wc": frozenset(),
+    "stat": frozenset(),
+    "file": frozenset({"-C", "--compile", "-m", "--magic-file"}),
+    "basename": frozenset(),
+    "dirname": frozenset(),
+    "realpath": frozenset(),
+    "grep": frozenset(),
+    "egrep": frozenset(),
+    "fgrep": frozenset(),
+    "date": frozenset({"-s", "--set", "-f", "--file"}),
+    "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}),
+}
+# git subcommands that only read, and the options that would make them write or run a program.
+_GIT_READ_ONLY = frozenset({"status", "log", "diff", "show"})
+_GIT_UNSAFE = ("-c", "-C", "--output", "--ext-diff", "--exec-path", "--git-dir", "--work-tree", "--config-env", "-o")
+
+
+def read_only(inv: Invocation) -> bool:
+    """Whether the command only reads (see _READ_ONLY); every word must be literal."""
+    values = [w.value for w in inv.words]
+    if not values or any(v is None for v in values) or any(w.brace for w in inv.words):
+        return False
+    name = inv.name
+    args = [v for v in values[1:] if v is not None]
+    if name == "git":
+        sub = next((a for a in args if not a.startswith("-")), None)
+        if sub not in _GIT_READ_ONLY:
+            return False
+        return not any(a == u or a.startswith(u + "=") or (u == "-c" and a.startswith("-c")) for a in args for u in _GIT_UNSAFE)
+    if name not in _READ_ONLY or values[0] != name:  # /bin/ls may be anything the path says
+        return False
+    unsafe = _READ_ONLY[name]
+    return not any(a.split("=", 1)[0] in unsafe for a in args)

@@ -26,6 +26,10 @@ _WORD_END = frozenset(" \t\n;&|<>()")
 _REDIRECT = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>&|>\||<<<|<<-|<<|<&|<>|>|<)")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*\-]")
+# Claude Code asks before running any line that substitutes a command's output, whatever the
+# command inside (recorded: `echo $(echo hi)` with `Bash(echo *)` asks). The inside is still read,
+# so that a deny rule on it denies.
+SUBSTITUTION = "a command substitution ($(...), `...`, <(...) or >(...))"
 # Words that open or close compound commands: a line using them is not a list of simple commands.
 RESERVED = frozenset({"if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac", "select"})
 RESERVED |= {"function", "{", "}", "[[", "]]", "coproc"}
@@ -213,6 +217,7 @@ class _Parser:
             c = self.s[self.i]
             if c in _WORD_END:
                 if c in "<>" and self.peek(1) == "(" and self.i == start:
+                    self.opaque(SUBSTITUTION)
                     self.i += 2
                     self.nested(")", "process substitution")
                     dynamic = True
@@ -288,14 +293,16 @@ class _Parser:
                 self.i += 1
             return True
         if nxt == "(":
+            self.opaque(SUBSTITUTION)
             self.i += 2
             self.nested(")", "substitution")
             return True
         if nxt == "{":
+            # Claude Code asks for any ${...}, even ${HOME} (recorded, tests/oracle).
             close = self.s.find("}", self.i + 2)
             inner = self.s[self.i + 2 : close] if close > 0 else ""
+            self.opaque("a parameter expansion ${...}")
             if close < 0 or not _SIMPLE_PARAMETER.fullmatch(inner):
-                self.opaque("a parameter expansion ${...} beyond a plain name")
                 # Read what is inside for any command it runs; the cursor ends after the brace.
                 self.i += 2
                 self.nested("}", "substitution")
@@ -308,7 +315,9 @@ class _Parser:
             self.nested("]", "substitution")
             return True
         if nxt == "'" and not quoted:
-            # $'...': backslash escapes, including \', end at the first unescaped quote.
+            # $'...': backslash escapes, including \', end at the first unescaped quote. Its
+            # escapes can spell anything, so Claude Code asks for it (recorded).
+            self.opaque("an ANSI-C string $'...'")
             j = self.i + 2
             while j < len(self.s) and self.s[j] != "'":
                 j += 2 if self.s[j] == "\\" else 1
@@ -329,6 +338,7 @@ class _Parser:
 
     def backtick(self) -> None:
         """`...`: the text up to the next unescaped backtick is a command line of its own."""
+        self.opaque(SUBSTITUTION)
         j = self.i + 1
         inner: list[str] = []
         while j < len(self.s) and self.s[j] != "`":

@@ -63,7 +63,7 @@ CASES: list[tuple[str, dict[str, Any], str, str, str | None]] = [
         "Bash(git diff:*)",
     ),
     ("trailing :* keeps the boundary", {"local": {"allow": ["Bash(git diff:*)"]}}, "Bash(git difftool)", "ask", None),
-    (":* only at the end", {"local": {"allow": ["Bash(git:* status)"]}}, "Bash(git status)", "ask", None),
+    (":* only at the end", {"local": {"allow": ["Bash(git:* push)"]}}, "Bash(git push)", "ask", None),
     ("star in the middle", {"local": {"allow": ["Bash(git * main)"]}}, "Bash(git push origin main)", "allow", "Bash(git * main)"),
     ("exact command", {"local": {"allow": ["Bash(npm test)"]}}, "Bash(npm test -- --watch)", "ask", None),
     ("every part must be allowed", {"local": {"allow": ["Bash(git status)"]}}, "Bash(git status && npm publish)", "ask", None),
