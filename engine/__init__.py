@@ -14,6 +14,7 @@ from .listing import Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
 from .permissions import Decision, Permissions, call_from_rule
+from .safeio import read_regular
 from .sanitize import json_printable, printable
 from .settings import PlacedRule, Settings, read_settings
 from .settings_edit import EDITABLE_SCOPES, SettingsEditError
@@ -57,6 +58,7 @@ __all__ = [
     "load_paths",
     "parse_fork_result",
     "printable",
+    "read_regular",
     "read_settings",
     "skill_files",
 ]

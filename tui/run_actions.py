@@ -16,7 +16,7 @@ from engine.conversation import latest_session
 from engine.llm import Backend, Usage, backend_for, resolve_model
 from engine.runner import Added, Notice, RunEvent, Runner, suggested_rule
 
-from .screens.approve import ApproveScreen
+from .screens.approve import ApproveScreen, preview
 from .screens.arguments import ArgumentsScreen
 from .widgets.conversation import ConversationPane
 
@@ -103,7 +103,9 @@ class RunActions:
 
     async def _ask(self: SkilldeckApp, tool: str, tool_input: dict[str, Any], decision: Any) -> str:  # type: ignore[misc]
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        screen = ApproveScreen(tool, tool_input, decision.reason, suggested_rule(tool, tool_input))
+        # The preview reads the file an Edit or Write names: in a thread, never on the UI loop.
+        shown = await asyncio.to_thread(preview, tool, tool_input, self.workspace.locations.project)
+        screen = ApproveScreen(tool, tool_input, decision.reason, suggested_rule(tool, tool_input), shown)
         self.push_screen(screen, lambda result: answer.set_result(result or "deny"))
         return await answer
 

@@ -19,28 +19,47 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine import json_printable, printable
+from engine import json_printable, printable, read_regular
+
+# How much of a file the diff preview reads, and the most lines it diffs: difflib is quadratic
+# in the worst case and a model may name a log of gigabytes.
+PREVIEW_BYTES = 256 * 1024
+PREVIEW_LINES = 2000
 
 
-def preview(tool: str, tool_input: dict[str, Any]) -> Text | Syntax:
-    """The command for Bash, a diff for Edit and Write, the input otherwise."""
+def _before(path: Path) -> str | None:
+    """The file as it is now ("" when absent), or None when it cannot be shown."""
+    try:
+        data, _ = read_regular(path, PREVIEW_BYTES)
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def preview(tool: str, tool_input: dict[str, Any], cwd: Path) -> Text | Syntax:
+    """The command for Bash, a diff for Edit and Write, the input otherwise. It reads the file an
+    Edit or Write names (bounded): call it in a worker thread, not on the UI loop."""
     if tool == "Bash":
         return Syntax(printable(str(tool_input.get("command", ""))), "bash", word_wrap=True)
     if tool in ("Edit", "Write"):
-        path = Path(str(tool_input.get("file_path", "")))
-        try:
-            before = path.read_text(encoding="utf-8") if path.is_file() else ""
-        except OSError:
-            before = ""
-        if tool == "Write":
-            after = str(tool_input.get("content", ""))
-        else:
-            old, new = str(tool_input.get("old_string", "")), str(tool_input.get("new_string", ""))
-            after = before.replace(old, new) if tool_input.get("replace_all") else before.replace(old, new, 1)
-        diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
-        return Syntax(printable(diff) or "(no change)", "diff", word_wrap=True)
+        path = Path(str(tool_input.get("file_path", ""))).expanduser()
+        path = path if path.is_absolute() else cwd / path
+        before = _before(path)
+        if before is not None:
+            if tool == "Write":
+                after = str(tool_input.get("content", ""))
+            else:
+                old, new = str(tool_input.get("old_string", "")), str(tool_input.get("new_string", ""))
+                after = before.replace(old, new) if tool_input.get("replace_all") else before.replace(old, new, 1)
+            if max(before.count("\n"), after.count("\n")) <= PREVIEW_LINES:
+                diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
+                return Syntax(printable(diff) or "(no change)", "diff", word_wrap=True)
+        note = Text(printable(f"{path}: not a regular file, or too large to show as a diff; the call's input:\n"), "yellow")
+        return note + Text(json_printable(json.dumps(tool_input, indent=2, ensure_ascii=False))[:PREVIEW_BYTES])
     # json.dumps escapes C0 controls; json_printable escapes DEL and C1 too: the same JSON value.
-    return Text(json_printable(json.dumps(tool_input, indent=2, ensure_ascii=False)))
+    return Text(json_printable(json.dumps(tool_input, indent=2, ensure_ascii=False))[:PREVIEW_BYTES])
 
 
 class ApproveScreen(ModalScreen[str]):
@@ -51,9 +70,10 @@ class ApproveScreen(ModalScreen[str]):
         Binding("escape", "answer('deny')", "Deny", show=False, id="approve.escape"),
     ]
 
-    def __init__(self, tool: str, tool_input: dict[str, Any], reason: str, rule: str) -> None:
+    def __init__(self, tool: str, tool_input: dict[str, Any], reason: str, rule: str, shown: Text | Syntax) -> None:
+        """`shown` is `preview(...)`, made in a worker thread by the caller."""
         super().__init__()
-        self.tool, self.tool_input, self.reason, self.rule = tool, tool_input, reason, rule
+        self.tool, self.tool_input, self.reason, self.rule, self.shown = tool, tool_input, reason, rule, shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="approve-box"):
@@ -63,7 +83,7 @@ class ApproveScreen(ModalScreen[str]):
                 )
             )
             with VerticalScroll(id="approve-preview"):
-                yield Static(preview(self.tool, self.tool_input))
+                yield Static(self.shown)
             yield Static(
                 Text.assemble(
                     ("allow always writes ", "dim"), (printable(self.rule), "bold"), (" to .claude/settings.local.json", "dim")
