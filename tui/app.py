@@ -14,11 +14,23 @@ from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupporte
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, TabPane, Tree
 
-from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, skill_files
+from engine import (
+    Catalog,
+    CatalogDiff,
+    Locations,
+    Permissions,
+    Severity,
+    Skill,
+    WatchHandle,
+    Workspace,
+    printable,
+    skill_files,
+)
 
 from . import gc_pause
 from .commands import SkillCommands
@@ -120,8 +132,21 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
                     yield ConversationPane(id="conversation-pane")
         yield Footer()
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification, as plain text with terminal controls made visible: they name files,
+        skills and rules, which a cloned repository may spell with `[/b]` or an OSC 52 sequence."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
     def on_mount(self) -> None:
-        self.sub_title = self.paths(self.workspace.locations.project)
+        self.sub_title = printable(self.paths(self.workspace.locations.project))
         self.query_one(SearchBox).display = False
         self.query_one(TiersTree).focus()
         # Start reading only once the first frame is up: the loading thread competes for
@@ -204,7 +229,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         self.query_one(ListingPane).show_listing(view.listing)
         counts = catalog.counts()
         summary = f"{len(catalog.skills)} skills · {counts[Severity.ERROR]} errors · {counts[Severity.WARNING]} warnings"
-        self.sub_title = f"{self.paths(self.workspace.locations.project)} · {summary}"
+        self.sub_title = printable(f"{self.paths(self.workspace.locations.project)} · {summary}")
         if message.reload:
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
         elif message.change is not None and not message.change.empty:

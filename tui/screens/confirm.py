@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from engine import printable
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [
@@ -25,9 +27,9 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
             # Text, not markup: a question names files, and a folder called `[/b]` must not break it.
-            yield Static(Text(self.question, style="bold"), id="confirm-question")
+            yield Static(Text(printable(self.question), style="bold"), id="confirm-question")
             if self.detail:
-                yield Static(Text(self.detail), id="confirm-detail")
+                yield Static(Text(printable(self.detail)), id="confirm-detail")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Yes (y)", variant="error", id="confirm-yes")
                 yield Button("No (n)", id="confirm-no")
