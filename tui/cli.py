@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         return cli_run.run(args, workspace)
     if command == "prompt":
         return cli_rules.run_prompt(args, workspace)
-    if command in ("rules", "check", "allow", "ask", "deny", "unrule"):
+    if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
     try:

@@ -35,6 +35,9 @@ def add_parsers(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -
         p.add_argument(
             "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
         )
+    p = sub.add_parser("trust", parents=[loc], help="whether the project's own allow rules count; --yes trusts it")
+    p.add_argument("--yes", action="store_true", help="trust the project (recorded in skilldeck's state, not Claude Code's)")
+    p.add_argument("--json", action="store_true")
     p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
     p.add_argument("rule", metavar="RULE")
     p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
@@ -83,12 +86,18 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
                 "diagnostics": [d.to_dict() for d in settings.diagnostics],
                 "allow_managed_permission_rules_only": settings.allow_managed_permission_rules_only,
                 "disable_skill_shell_execution": settings.disable_skill_shell_execution,
+                "trusted": settings.trust.trusted,
+                "ignored": [
+                    {"rule": r.text, "scope": r.scope, "why": settings.ignored(r)} for r in settings.rules if settings.ignored(r)
+                ],
             }
             json.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
         else:
             render.rules_table(permissions.settings)
         return 0
+    if command == "trust":
+        return _trust(args, workspace)
     if command == "check":
         call = call_from_rule(args.call)
         if call is None:
@@ -116,3 +125,22 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
         # controls are made visible and inert, and a `[` is text, not Rich markup.
         render.err.print(f"[red]refused:[/] {escape(printable(str(exc)))}")
         return 1
+
+
+def _trust(args: argparse.Namespace, workspace: Workspace) -> int:
+    """Say whether the project is trusted; with --yes, trust it. Exit 0 when trusted, 1 when not."""
+    state = workspace.trust_state()
+    if args.yes and not state.trusted:
+        try:
+            path = workspace.trust()
+        except OSError as exc:
+            render.err.print(f"[red]not trusted:[/] {escape(printable(str(exc)))}")
+            return 1
+        state = workspace.trust_state()
+        render.err.print(f"trusted; recorded in {escape(printable(str(path)))}")
+    if args.json:
+        json.dump({"trusted": state.trusted, "source": state.source}, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        render.out.print(("[green]trusted[/] " if state.trusted else "[yellow]not trusted[/] ") + escape(printable(state.source)))
+    return 0 if state.trusted else 1

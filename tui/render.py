@@ -197,7 +197,11 @@ def rules_table(settings: Settings) -> None:
         state = "" if f.ok else (" [red](invalid, skipped)[/]" if f.exists else " [dim](absent)[/]")
         out.print(f"[bold]{f.scope}[/] {_m(f.path)}{state}")
         for rule in [r for r in settings.rules if r.file == f.path]:
-            out.print(f"  [{DECISION_STYLE[rule.behavior]}]{rule.behavior:<5}[/] {_m(rule.text)}")
+            ignored = settings.ignored(rule)
+            note = f"  [yellow](ignored: {_m(ignored)})[/]" if ignored else ""
+            out.print(f"  [{DECISION_STYLE[rule.behavior]}]{rule.behavior:<5}[/] {_m(rule.text)}{note}")
+    if not settings.trust.trusted:
+        out.print("[yellow]This project is not trusted: its own allow rules count for nothing (skilldeck trust --yes)[/]")
     if settings.allow_managed_permission_rules_only:
         out.print("[yellow]allowManagedPermissionRulesOnly: only managed rules apply[/]")
     for d in settings.diagnostics:

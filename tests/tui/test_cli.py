@@ -257,3 +257,24 @@ def test_show_survives_a_body_that_became_a_fifo_after_the_load(tree: Tree, caps
     os.mkfifo(path)
     render.skill_detail(catalog.skills["deploy"], catalog, None)
     assert "cannot read the body" in capsys.readouterr().out
+
+
+def test_trust_says_and_records_it(tree: Tree) -> None:
+    """A cloned project: `rules` says its allow rules are ignored, `trust --yes` trusts it."""
+    exe = Path(sys.executable).with_name("skilldeck")
+    tree.distrust()
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": ["Bash(make *)"]}}))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tree.root), "XDG_STATE_HOME": str(tree.root / "state")}
+    flags = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed)]
+
+    def skilldeck(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(exe), *argv, *flags], env=env, capture_output=True, text=True, timeout=60)
+
+    assert json.loads(skilldeck("check", "Bash(make test)", "--json").stdout)["decision"] == "ask"
+    rules = skilldeck("rules")
+    assert "ignored" in rules.stdout and "not trusted" in rules.stdout
+    assert skilldeck("trust").returncode == 1
+    done = skilldeck("trust", "--yes", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["trusted"], done.stderr
+    assert json.loads(skilldeck("check", "Bash(make test)", "--json").stdout)["decision"] == "allow"
+    assert not tree.trust_file.exists(), "Claude Code's own file is never written"
