@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,15 +186,22 @@ async def test_resume_from_a_transcript(tree: Tree, server: MessagesServer) -> N
 
 
 async def test_a_skills_shell_command_runs_off_the_event_loop(tree: Tree, server: MessagesServer) -> None:
-    """The `!` command waits for a file that only a coroutine on the same loop creates: when the
-    command blocked the loop, that coroutine never ran and the command gave up."""
-    waiter = "python3 -c \"import os,time; [time.sleep(0.02) for _ in range(500) if not os.path.exists('go')]; print(os.path.exists('go'))\""
-    tree.skill("wait", skill_text(body=f"Ready: !`{waiter}`\n", name="wait", description="Waits.", allowed__tools="Bash"))
+    """The `!` command reads a FIFO that only a coroutine on the same loop writes: when the
+    command blocked the loop, that coroutine never ran and the command gave up after 10 s."""
+    fifo = tree.project / "go"
+    os.mkfifo(fifo)
+    tree.skill("wait", skill_text(body="Ready: !`timeout 10 cat go`\n", name="wait", description="Waits.", allowed__tools="Bash"))
     server.script(Reply(text="Done."))
     runner, events = _runner(tree, server)
     run = asyncio.create_task(runner.invoke("wait"))
-    while not run.done() and not (tree.project / "go").exists():
-        await asyncio.sleep(0.01)
-        (tree.project / "go").touch()
+    while not run.done():
+        try:  # succeeds once `cat` has the FIFO open for reading
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        os.write(fd, b"written by the loop")
+        os.close(fd)
+        break
     await run
-    assert "Ready: True" in _texts(server.requests[0])[1], events
+    assert "Ready: written by the loop" in _texts(server.requests[0])[1], events
