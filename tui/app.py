@@ -19,18 +19,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, TabPane, Tree
 
-from engine import (
-    Catalog,
-    CatalogDiff,
-    Locations,
-    Permissions,
-    Severity,
-    Skill,
-    WatchHandle,
-    Workspace,
-    printable,
-    skill_files,
-)
+from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
 
 from . import gc_pause
 from .commands import SkillCommands
