@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..pathreach import expand_path, glob_reach, protected, real
-from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, WRITES_PATHS, Invocation, invocations, read_only
+from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, SEARCHES, WRITES_PATHS, Invocation, invocations, read_only
 from .parse import Word, parse
 
 if TYPE_CHECKING:
@@ -96,21 +96,32 @@ def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
                 cwd = _where(target, cwd, perms)
             found.folders.append((cwd, f"{name} {target.raw if target else ''}".strip()))
         elif name in READS_PATHS:
+            recursive = name in RECURSIVE or _recursive_flag(inv)
             for word in args:
                 place = (_where(word, cwd, perms), word.raw)
                 found.reads.append(place)
-                if word.glob or name in RECURSIVE or _recursive_flag(inv):
+                if word.glob or recursive:
                     found.sweeps.append(place)
+            if recursive and name in SEARCHES and len(args) <= 1:
+                # `grep -r KEY` with no folder searches the current one: every file under it.
+                found.sweeps.append((cwd, "."))
         elif name in WRITES_PATHS:
             found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
     return found
 
 
 def _recursive_flag(inv: Invocation) -> bool:
-    """`-r`, `-R`, `-rn`, `--recursive`: the command reads whole folders."""
+    """`-r`, `-R`, `-rn`, `--recursive`, grep's `-d recurse` / `--directories=recurse` (also
+    abbreviated, `--dir=recurse`): the command may read whole folders. Errs towards yes."""
     for word in inv.words[1:]:
         value = word.value or ""
-        if value == "--recursive" or (value.startswith("-") and not value.startswith("--") and ("r" in value or "R" in value)):
+        if value == "--":
+            break
+        if value.startswith("--"):
+            name = value[2:].split("=", 1)[0]
+            if name and any(long.startswith(name) for long in ("recursive", "directories", "dereference-recursive")):
+                return True
+        elif value.startswith("-") and any(letter in value for letter in "rRd"):
             return True
     return False
 

@@ -74,6 +74,8 @@ READS_PATHS = _names(
 WRITES_PATHS = _names("touch rm rmdir mkdir mv cp ln chmod chown chgrp tee truncate install rsync shred unlink")
 # Commands that read whole folders whatever their flags.
 RECURSIVE = _names("rg ag find tree du tar zip rsync")
+# Commands that read the contents of the files under a folder, the current one when none is named.
+SEARCHES = _names("grep egrep fgrep rg ag")
 CHANGES_FOLDER = frozenset({"cd", "pushd", "popd"})
 
 
@@ -111,7 +113,9 @@ class Invocation:
             literal = " ".join(v for v in values if v is not None)
             out.append(literal)
             name = self.name
-            if name and name != values[0]:
+            # `/usr/bin/curl` is curl for a deny rule; for an allow rule `./echo` or
+            # `/tmp/x/echo` is whatever program that path holds, not the echo a rule names.
+            if name and name != values[0] and not for_allow:
                 out.append(" ".join([name, *(v for v in values[1:] if v is not None)]))
         if self.words:
             out.append(" ".join(w.raw for w in self.words))
@@ -226,34 +230,69 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
 
 # Commands that only read, which Claude Code runs with no rule inside the working folder
 # (recorded, tests/oracle: ls, cat, grep -r, find, git status/log/diff, date, pwd, echo). Each
-# is listed with the options that would make it write or run something else; a command using
+# is listed with the options that would make it write, run something else or read a file it does
+# not name as an argument: short option letters (also found bundled, `-uf` is `-u -f`) and long
+# option names (also found abbreviated, as getopt accepts: `--fi` is `--file`). A command using
 # one is not read-only. Their path arguments are still checked against the working folder and
 # the Read rules. Kept short on purpose: a command missing here is asked, never wrongly allowed.
-_READ_ONLY: dict[str, frozenset[str]] = {
-    "echo": frozenset(),
-    "pwd": frozenset(),
-    "true": frozenset(),
-    "false": frozenset(),
-    "whoami": frozenset(),
-    "ls": frozenset(),
-    "cat": frozenset(),
-    "head": frozenset(),
-    "tail": frozenset(),
-    "wc": frozenset(),
-    "stat": frozenset(),
-    "file": frozenset({"-C", "--compile", "-m", "--magic-file"}),
-    "basename": frozenset(),
-    "dirname": frozenset(),
-    "realpath": frozenset(),
-    "grep": frozenset(),
-    "egrep": frozenset(),
-    "fgrep": frozenset(),
-    "date": frozenset({"-s", "--set", "-f", "--file"}),
-    "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}),
+@dataclass(frozen=True)
+class _Unsafe:
+    short: str = ""
+    long: frozenset[str] = frozenset()
+    # Single-dash words matched whole (find's `-exec`, `-fprint`): no bundling, no abbreviation.
+    words: frozenset[str] = frozenset()
+
+
+_READ_ONLY: dict[str, _Unsafe] = {
+    "echo": _Unsafe(),
+    "pwd": _Unsafe(),
+    "true": _Unsafe(),
+    "false": _Unsafe(),
+    "whoami": _Unsafe(),
+    "ls": _Unsafe(),
+    "cat": _Unsafe(),
+    "head": _Unsafe(),
+    "tail": _Unsafe(),
+    "wc": _Unsafe(long=frozenset({"files0-from"})),
+    "stat": _Unsafe(),
+    "file": _Unsafe("Cmf", frozenset({"compile", "magic-file", "files-from"})),
+    "basename": _Unsafe(),
+    "dirname": _Unsafe(),
+    "realpath": _Unsafe(),
+    "grep": _Unsafe("f", frozenset({"file", "exclude-from"})),
+    "egrep": _Unsafe("f", frozenset({"file", "exclude-from"})),
+    "fgrep": _Unsafe("f", frozenset({"file", "exclude-from"})),
+    "date": _Unsafe("sf", frozenset({"set", "file"})),
+    "find": _Unsafe(
+        words=frozenset(
+            {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
+        )
+    ),
 }
-# git subcommands that only read, and the options that would make them write or run a program.
+# git subcommands that only read, and the options that would make them write, run a program or
+# read outside the repository (`--no-index` compares any two files on the machine).
 _GIT_READ_ONLY = frozenset({"status", "log", "diff", "show"})
-_GIT_UNSAFE = ("-c", "-C", "--output", "--ext-diff", "--exec-path", "--git-dir", "--work-tree", "--config-env", "-o")
+_GIT_UNSAFE = _Unsafe(
+    "cCoO",
+    frozenset({"output", "ext-diff", "exec-path", "git-dir", "work-tree", "config-env", "no-index", "textconv", "orderfile"}),
+)
+
+
+def _uses(args: list[str], unsafe: _Unsafe) -> bool:
+    """Whether any argument is one of the unsafe options, bundled or abbreviated."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg.split("=", 1)[0] in unsafe.words:
+            return True
+        if arg.startswith("--"):
+            name = arg[2:].split("=", 1)[0]
+            if name and any(option.startswith(name) for option in unsafe.long):
+                return True
+        elif arg.startswith("-") and not unsafe.words and any(letter in unsafe.short for letter in arg[1:]):
+            # Every letter counts, even one that may be another option's value: stricter, never looser.
+            return True
+    return False
 
 
 def read_only(inv: Invocation) -> bool:
@@ -262,13 +301,12 @@ def read_only(inv: Invocation) -> bool:
     if not values or any(v is None for v in values) or any(w.brace for w in inv.words):
         return False
     name = inv.name
+    if values[0] != name:  # /bin/ls or ./git may be anything the path holds
+        return False
     args = [v for v in values[1:] if v is not None]
     if name == "git":
         sub = next((a for a in args if not a.startswith("-")), None)
-        if sub not in _GIT_READ_ONLY:
-            return False
-        return not any(a == u or a.startswith(u + "=") or (u == "-c" and a.startswith("-c")) for a in args for u in _GIT_UNSAFE)
-    if name not in _READ_ONLY or values[0] != name:  # /bin/ls may be anything the path says
+        return sub in _GIT_READ_ONLY and not _uses(args, _GIT_UNSAFE)
+    if name not in _READ_ONLY:
         return False
-    unsafe = _READ_ONLY[name]
-    return not any(a.split("=", 1)[0] in unsafe for a in args)
+    return not _uses(args, _READ_ONLY[name])
