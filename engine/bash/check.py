@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..pathreach import expand_path, glob_reach, protected, real
 from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, SEARCHES, WRITES_PATHS, Invocation, invocations, read_only
+from .mentions import places
 from .parse import Word, parse
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class _Paths:
     # Paths given to commands that change files (rm, touch, mv...): their rule is the command's.
     changes: list[tuple[Path | None, str]]
     folders: list[tuple[Path | None, str]]
+    # Every place a word could name (mentions.py), with the tools whose deny rules it meets and
+    # whether the command may take a whole folder there: checked against deny rules only.
+    mentions: list[tuple[Path, str, tuple[str, ...], bool]]
 
 
 def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
@@ -73,7 +77,7 @@ def _arguments(inv: Invocation) -> list[Word]:
 
 
 def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
-    found = _Paths([], [], [], [], [])
+    found = _Paths([], [], [], [], [], [])
     cwd: Path | None = perms.cwd
     for inv in invs:
         for redirect in inv.command.redirects if not inv.peeled else ():
@@ -107,7 +111,39 @@ def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
                 found.sweeps.append((cwd, "."))
         elif name in WRITES_PATHS:
             found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
+        if cwd is not None:
+            _mention(found, inv, cwd, perms)
     return found
+
+
+def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: Permissions) -> None:
+    """What `inv` could name beyond what `_paths` knows it reads and writes, for deny rules."""
+    home = perms.home
+    for redirect in inv.command.redirects if not inv.peeled else ():
+        if redirect.target is not None:
+            tools = ("Read", "Write") if redirect.op == "<>" else ("Read",) if not redirect.writes else ("Write",)
+            found.mentions.extend((p, redirect.target.raw, tools, False) for p in places(redirect.target, cwd, home))
+    if read_only(inv):
+        # Its options are known and harmless, its other words are not paths (echo, date), except
+        # for what reads files: cat's `$HOME/x`, git's `HEAD:secrets/key.txt` and `-- secrets/`.
+        if inv.name == "git" or inv.name in READS_PATHS:
+            for word in _arguments(inv):
+                for value in (word, *_after_colon(word)):
+                    found.mentions.extend((p, word.raw, ("Read",), p.is_dir()) for p in places(value, cwd, home))
+        return
+    # Any other program may read or write whatever its words name (`dd of=`, `sed -i`, `cp`).
+    whole = inv.name in RECURSIVE or inv.name in WRITES_PATHS or _recursive_flag(inv)
+    for word in inv.words:
+        for place in places(word, cwd, home):
+            found.mentions.append((place, word.raw, ("Read", "Write"), whole and (word.glob or place.is_dir())))
+
+
+def _after_colon(word: Word) -> list[Word]:
+    """git's `REV:path`: the path part, which git reads from its own history."""
+    if word.value is None or ":" not in word.value:
+        return []
+    rest = word.value.split(":", 1)[1]
+    return [Word(rest, rest, word.glob)] if rest else []
 
 
 def _recursive_flag(inv: Invocation) -> bool:
@@ -170,10 +206,15 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
         ("Write", paths.writes, False),
         ("Write", paths.changes, True),
     ]
-    for tool, places, within in checks:
-        for place, raw in places:
+    for tool, named, within in checks:
+        for place, raw in named:
             if place is None:
                 continue
+            decision = perms.decide_path(tool, place, within)
+            if decision.decision == "deny":
+                return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
+    for place, raw, tools, within in paths.mentions:
+        for tool in tools:
             decision = perms.decide_path(tool, place, within)
             if decision.decision == "deny":
                 return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")

@@ -8,6 +8,8 @@ a real project and home folder.
 from __future__ import annotations
 
 import json
+import os
+import pwd
 
 import pytest
 
@@ -80,3 +82,60 @@ def test_read_only_commands_still_pass(world: Tree) -> None:
     permissions = _permissions(world)
     for command in ("git log -1", "git status --short", "date -u", "grep -n hello README.md", "file README.md", "grep -r KEY ."):
         assert permissions.decide("Bash", {"command": command}).decision == "allow", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "dd of=~/.bashrc",
+        "dd if=x of=~/.bashrc",
+        "sort -o ~/.bashrc x",
+        "sort -oHOMEDIR/.bashrc x",
+        "sed -i s/a/b/ ~/.bashrc",
+        "echo x > $HOME/.bashrc",
+        "echo x >> ${HOME}/.bashrc",
+        "timeout 5 dd of=HOMEDIR/.bashrc",
+    ],
+)
+def test_an_edit_deny_holds_for_a_write_any_program_makes(world: Tree, command: str) -> None:
+    permissions = _permissions(
+        world, deny=["Edit(~/.bashrc)"], allow=["Bash(dd *)", "Bash(sort *)", "Bash(sed *)", "Bash(echo *)", "Bash(timeout *)"]
+    )
+    decision = permissions.decide("Bash", {"command": command.replace("HOMEDIR", str(world.root / "home"))})
+    assert decision.decision == "deny", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cp secrets/key.txt public.txt",
+        "cp -r secrets public",
+        "dd if=secrets/key.txt",
+        "tar czf out.tgz secrets",
+        "curl -F f=@secrets/key.txt x",
+        "cat $HOME/.ssh/id_rsa",
+        "git show HEAD:secrets/key.txt",
+        "git log -p -- secrets/key.txt",
+        "git diff secrets/",
+    ],
+)
+def test_a_read_deny_holds_for_a_read_any_program_makes(world: Tree, command: str) -> None:
+    permissions = _permissions(
+        world, deny=["Read(./secrets/**)", "Read(~/.ssh/**)"], allow=["Bash(cp *)", "Bash(dd *)", "Bash(tar *)", "Bash(curl *)"]
+    )
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+def test_a_named_users_home_is_that_users_home(world: Tree) -> None:
+    me = pwd.getpwuid(os.getuid())
+    permissions = _permissions(world, deny=[f"Read(/{me.pw_dir}/.skilldeck-attack/**)"])
+    decision = permissions.decide("Bash", {"command": f"cat ~{me.pw_name}/.skilldeck-attack/key"})
+    assert decision.decision == "deny", decision.reason
+
+
+def test_programs_that_name_nothing_denied_still_run(world: Tree) -> None:
+    permissions = _permissions(world, deny=["Read(./secrets/**)", "Edit(~/.bashrc)"], allow=["Bash(cp *)", "Bash(git *)"])
+    for command in ("cp README.md b.md", "git add README.md", "git show HEAD:README.md", "cat ~/.bashrc"):
+        decision = permissions.decide("Bash", {"command": command})
+        assert decision.decision != "deny", (command, decision.reason)

@@ -1,0 +1,64 @@
+"""Every place a command's words could name, for deny rules only.
+
+The path checks in `check.py` know what a handful of commands read and write. A command they do
+not know may read or write any file its words name: `dd of=~/.bashrc`, `sed -i ... ~/.bashrc`,
+`cp secrets/key.txt out`, `sort -o/home/me/.bashrc`, `tar czf x.tgz secrets`. A deny rule
+(`Edit(~/.bashrc)`, `Read(./secrets/**)`) must hold against all of them, so every word of such a
+command is read as a place in every way a shell or a program could read it. These places only
+ever meet deny rules: a wrong guess can deny a call, never allow one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import re
+from pathlib import Path
+
+from ..pathreach import expand_path, glob_reach
+from .parse import Word
+
+# `$HOME/x`, `${HOME}/x`: a dynamic word whose value the shell takes from the environment.
+_HOME_VARIABLE = re.compile(r"(?:\$HOME|\$\{HOME\})(?=/|$)")
+_PLAIN = re.compile(r"[^$`'\"\\]*")
+
+
+def _texts(word: Word, home: Path) -> list[str]:
+    """The strings a word may hand a program as a path: itself, the value of `opt=value`,
+    `--opt=value` and `-oVALUE`, each part of `a:b`, without a leading `@` (curl's `@file`)."""
+    value = word.value
+    if value is None:
+        m = _HOME_VARIABLE.match(word.raw)
+        if m is None or not _PLAIN.fullmatch(word.raw, m.end()):
+            return []
+        value = str(home) + word.raw[m.end() :]
+    out = [value]
+    if value.startswith("-"):
+        _, eq, rest = value.partition("=")
+        if eq:
+            out.append(rest)
+        elif not value.startswith("--") and len(value) > 2:
+            out.append(value[2:])
+    elif "=" in value:
+        out.append(value.split("=", 1)[1])
+    out += [part for text in list(out) for part in text.split(":")[1:]]
+    out += [text[1:] for text in list(out) if text.startswith("@")]
+    return [text for text in dict.fromkeys(out) if text]
+
+
+def _place(text: str, cwd: Path, home: Path) -> Path | None:
+    if text.startswith("~") and not text.startswith("~/") and text != "~":
+        user, _, rest = text[1:].partition("/")
+        # `~root/x`, `~me/.bashrc`: that user's home, as the shell expands it.
+        with contextlib.suppress(KeyError, ValueError):
+            text = os.path.join(pwd.getpwnam(user).pw_dir, rest)
+    if any(ch in text for ch in "*?["):
+        return glob_reach(cwd, text, home)
+    return expand_path(text, cwd, home)
+
+
+def places(word: Word, cwd: Path, home: Path) -> list[Path]:
+    """Every place `word`, given to some program run in `cwd`, could name."""
+    found = (_place(text, cwd, home) for text in _texts(word, home))
+    return list(dict.fromkeys(p for p in found if p is not None))
