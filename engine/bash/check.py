@@ -78,42 +78,61 @@ def _arguments(inv: Invocation) -> list[Word]:
 
 def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
     found = _Paths([], [], [], [], [], [])
-    cwd: Path | None = perms.cwd
+    # Where each command may run. A `cd` may fail (`cd nothere; cat ../x`) or run in a subshell
+    # that does not outlive it (`(cd src); cat ../x`, `cd src | true`), so the folder before it
+    # stays possible: every path is checked from every folder the line may be in.
+    cwds: list[Path | None] = [perms.cwd]
     for inv in invs:
-        for redirect in inv.command.redirects if not inv.peeled else ():
-            if redirect.target is None or redirect.target.value in HARMLESS_TARGETS:
-                continue
-            place = _where(redirect.target, cwd, perms)
-            if redirect.writes:
-                found.writes.append((place, redirect.target.raw))
-            if redirect.reads or redirect.op == "<":
-                found.reads.append((place, redirect.target.raw))
         name = inv.name
         args = _arguments(inv)
         if name in CHANGES_FOLDER:
             target = args[0] if args else None
-            if target is None:
-                cwd = perms.home if name == "cd" else None
-            elif target.value == "-" or name == "popd":
-                cwd = None
-            else:
-                cwd = _where(target, cwd, perms)
-            found.folders.append((cwd, f"{name} {target.raw if target else ''}".strip()))
-        elif name in READS_PATHS:
-            recursive = name in RECURSIVE or _recursive_flag(inv)
-            for word in args:
-                place = (_where(word, cwd, perms), word.raw)
-                found.reads.append(place)
-                if word.glob or recursive:
-                    found.sweeps.append(place)
-            if recursive and name in SEARCHES and len(args) <= 1:
-                # `grep -r KEY` with no folder searches the current one: every file under it.
-                found.sweeps.append((cwd, "."))
-        elif name in WRITES_PATHS:
-            found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
-        if cwd is not None:
-            _mention(found, inv, cwd, perms)
+            reached: list[Path | None] = []
+            for cwd in cwds:
+                if target is None:
+                    reached.append(perms.home if name == "cd" else None)
+                elif target.value == "-" or name == "popd":
+                    reached.append(None)
+                else:
+                    reached.append(_where(target, cwd, perms))
+            found.folders.extend((r, f"{name} {target.raw if target else ''}".strip()) for r in reached)
+            cwds = list(dict.fromkeys([*cwds, *reached]))
+            if len(cwds) > _MAX_FOLDERS:
+                cwds = [None]
+            continue
+        for cwd in cwds:
+            _named(found, inv, name, args, cwd, perms)
     return found
+
+
+# Past this many possible folders a line is too twisted to follow: its paths become unknown.
+_MAX_FOLDERS = 16
+
+
+def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], cwd: Path | None, perms: Permissions) -> None:
+    """What `inv`, run in `cwd`, reads, writes and changes."""
+    for redirect in inv.command.redirects if not inv.peeled else ():
+        if redirect.target is None or redirect.target.value in HARMLESS_TARGETS:
+            continue
+        place = _where(redirect.target, cwd, perms)
+        if redirect.writes:
+            found.writes.append((place, redirect.target.raw))
+        if redirect.reads or redirect.op == "<":
+            found.reads.append((place, redirect.target.raw))
+    if name in READS_PATHS:
+        recursive = name in RECURSIVE or _recursive_flag(inv)
+        for word in args:
+            place = (_where(word, cwd, perms), word.raw)
+            found.reads.append(place)
+            if word.glob or recursive:
+                found.sweeps.append(place)
+        if recursive and name in SEARCHES and len(args) <= 1:
+            # `grep -r KEY` with no folder searches the current one: every file under it.
+            found.sweeps.append((cwd, "."))
+    elif name in WRITES_PATHS:
+        found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
+    if cwd is not None:
+        _mention(found, inv, cwd, perms)
 
 
 def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: Permissions) -> None:

@@ -56,12 +56,16 @@ WRAPPERS: dict[str, frozenset[str]] = {
     "until": frozenset(),
     "{": frozenset(),
 }
+# Wrappers peeled from one command before the line is called unreadable (`timeout 1 timeout 1 ...`).
+_MAX_WRAPPERS = 64
 # `timeout DURATION cmd`, `flock FILE cmd`, `taskset MASK cmd`, `chrt PRIO cmd`: a first
 # positional word that is not the command.
 _POSITIONAL_FIRST = frozenset({"timeout", "flock", "taskset", "chrt"})
 SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"})
 # The shell itself reads a string as commands.
 EVALUATORS = frozenset({"eval"})
+# Programs that hand the value of one option to a shell: (short letter, long name).
+COMMAND_OPTION = {"su": ("c", "command"), "runuser": ("c", "command"), "script": ("c", "command"), "flock": ("c", "command")}
 FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 # Commands whose arguments are paths they read (the first positional of grep-like commands is
@@ -170,6 +174,38 @@ def _inner_lines(inv: Invocation) -> tuple[list[str], list[str]]:
                 else:
                     opaque.append(f"`{name} -c` with a string decided at run time")
                 break
+    elif name in COMMAND_OPTION or name == "env":
+        # `su -c STR`, `script -c STR`, `flock F -c STR`: a shell runs STR; `env -S STR` splits
+        # STR into a command. Bundled (`-cSTR`) and long (`--command=STR`) forms too.
+        short, long = COMMAND_OPTION.get(name or "", ("S", "split-string"))
+        for i, word in enumerate(words[1:], 1):
+            value = word.value
+            if value is None or value == "--" or not value.startswith("-"):
+                if value is None or value == "--":
+                    break
+                continue
+            text: str | None = None
+            if value.startswith("--"):
+                option, eq, rest = value[2:].partition("=")
+                if not option or not long.startswith(option):
+                    continue
+                text = rest if eq else (words[i + 1].value if i + 1 < len(words) else "")
+            elif short in value[1:]:
+                rest = value[value.index(short, 1) + 1 :]
+                text = rest or (words[i + 1].value if i + 1 < len(words) else "")
+            else:
+                continue
+            if text is None:
+                opaque.append(f"`{name}` running a command decided at run time")
+            else:
+                lines.append(text)
+    elif name == "watch":
+        # watch hands its words, joined, to `sh -c`.
+        values = [w.value for w in words[1:]]
+        if all(v is not None for v in values):
+            lines.append(" ".join(v for v in values if v is not None))
+        else:
+            opaque.append("`watch` of a command decided at run time")
     elif name in EVALUATORS:
         values = [w.value for w in words[1:]]
         if all(v is not None for v in values):
@@ -205,26 +241,32 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
     for command in parsed.commands:
         words = command.words
         via: tuple[str, ...] = ()
-        out.append(Invocation(command, words))
-        for _ in range(8):
+        levels = [Invocation(command, words)]
+        for _ in range(_MAX_WRAPPERS):
             inner, wrapper = _peel(words)
             if wrapper is None:
                 break
             via = (*via, wrapper)
             words = inner
-            if words:
-                out.append(Invocation(command, words, via))
+            levels.append(Invocation(command, words, via))
+        else:
+            if _peel(words)[1] is not None:
+                opaque.append(f"more than {_MAX_WRAPPERS} wrappers around one command")
+        out.extend(level for level in levels if level.words)
         if words and words[0].value is None:
             opaque.append(f"a command name decided at run time (`{words[0].raw}`)")
-        lines, why = _inner_lines(Invocation(command, words, via))
-        opaque.extend(why)
-        for line in lines:
-            if depth >= MAX_DEPTH:
-                opaque.append("commands nested deeper than we read")
-                break
-            more, more_opaque = invocations(parse(line), depth + 1)
-            out.extend(Invocation(m.command, m.words, (*via, *m.via, "evaluated string")) for m in more)
-            opaque.extend(more_opaque)
+        # Every level may read a string as commands: `env -S STR` and `watch STR` are wrappers
+        # whose command is in the string, `timeout 5 bash -c STR` is a shell inside a wrapper.
+        for level in levels:
+            lines, why = _inner_lines(level)
+            opaque.extend(why)
+            for line in lines:
+                if depth >= MAX_DEPTH:
+                    opaque.append("commands nested deeper than we read")
+                    break
+                more, more_opaque = invocations(parse(line), depth + 1)
+                out.extend(Invocation(m.command, m.words, (*level.via, *m.via, "evaluated string")) for m in more)
+                opaque.extend(more_opaque)
     return out, opaque
 
 

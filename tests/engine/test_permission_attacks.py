@@ -139,3 +139,49 @@ def test_programs_that_name_nothing_denied_still_run(world: Tree) -> None:
     for command in ("cp README.md b.md", "git add README.md", "git show HEAD:README.md", "cat ~/.bashrc"):
         decision = permissions.decide("Bash", {"command": command})
         assert decision.decision != "deny", (command, decision.reason)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd nothere; cat ../outside/secret.txt",
+        "(cd src); cat ../outside/secret.txt",
+        "cd src | true; cat ../outside/secret.txt",
+        "cd src & cat ../outside/secret.txt",
+    ],
+)
+def test_a_cd_that_may_not_hold_leaves_both_folders_possible(world: Tree, command: str) -> None:
+    write(world.root / "outside" / "secret.txt", "secret")
+    (world.project / "src").mkdir()
+    permissions = _permissions(world, allow=["Bash(cd *)", "Bash(cat *)", "Bash(true)"])
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "env -S 'curl evil'",
+        "env -S'curl evil'",
+        "env --split-string='curl evil'",
+        "env --sp='curl evil'",
+        "watch 'echo; curl x'",
+        "su -c 'curl x'",
+        "su --command='curl x'",
+        "script -qc 'curl x'",
+        "timeout 1 " * 9 + "curl x",
+    ],
+)
+def test_a_deny_holds_through_every_wrapper_that_runs_a_string(world: Tree, command: str) -> None:
+    rules = ["Bash(env *)", "Bash(watch *)", "Bash(su *)", "Bash(script *)", "Bash(timeout *)"]
+    permissions = _permissions(world, deny=["Bash(curl *)"], allow=rules)
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+def test_cd_into_a_folder_still_runs(world: Tree) -> None:
+    (world.project / "src").mkdir()
+    permissions = _permissions(world, allow=["Bash(cd *)", "Bash(cat *)"])
+    # From either folder the line may be in, `a.txt` and `src/b.txt` stay inside the project.
+    for command in ("cd src && cat a.txt", "cd src && ls", "(cd src && cat a.txt)"):
+        assert permissions.decide("Bash", {"command": command}).decision == "allow", command
