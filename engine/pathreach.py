@@ -7,8 +7,11 @@ file path all lead somewhere other than the text says; these helpers say where.
 
 from __future__ import annotations
 
+import fnmatch
+import itertools
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 _GLOB = frozenset("*?[{")
@@ -41,7 +44,9 @@ def split_glob(root: Path, pattern: str, home: Path) -> tuple[Path, str] | None:
     fixed: list[str] = []
     for i, part in enumerate(parts):
         if any(ch in _GLOB for ch in part):
-            if ".." in parts[i:]:
+            # `*/../x`, and `{..,x}/*` or `[.][.]/*`, whose brace or wildcard may spell a `..`
+            # that a later part climbs through (a last part names entries, it enters nothing).
+            if ".." in parts[i:] or any(_may_climb(rest) for rest in parts[i:-1]):
                 return None
             rest = "/".join(parts[i:])
             break
@@ -50,6 +55,42 @@ def split_glob(root: Path, pattern: str, home: Path) -> tuple[Path, str] | None:
         rest = fixed.pop() if fixed else ""
     start = Path("/") if pattern.startswith("/") else root
     return Path(os.path.normpath(start.joinpath(*fixed))), rest
+
+
+def _may_climb(part: str) -> bool:
+    """Whether one `/`-separated part of a glob pattern may stand for `..`."""
+    alternatives = _braces(part)
+    if alternatives is None:
+        return True
+    return any(".." in alt or (alt[:1] in ".[" and fnmatch.fnmatchcase("..", alt)) for alt in alternatives)
+
+
+def _braces(text: str, cap: int = 256) -> list[str] | None:
+    """`text` with its brace alternatives expanded (`a{b,c}` is `ab`, `ac`); None past `cap`."""
+    open_at = text.find("{")
+    if open_at < 0:
+        return [text]
+    depth = 0
+    commas = []
+    for j in range(open_at, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif text[j] == "," and depth == 1:
+            commas.append(j)
+    else:
+        return [text]  # an unclosed brace is a plain character
+    bounds = [open_at, *commas, j]
+    out: list[str] = []
+    for start, end in itertools.pairwise(bounds):
+        for alt in _braces(text[:open_at] + text[start + 1 : end] + text[j + 1 :], cap) or [None]:
+            if alt is None or len(out) >= cap:
+                return None
+            out.append(alt)
+    return out
 
 
 def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
@@ -120,7 +161,9 @@ PROTECTED_FILES = frozenset(
 
 def protected(path: Path) -> str | None:
     """Why writing `path` is always asked, or None. `path` is absolute (as written or resolved)."""
-    parts = path.parts
+    # Compared without case and in one Unicode form: on macOS `.Claude/` and `.claude/` are one
+    # folder, and a name in decomposed form is the same file as the composed one.
+    parts = [unicodedata.normalize("NFC", part).casefold() for part in path.parts]
     for part in parts[:-1]:
         if part in PROTECTED_FOLDERS:
             return f"it is inside a {part}/ folder, which configures what runs next"

@@ -185,3 +185,22 @@ def test_cd_into_a_folder_still_runs(world: Tree) -> None:
     # From either folder the line may be in, `a.txt` and `src/b.txt` stay inside the project.
     for command in ("cd src && cat a.txt", "cd src && ls", "(cd src && cat a.txt)"):
         assert permissions.decide("Bash", {"command": command}).decision == "allow", command
+
+
+@pytest.mark.parametrize("pattern", ["{..,x}/*", "{../..,.}/*", "[.][.]/*", ".[.]/*", "x{/..,}/../*"])
+def test_a_glob_whose_brace_or_wildcard_spells_a_parent_is_asked(world: Tree, pattern: str) -> None:
+    decision = _permissions(world).decide("Glob", {"pattern": pattern})
+    assert decision.decision == "ask", decision.reason
+
+
+def test_ordinary_brace_globs_still_pass(world: Tree) -> None:
+    permissions = _permissions(world)
+    for pattern in ("src/**/*.{ts,js}", "{src,lib}/*.py", ".*", "**/.env*"):
+        assert permissions.decide("Glob", {"pattern": pattern}).decision == "allow", pattern
+
+
+@pytest.mark.parametrize("path", [".Claude/settings.json", ".GIT/hooks/pre-commit", "sub/.BASHRC", ".MCP.json"])
+def test_a_write_that_configures_the_next_run_is_asked_in_any_case(world: Tree, path: str) -> None:
+    # macOS folds case: `.Claude/` is `.claude/` there, and Claude Code reads it.
+    decision = _permissions(world, allow=["Edit"]).decide("Write", {"file_path": path, "content": "x"})
+    assert decision.decision == "ask", decision.reason
