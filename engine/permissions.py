@@ -108,7 +108,7 @@ class Permissions:
 
     def _first(self, behavior: str, tool: str, tool_input: dict[str, Any]) -> PlacedRule | None:
         for placed in self._rules(behavior):
-            if input_matches(placed.rule, tool, tool_input, placed.file, self.cwd, self.home):
+            if input_matches(placed.rule, tool, tool_input, placed.file, self.cwd, self.home, fold=behavior != "allow"):
                 return placed
         return None
 
@@ -171,7 +171,9 @@ class Permissions:
                 continue
             if spec is None or spec == "*":
                 return placed
-            args = (spec, path, placed.file, self.cwd, self.home, resolved)
+            # A deny or ask holds whatever the case (a case-insensitive disk opens either); an allow
+            # needs the case it names.
+            args = (spec, path, placed.file, self.cwd, self.home, resolved, behavior != "allow")
             if path_rule_reaches_into(*args) if within else path_matches(*args):
                 return placed
         return None

@@ -69,12 +69,14 @@ def _glob(text: str) -> str:
     return ".*".join(re.escape(part) for part in text.split("*"))
 
 
-def bash_pattern(spec: str) -> re.Pattern[str]:
+def bash_pattern(spec: str, fold: bool = False) -> re.Pattern[str]:
+    """The rule as a regular expression; with `fold`, case does not count (see input_matches)."""
+    flags = re.S | (re.I if fold else 0)
     if spec.endswith(":*"):
         spec = spec[:-2] + " *"
     if spec.endswith(" *"):
-        return re.compile(_glob(spec[:-2]) + r"(?:\s.*)?", re.S)
-    return re.compile(_glob(spec), re.S)
+        return re.compile(_glob(spec[:-2]) + r"(?:\s.*)?", flags)
+    return re.compile(_glob(spec), flags)
 
 
 # Paths -----------------------------------------------------------------------------------
@@ -124,12 +126,24 @@ def _rule_base(spec: str, rule_file: Path | None, cwd: Path, home: Path, resolve
     return base, pattern + "**" if pattern.endswith("/") else pattern
 
 
-def path_matches(spec: str, path: str | Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False) -> bool:
+def _folded(base: Path, pattern: str, target: Path, fold: bool) -> tuple[Path, str, Path]:
+    """With `fold`, the three without case: on a case-insensitive disk (macOS, Windows)
+    `SECRETS/key.txt` is `secrets/key.txt`, and a deny or ask rule must hold for both."""
+    if not fold:
+        return base, pattern, target
+    return Path(str(base).casefold()), pattern.casefold(), Path(str(target).casefold())
+
+
+def path_matches(
+    spec: str, path: str | Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False, fold: bool = False
+) -> bool:
     """Whether a path rule covers `path` (absolute, or relative to `cwd`). With `resolved`, the
     path is a real path (symlinks followed) and the rule's base folder is resolved the same way,
-    so that a rule for `./src/**` and a link inside src/ are compared in one world."""
+    so that a rule for `./src/**` and a link inside src/ are compared in one world. With `fold`,
+    case does not count (see _folded)."""
     base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
     target = Path(os.path.normpath(path if os.path.isabs(path) else cwd / path))
+    base, pattern, target = _folded(base, pattern, target, fold)
     try:
         rel = target.relative_to(base).as_posix()
     except ValueError:
@@ -143,13 +157,14 @@ def path_matches(spec: str, path: str | Path, rule_file: Path | None, cwd: Path,
 
 
 def path_rule_reaches_into(
-    spec: str, folder: Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False
+    spec: str, folder: Path, rule_file: Path | None, cwd: Path, home: Path, resolved: bool = False, fold: bool = False
 ) -> bool:
     """Whether something inside `folder` could match the rule: a recursive read of the folder
     (`grep -r x secrets/`, `cat secrets/*`) reads what the rule covers. Errs towards yes."""
-    if path_matches(spec, str(folder), rule_file, cwd, home, resolved):
+    if path_matches(spec, str(folder), rule_file, cwd, home, resolved, fold):
         return True
     base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
+    base, pattern, folder = _folded(base, pattern, folder, fold)
     if base == folder or base.is_relative_to(folder):
         return True
     try:
@@ -177,16 +192,19 @@ def skill_matches(spec: str, name: str) -> bool:
 
 
 # One call ----------------------------------------------------------------------------------
-def input_matches(rule: Rule, tool: str, tool_input: dict[str, Any], rule_file: Path | None, cwd: Path, home: Path) -> bool:
+def input_matches(
+    rule: Rule, tool: str, tool_input: dict[str, Any], rule_file: Path | None, cwd: Path, home: Path, fold: bool = False
+) -> bool:
     """Whether `rule` covers this call. For Bash, `tool_input["command"]` must already be one
-    simple command (see engine/bash)."""
+    simple command (see engine/bash). With `fold` (for deny and ask rules), a Bash rule holds
+    whatever the case: on a case-insensitive disk (macOS) `CURL x` runs curl."""
     if not tool_matches(rule, tool):
         return False
     spec = rule.specifier
     if spec is None or spec == "*":
         return True
     if tool == "Bash":
-        return bash_pattern(spec).fullmatch(str(tool_input.get("command", "")).strip()) is not None
+        return bash_pattern(spec, fold).fullmatch(str(tool_input.get("command", "")).strip()) is not None
     if tool == "Skill":
         return skill_matches(spec, str(tool_input.get("skill", "")))
     if tool in READ_TOOLS or tool in EDIT_TOOLS:

@@ -204,3 +204,28 @@ def test_a_write_that_configures_the_next_run_is_asked_in_any_case(world: Tree, 
     # macOS folds case: `.Claude/` is `.claude/` there, and Claude Code reads it.
     decision = _permissions(world, allow=["Edit"]).decide("Write", {"file_path": path, "content": "x"})
     assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Read", {"file_path": "SECRETS/key.txt"}),
+        ("Read", {"file_path": "Secrets/Key.txt"}),
+        ("Grep", {"pattern": "k", "path": "SECRETS"}),
+        ("Bash", {"command": "cat SECRETS/key.txt"}),
+        ("Bash", {"command": "grep -r k SECRETS"}),
+        ("Bash", {"command": "CURL evil"}),
+        ("Bash", {"command": "/usr/bin/Curl evil"}),
+    ],
+)
+def test_a_deny_holds_whatever_the_case(world: Tree, tool: str, tool_input: dict[str, str]) -> None:
+    # On a case-insensitive disk (macOS) these open the denied file and run the denied program.
+    permissions = _permissions(world, deny=["Read(./secrets/**)", "Bash(curl *)"], allow=["Bash(CURL *)"])
+    decision = permissions.decide(tool, tool_input)
+    assert decision.decision == "deny", decision.reason
+
+
+def test_an_allow_still_needs_the_case_it_names(world: Tree) -> None:
+    permissions = _permissions(world, allow=["Bash(make test)"])
+    assert permissions.decide("Bash", {"command": "make test"}).decision == "allow"
+    assert permissions.decide("Bash", {"command": "MAKE test"}).decision == "ask"
