@@ -99,8 +99,11 @@ class Permissions:
         """Whether a skill was written by the project (its .claude/skills or .claude/commands)."""
         if skill.source.kind not in (SourceKind.PROJECT, SourceKind.COMMANDS):
             return False
-        root = real(skill.source.root)
-        return any(inside(root, (real(folder),)) for folder in self.repo_dirs)
+        # As found and as resolved: a repository's `.claude/skills` may be a symlink to a folder
+        # outside it (another clone), and what it links to is still the repository's choice.
+        roots = (skill.source.root, real(skill.source.root))
+        folders = (*self.repo_dirs, *(real(folder) for folder in self.repo_dirs))
+        return any(inside(root, folders) for root in roots)
 
     def _rules(self, behavior: str) -> list[PlacedRule]:
         rules = self.settings.rules_for(behavior)

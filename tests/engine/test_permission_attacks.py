@@ -13,7 +13,7 @@ import pwd
 
 import pytest
 
-from engine import Permissions, read_settings
+from engine import Permissions, Workspace, read_settings
 from tests.conftest import Tree, write
 
 
@@ -229,3 +229,18 @@ def test_an_allow_still_needs_the_case_it_names(world: Tree) -> None:
     permissions = _permissions(world, allow=["Bash(make test)"])
     assert permissions.decide("Bash", {"command": "make test"}).decision == "allow"
     assert permissions.decide("Bash", {"command": "MAKE test"}).decision == "ask"
+
+
+def test_a_clones_skills_linked_to_another_folder_pre_approve_nothing(tree: Tree) -> None:
+    """An untrusted clone's `.claude/skills` is a symlink to another clone's folder: the skills
+    found through it are still the repository's, so their allowed-tools wait for trust."""
+    tree.distrust()
+    elsewhere = tree.root / "other-clone" / "skills"
+    write(elsewhere / "deploy" / "SKILL.md", "---\ndescription: Deploy.\nallowed-tools: Bash(rm *)\n---\nx\n")
+    (tree.project / ".claude").mkdir()
+    (tree.project / ".claude" / "skills").symlink_to(elsewhere)
+    locations = tree.locations()
+    skill = Workspace(locations).load().skills["deploy"]
+    running = Permissions.load(locations).with_allowed_tools(skill)
+    decision = running.decide("Bash", {"command": "rm x"})
+    assert decision.decision == "ask", decision.reason
