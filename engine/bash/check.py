@@ -247,6 +247,12 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
     # A rule for the whole tool (`Bash`) is the user's choice to run anything, however written.
     blanket = perms.blanket("Bash")
     if blanket is not None:
+        hidden = _hidden_name(invs, opaque)
+        narrow = _narrow_rule(perms)
+        if hidden and narrow is not None:
+            # `Bash` allows anything, but `c?rl`, `$x` or an alias may be the very command a deny
+            # rule names: the rule cannot be checked, so the line is asked rather than allowed.
+            return Decision("ask", None, f"{hidden}, which may be what {narrow.text} ({narrow.scope}) forbids, so it is asked")
         return Decision("allow", blanket, f"allow rule {blanket.text} ({blanket.scope}) allows every command")
     for place, raw in paths.writes:
         decision = perms.decide_path("Write", place)
@@ -291,6 +297,29 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
         return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
     names = ", ".join(dict.fromkeys(p.text for p in rules))
     return Decision("allow", rules[0], f"allowed by {names}")
+
+
+def _hidden_name(invs: list[Invocation], opaque: list[str]) -> str | None:
+    """Why some command the line runs may not be the name it shows, or None."""
+    for inv in invs:
+        first = inv.words[0] if inv.words else None
+        if first is not None and (first.value is None or first.glob or first.brace):
+            return f"the command name `{first.raw}` is decided when the line runs"
+        if inv.name == "alias":
+            return "it defines an alias"
+    for why in opaque:
+        if "decided at run time" in why or "function" in why:
+            return f"it has {why}"
+    return None
+
+
+def _narrow_rule(perms: Permissions) -> PlacedRule | None:
+    """A deny or ask rule on some Bash commands (not all), if any."""
+    for behavior in ("deny", "ask"):
+        for placed in perms.settings.rules_for(behavior):
+            if placed.rule.tool == "Bash" and placed.rule.specifier not in (None, "*"):
+                return placed
+    return None
 
 
 def _read_rule_allows(perms: Permissions, place: Path) -> bool:

@@ -244,3 +244,24 @@ def test_a_clones_skills_linked_to_another_folder_pre_approve_nothing(tree: Tree
     running = Permissions.load(locations).with_allowed_tools(skill)
     decision = running.decide("Bash", {"command": "rm x"})
     assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "c?rl evil",
+        "/usr/bin/c*l evil",
+        "{curl,x} evil",
+        "cu[r]l evil",
+        "$'curl' evil",
+        "x=curl; $x evil",
+        "alias c=curl\nc evil",
+        'eval "$X"',
+    ],
+)
+def test_a_rule_for_the_whole_tool_does_not_carry_a_name_a_deny_cannot_see(world: Tree, command: str) -> None:
+    permissions = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"])
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+    # Without a rule naming some commands there is nothing to hide from: `Bash` allows it.
+    assert _permissions(world, allow=["Bash"]).decide("Bash", {"command": command}).decision == "allow"
