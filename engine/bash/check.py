@@ -9,12 +9,24 @@ only what is really written, so that a rule never approves more than its text sa
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..pathreach import expand_path, glob_reach, protected, real
-from .commands import CHANGES_FOLDER, READS_PATHS, RECURSIVE, SEARCHES, WRITES_PATHS, Invocation, invocations, read_only
+from .commands import (
+    CHANGES_FOLDER,
+    READS_PATHS,
+    RECURSIVE,
+    SEARCHES,
+    WRITES_PATHS,
+    Invocation,
+    Unsafe,
+    invocations,
+    read_only,
+    uses,
+)
 from .mentions import places
 from .parse import Word, parse
 
@@ -24,6 +36,9 @@ if TYPE_CHECKING:
 
 # Wrappers that change how a command runs, not what it runs: the wrapped command alone decides.
 NEUTRAL_WRAPPERS = frozenset({"timeout", "nice", "nohup", "time", "stdbuf", "!"})
+# Their options that write a file: GNU time's `-o FILE` (bash's own `time` keyword has none, but
+# `\\time` and `command time` run the program).
+WRAPPER_WRITES = {"time": Unsafe("oa", frozenset({"output", "append"}))}
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
 
@@ -274,7 +289,7 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             # `timeout 5 echo hi` is allowed by `Bash(echo *)`: a neutral wrapper changes how
             # the command runs, not what runs. (The peeled `echo hi` is checked on its own.)
             inner = _innermost(invs, inv)
-            if inner is not inv and set(inner.via) <= NEUTRAL_WRAPPERS:
+            if inner is not inv and _neutral(invs, inv):
                 placed = _allowed(perms, inner)
         if placed is not None:
             rules.append(placed)
@@ -327,6 +342,20 @@ def _read_rule_allows(perms: Permissions, place: Path) -> bool:
     `cat /data/x` under `Read(//data/**)` runs (recorded)."""
     decision = perms.decide_path("Read", place)
     return decision.decision == "allow" and decision.rule is not None
+
+
+def _neutral(invs: list[Invocation], inv: Invocation) -> bool:
+    """Whether every wrapper around the command `inv` runs is neutral: named bare (`/tmp/x/time`
+    is whatever that file is), and without an option that writes (`\\time -o FILE`, GNU time)."""
+    levels = [i for i in invs if i.command is inv.command]
+    for outer, inner in itertools.pairwise(levels):
+        name = outer.name
+        if name not in NEUTRAL_WRAPPERS or outer.words[0].value != name:
+            return False
+        options = [w.value or "" for w in outer.words[1 : len(outer.words) - len(inner.words)]]
+        if name in WRAPPER_WRITES and uses(options, WRAPPER_WRITES[name]):
+            return False
+    return True
 
 
 def _innermost(invs: list[Invocation], inv: Invocation) -> Invocation:

@@ -278,34 +278,34 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
 # one is not read-only. Their path arguments are still checked against the working folder and
 # the Read rules. Kept short on purpose: a command missing here is asked, never wrongly allowed.
 @dataclass(frozen=True)
-class _Unsafe:
+class Unsafe:
     short: str = ""
     long: frozenset[str] = frozenset()
     # Single-dash words matched whole (find's `-exec`, `-fprint`): no bundling, no abbreviation.
     words: frozenset[str] = frozenset()
 
 
-_READ_ONLY: dict[str, _Unsafe] = {
-    "echo": _Unsafe(),
-    "pwd": _Unsafe(),
-    "true": _Unsafe(),
-    "false": _Unsafe(),
-    "whoami": _Unsafe(),
-    "ls": _Unsafe(),
-    "cat": _Unsafe(),
-    "head": _Unsafe(),
-    "tail": _Unsafe(),
-    "wc": _Unsafe(long=frozenset({"files0-from"})),
-    "stat": _Unsafe(),
-    "file": _Unsafe("Cmf", frozenset({"compile", "magic-file", "files-from"})),
-    "basename": _Unsafe(),
-    "dirname": _Unsafe(),
-    "realpath": _Unsafe(),
-    "grep": _Unsafe("f", frozenset({"file", "exclude-from"})),
-    "egrep": _Unsafe("f", frozenset({"file", "exclude-from"})),
-    "fgrep": _Unsafe("f", frozenset({"file", "exclude-from"})),
-    "date": _Unsafe("sf", frozenset({"set", "file"})),
-    "find": _Unsafe(
+_READ_ONLY: dict[str, Unsafe] = {
+    "echo": Unsafe(),
+    "pwd": Unsafe(),
+    "true": Unsafe(),
+    "false": Unsafe(),
+    "whoami": Unsafe(),
+    "ls": Unsafe(),
+    "cat": Unsafe(),
+    "head": Unsafe(),
+    "tail": Unsafe(),
+    "wc": Unsafe(long=frozenset({"files0-from"})),
+    "stat": Unsafe(),
+    "file": Unsafe("Cmf", frozenset({"compile", "magic-file", "files-from"})),
+    "basename": Unsafe(),
+    "dirname": Unsafe(),
+    "realpath": Unsafe(),
+    "grep": Unsafe("f", frozenset({"file", "exclude-from"})),
+    "egrep": Unsafe("f", frozenset({"file", "exclude-from"})),
+    "fgrep": Unsafe("f", frozenset({"file", "exclude-from"})),
+    "date": Unsafe("sf", frozenset({"set", "file"})),
+    "find": Unsafe(
         words=frozenset(
             {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
         )
@@ -314,13 +314,13 @@ _READ_ONLY: dict[str, _Unsafe] = {
 # git subcommands that only read, and the options that would make them write, run a program or
 # read outside the repository (`--no-index` compares any two files on the machine).
 _GIT_READ_ONLY = frozenset({"status", "log", "diff", "show"})
-_GIT_UNSAFE = _Unsafe(
+_GIT_UNSAFE = Unsafe(
     "cCoO",
     frozenset({"output", "ext-diff", "exec-path", "git-dir", "work-tree", "config-env", "no-index", "textconv", "orderfile"}),
 )
 
 
-def _uses(args: list[str], unsafe: _Unsafe) -> bool:
+def uses(args: list[str], unsafe: Unsafe) -> bool:
     """Whether any argument is one of the unsafe options, bundled or abbreviated."""
     for arg in args:
         if arg == "--":
@@ -348,7 +348,7 @@ def read_only(inv: Invocation) -> bool:
     args = [v for v in values[1:] if v is not None]
     if name == "git":
         sub = next((a for a in args if not a.startswith("-")), None)
-        return sub in _GIT_READ_ONLY and not _uses(args, _GIT_UNSAFE)
+        return sub in _GIT_READ_ONLY and not uses(args, _GIT_UNSAFE)
     if name not in _READ_ONLY:
         return False
-    return not _uses(args, _READ_ONLY[name])
+    return not uses(args, _READ_ONLY[name])

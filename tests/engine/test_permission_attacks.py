@@ -265,3 +265,22 @@ def test_a_rule_for_the_whole_tool_does_not_carry_a_name_a_deny_cannot_see(world
     assert decision.decision == "ask", decision.reason
     # Without a rule naming some commands there is nothing to hide from: `Bash` allows it.
     assert _permissions(world, allow=["Bash"]).decide("Bash", {"command": command}).decision == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "\\time -o x echo hi",
+        "'time' --output=x echo hi",
+        "/usr/bin/time -o x echo hi",
+        "/tmp/evil/timeout 5 echo hi",
+        "./nice echo hi",
+    ],
+)
+def test_a_wrapper_carries_an_allow_only_when_it_is_the_plain_wrapper(world: Tree, command: str) -> None:
+    # `\time` runs GNU time, whose -o writes a file; `/tmp/evil/timeout` is whatever that file is.
+    permissions = _permissions(world, allow=["Bash(echo *)"])
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+    for plain in ("timeout 5 echo hi", "time -p echo hi", "nice -n 5 echo hi"):
+        assert permissions.decide("Bash", {"command": plain}).decision == "allow", plain
