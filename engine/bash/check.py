@@ -322,9 +322,34 @@ def _hidden_name(invs: list[Invocation], opaque: list[str]) -> str | None:
             return f"the command name `{first.raw}` is decided when the line runs"
         if inv.name == "alias":
             return "it defines an alias"
+        replace = _replacement(inv)
+        if replace is not None:
+            # `xargs -I% % evil`, `find ... -exec {} evil`: the input or a found file names the command.
+            inner = next((i for i in invs if i.command is inv.command and i.via[-1:] == ("xargs",)), None)
+            if inner is not None and inner.words and replace in (inner.words[0].value or replace):
+                return f"the command name `{inner.words[0].raw}` is filled in by xargs"
+        if first is not None and "{}" in (first.value or "") and "evaluated string" in inv.via:
+            return f"the command name `{first.raw}` is a file find finds"
     for why in opaque:
         if "decided at run time" in why or "function" in why:
             return f"it has {why}"
+    return None
+
+
+def _replacement(inv: Invocation) -> str | None:
+    """The text `xargs -I R` / `-i` / `--replace` fills in, when `inv` is such an xargs."""
+    if inv.name != "xargs" or inv.peeled:
+        return None
+    words = [w.value or "" for w in inv.words[1:]]
+    for i, value in enumerate(words):
+        if not value.startswith("-") or value == "--":
+            break
+        if value in ("-I", "-J"):
+            return words[i + 1] if i + 1 < len(words) else None
+        if value.startswith(("-I", "-J", "-i")):
+            return value[2:] or "{}"
+        if value.startswith("--replace"):
+            return value.partition("=")[2] or "{}"
     return None
 
 

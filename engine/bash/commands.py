@@ -30,21 +30,22 @@ WRAPPERS: dict[str, frozenset[str]] = {
     "command": frozenset(),
     "builtin": frozenset(),
     "exec": frozenset({"-a"}),
-    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P", "-a", "--argv0"}),
     "stdbuf": frozenset({"-i", "-o", "-e"}),
-    "xargs": frozenset({"-I", "-i", "-n", "-P", "-d", "-a", "-E", "-e", "-L", "-l", "-s", "--delimiter", "--arg-file"}),
-    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U"}),
+    # GNU `-i`, `-e`, `-l` take their value attached only (`-i{}`): `xargs -i curl x` runs curl.
+    "xargs": frozenset({"-I", "-n", "-P", "-d", "-a", "-E", "-L", "-s", "--delimiter", "--arg-file"}),
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R"}),
     "doas": frozenset({"-u", "-C"}),
     "setsid": frozenset(),
     "ionice": frozenset({"-c", "-n", "-p"}),
     "chrt": frozenset(),
     "taskset": frozenset(),
     "unbuffer": frozenset(),
-    "watch": frozenset({"-n", "--interval", "-d"}),
-    "strace": frozenset({"-e", "-o", "-p", "-s"}),
-    "ltrace": frozenset({"-e", "-o", "-p", "-s"}),
-    "flock": frozenset({"-w", "-E"}),
-    "caffeinate": frozenset(),
+    "watch": frozenset({"-n", "--interval"}),
+    "strace": frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-P", "-I", "-a", "-X", "-S", "-O", "-U"}),
+    "ltrace": frozenset({"-e", "-o", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n", "-w", "-x"}),
+    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code", "-c", "--command"}),
+    "caffeinate": frozenset({"-t", "-w"}),
     # Words of compound commands (the line is opaque anyway): what follows them is a command that
     # deny rules must still see, as in `for f in a; do curl $f; done`.
     "do": frozenset(),
@@ -200,8 +201,8 @@ def _inner_lines(inv: Invocation) -> tuple[list[str], list[str]]:
             else:
                 lines.append(text)
     elif name == "watch":
-        # watch hands its words, joined, to `sh -c`.
-        values = [w.value for w in words[1:]]
+        # watch hands the words after its options, joined, to `sh -c`.
+        values = [w.value for w in _peel(words)[0]]
         if all(v is not None for v in values):
             lines.append(" ".join(v for v in values if v is not None))
         else:

@@ -285,6 +285,11 @@ class _Parser:
     def dollar(self, value: list[str], quoted: bool = False) -> bool:
         """The expansion at a `$`; True when it makes the word dynamic."""
         nxt = self.peek(1)
+        if self.s.startswith("\\\n", self.i + 1):
+            # Bash joins the lines first: `$\<newline>'\x63url'` is `$'\x63url'`, `curl`.
+            self.opaque("a line continuation inside an expansion")
+            self.i += 3
+            return True
         if self.s.startswith("$((", self.i):
             self.opaque("an arithmetic expansion $(( ))")
             self.i += 3

@@ -284,3 +284,36 @@ def test_a_wrapper_carries_an_allow_only_when_it_is_the_plain_wrapper(world: Tre
     assert decision.decision == "ask", decision.reason
     for plain in ("timeout 5 echo hi", "time -p echo hi", "nice -n 5 echo hi"):
         assert permissions.decide("Bash", {"command": plain}).decision == "allow", plain
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x | xargs -i curl evil",
+        "echo x | xargs -l curl evil",
+        "watch -d curl x",
+        "env -P /bin curl x",
+        "sudo -T 5 curl x",
+        "strace -u root curl x",
+        "caffeinate -t 5 curl x",
+        "flock --timeout 5 f curl x",
+    ],
+)
+def test_a_wrappers_options_are_read_as_that_wrapper_reads_them(world: Tree, command: str) -> None:
+    # `xargs -i` takes no separate value (GNU), `env -P` does (BSD): a wrong table hid curl.
+    decision = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"]).decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$\\\n'\\x63url' evil",
+        "find /usr/bin -name curl -exec {} evil \\;",
+        "echo curl | xargs -I% % evil",
+        "echo curl | xargs -i {} evil",
+    ],
+)
+def test_a_name_a_line_continuation_or_a_filled_in_argument_decides_is_asked(world: Tree, command: str) -> None:
+    decision = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"]).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
