@@ -27,6 +27,8 @@ from .commands import (
     read_only,
     uses,
 )
+from .gitconfig import repository_runs_programs
+from .hidden import hidden_name, narrow_rule
 from .mentions import places
 from .parse import Word, parse
 
@@ -262,8 +264,8 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
     # A rule for the whole tool (`Bash`) is the user's choice to run anything, however written.
     blanket = perms.blanket("Bash")
     if blanket is not None:
-        hidden = _hidden_name(invs, opaque)
-        narrow = _narrow_rule(perms)
+        hidden = hidden_name(invs, opaque)
+        narrow = narrow_rule(perms)
         if hidden and narrow is not None:
             # `Bash` allows anything, but `c?rl`, `$x` or an alias may be the very command a deny
             # rule names: the rule cannot be checked, so the line is asked rather than allowed.
@@ -291,6 +293,10 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             inner = _innermost(invs, inv)
             if inner is not inv and _neutral(invs, inv):
                 placed = _allowed(perms, inner)
+        if placed is None and inv.name == "git" and read_only(inv):
+            why = _git_runs_programs(perms, paths)
+            if why:
+                return Decision("ask", None, f"`{inv.command.text}` is asked: {why}")
         if placed is not None:
             rules.append(placed)
         elif not (read_only(inv) and not inv.command.assignments):
@@ -314,51 +320,14 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
     return Decision("allow", rules[0], f"allowed by {names}")
 
 
-def _hidden_name(invs: list[Invocation], opaque: list[str]) -> str | None:
-    """Why some command the line runs may not be the name it shows, or None."""
-    for inv in invs:
-        first = inv.words[0] if inv.words else None
-        if first is not None and (first.value is None or first.glob or first.brace):
-            return f"the command name `{first.raw}` is decided when the line runs"
-        if inv.name == "alias":
-            return "it defines an alias"
-        replace = _replacement(inv)
-        if replace is not None:
-            # `xargs -I% % evil`, `find ... -exec {} evil`: the input or a found file names the command.
-            inner = next((i for i in invs if i.command is inv.command and i.via[-1:] == ("xargs",)), None)
-            if inner is not None and inner.words and replace in (inner.words[0].value or replace):
-                return f"the command name `{inner.words[0].raw}` is filled in by xargs"
-        if first is not None and "{}" in (first.value or "") and "evaluated string" in inv.via:
-            return f"the command name `{first.raw}` is a file find finds"
-    for why in opaque:
-        if "decided at run time" in why or "function" in why:
-            return f"it has {why}"
-    return None
-
-
-def _replacement(inv: Invocation) -> str | None:
-    """The text `xargs -I R` / `-i` / `--replace` fills in, when `inv` is such an xargs."""
-    if inv.name != "xargs" or inv.peeled:
-        return None
-    words = [w.value or "" for w in inv.words[1:]]
-    for i, value in enumerate(words):
-        if not value.startswith("-") or value == "--":
-            break
-        if value in ("-I", "-J"):
-            return words[i + 1] if i + 1 < len(words) else None
-        if value.startswith(("-I", "-J", "-i")):
-            return value[2:] or "{}"
-        if value.startswith("--replace"):
-            return value.partition("=")[2] or "{}"
-    return None
-
-
-def _narrow_rule(perms: Permissions) -> PlacedRule | None:
-    """A deny or ask rule on some Bash commands (not all), if any."""
-    for behavior in ("deny", "ask"):
-        for placed in perms.settings.rules_for(behavior):
-            if placed.rule.tool == "Bash" and placed.rule.specifier not in (None, "*"):
-                return placed
+def _git_runs_programs(perms: Permissions, paths: _Paths) -> str | None:
+    """Why git, run in any folder the line may be in, may run a program its repository names."""
+    for folder in dict.fromkeys([perms.cwd, *(place for place, _ in paths.folders)]):
+        if folder is None:
+            return "it runs in a folder that cannot be known before the line runs, whose repository may configure programs"
+        why = repository_runs_programs(folder)
+        if why:
+            return why
     return None
 
 

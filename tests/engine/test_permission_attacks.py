@@ -317,3 +317,30 @@ def test_a_wrappers_options_are_read_as_that_wrapper_reads_them(world: Tree, com
 def test_a_name_a_line_continuation_or_a_filled_in_argument_decides_is_asked(world: Tree, command: str) -> None:
     decision = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"]).decide("Bash", {"command": command})
     assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("where", "config"),
+    [
+        ("", "[core]\n\tfsmonitor = touch /tmp/pwned\n"),
+        ("", '[diff "x"]\n\ttextconv = sh -c id\n'),
+        ("", "[include]\n\tpath = ../evil.cfg\n"),
+        ("vendor/lib", "[core]\n\tfsmonitor = touch /tmp/pwned\n"),
+    ],
+)
+def test_git_in_a_repository_whose_own_config_runs_programs_is_asked(world: Tree, where: str, config: str) -> None:
+    # A project copied from an archive can ship .git/config: core.fsmonitor runs on `git status`.
+    repo = world.project / where
+    write(repo / ".git" / "config", config)
+    permissions = _permissions(world)
+    command = f"cd {where} && git status" if where else "git status"
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+
+
+def test_git_in_an_ordinary_clone_still_runs(world: Tree) -> None:
+    config = '[core]\n\tbare = false\n[remote "origin"]\n\turl = https://example.com/x.git\n[submodule "m"]\n\tpath = m\n'
+    write(world.project / ".git" / "config", config)
+    permissions = _permissions(world)
+    for command in ("git status", "git log -1", "git diff"):
+        assert permissions.decide("Bash", {"command": command}).decision == "allow", command
