@@ -302,9 +302,9 @@ _READ_ONLY: dict[str, Unsafe] = {
     "basename": Unsafe(),
     "dirname": Unsafe(),
     "realpath": Unsafe(),
-    "grep": Unsafe("f", frozenset({"file", "exclude-from"})),
-    "egrep": Unsafe("f", frozenset({"file", "exclude-from"})),
-    "fgrep": Unsafe("f", frozenset({"file", "exclude-from"})),
+    "grep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
+    "egrep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
+    "fgrep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
     "date": Unsafe("sf", frozenset({"set", "file"})),
     "find": Unsafe(
         words=frozenset(
@@ -312,6 +312,7 @@ _READ_ONLY: dict[str, Unsafe] = {
         )
     ),
 }
+# (grep's -R follows symlinks, so `grep -R KEY .` reads through `docs -> ~/.ssh`: not read-only.)
 # git subcommands that only read, and the options that would make them write, run a program or
 # read outside the repository (`--no-index` compares any two files on the machine).
 _GIT_READ_ONLY = frozenset({"status", "log", "diff", "show"})

@@ -344,3 +344,10 @@ def test_git_in_an_ordinary_clone_still_runs(world: Tree) -> None:
     permissions = _permissions(world)
     for command in ("git status", "git log -1", "git diff"):
         assert permissions.decide("Bash", {"command": command}).decision == "allow", command
+
+
+@pytest.mark.parametrize("command", ["grep -R KEY .", "grep -Rn KEY", "grep --dereference-recursive KEY ."])
+def test_a_search_that_follows_symlinks_out_of_the_project_is_asked(world: Tree, command: str) -> None:
+    (world.project / "docs").symlink_to(world.root / "home" / ".ssh")
+    decision = _permissions(world).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
