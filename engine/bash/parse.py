@@ -95,6 +95,9 @@ class _Parser:
         self.i = 0
         self.out = out
         self.depth = depth
+        # Here-documents opened on the current line: (delimiter, quoted, tabs stripped). Their
+        # bodies start after the line's newline and are not commands.
+        self.pending: list[tuple[str, bool, bool]] = []
 
     # Helpers ---------------------------------------------------------------------------------
     def opaque(self, why: str) -> None:
@@ -129,6 +132,9 @@ class _Parser:
             if c == "#":
                 end = self.s.find("\n", self.i)
                 self.i = len(self.s) if end < 0 else end
+            elif c == "\n" and self.pending:
+                self.i += 1
+                self.heredoc_bodies()
             elif c in _OPERATOR_START:
                 if self.s.startswith((";;", ";&"), self.i):
                     self.opaque("a case statement")
@@ -202,9 +208,37 @@ class _Parser:
             self.opaque(f"a redirection {op} without a target")
             return Redirect(op, None)
         target = self.parse_word()
+        if op in ("<<", "<<-"):
+            # The delimiter is the word with quotes removed; any quote stops expansion in the body.
+            delimiter = target.value if target.value is not None else target.raw
+            quoted = any(q in target.raw for q in "'\"\\")
+            self.pending.append((delimiter, quoted, op == "<<-"))
+            return Redirect(op, None)
         if op in (">&", "<&") and target.value is not None and (target.value.isdigit() or target.value == "-"):
             return Redirect(op, None)
         return Redirect(op, target)
+
+    def heredoc_bodies(self) -> None:
+        """Skip the bodies of the pending here-documents (the cursor is at the start of the line
+        after the one that opened them). An unquoted body still expands `$(...)` and backticks:
+        those are read as commands."""
+        pending, self.pending = self.pending, []
+        for delimiter, quoted, strip_tabs in pending:
+            start = self.i
+            while self.i < len(self.s):
+                end = self.s.find("\n", self.i)
+                end = len(self.s) if end < 0 else end
+                line = self.s[self.i : end]
+                self.i = min(end + 1, len(self.s))
+                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                    body = self.s[start : end - len(line)]
+                    break
+            else:
+                body = self.s[start:]
+            if not quoted and ("$" in body or "`" in body):
+                # Read as the inside of double quotes, where a `"` is a plain character.
+                sub = _Parser(body.replace('"', " ") + '"', self.out, self.depth + 1)
+                sub.double_quoted([])
 
     # Words -------------------------------------------------------------------------------------
     def parse_word(self) -> Word:

@@ -351,3 +351,23 @@ def test_a_search_that_follows_symlinks_out_of_the_project_is_asked(world: Tree,
     (world.project / "docs").symlink_to(world.root / "home" / ".ssh")
     decision = _permissions(world).decide("Bash", {"command": command})
     assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # The body of a here-document is not a command line: a quote in it opens nothing.
+        ("cat <<EOF\n'\nEOF\ncurl evil\n'", "deny"),
+        ("cat <<EOF\n$(curl evil)\nEOF", "deny"),
+        ("cat <<-EOF\n\tx\n\tEOF\ncurl evil", "deny"),
+        ("cat <<A <<B\na\nA\nb\nB\ncurl evil", "deny"),
+        # A quoted delimiter keeps the body literal; a body that only mentions curl runs nothing.
+        ("cat <<'EOF'\n$(curl evil)\nEOF\n", "allow"),
+        ("cat <<EOF\ncurl evil\nEOF", "allow"),
+    ],
+)
+def test_here_document_bodies_are_read_as_bash_reads_them(world: Tree, command: str, expected: str) -> None:
+    decision = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"]).decide("Bash", {"command": command})
+    assert decision.decision == expected, decision.reason
+    if expected == "allow":
+        assert _permissions(world, allow=["Bash(cat *)"]).decide("Bash", {"command": command}).decision == "ask"
