@@ -95,9 +95,11 @@ class _Parser:
         self.i = 0
         self.out = out
         self.depth = depth
-        # Here-documents opened on the current line: (delimiter, quoted, tabs stripped). Their
-        # bodies start after the line's newline and are not commands.
-        self.pending: list[tuple[str, bool, bool]] = []
+        # Here-documents opened on the current line: (delimiter, quoted, tabs stripped, depth).
+        # Their bodies start after the next newline at the depth that opened them or outside it
+        # (bash reads on past a newline inside a later `$(...)`, and `(cat <<EOF)` reads its body
+        # after the group: both checked) and are not commands.
+        self.pending: list[tuple[str, bool, bool, int]] = []
 
     # Helpers ---------------------------------------------------------------------------------
     def opaque(self, why: str) -> None:
@@ -132,7 +134,7 @@ class _Parser:
             if c == "#":
                 end = self.s.find("\n", self.i)
                 self.i = len(self.s) if end < 0 else end
-            elif c == "\n" and self.pending:
+            elif c == "\n" and any(p[3] >= self.depth for p in self.pending):
                 self.i += 1
                 self.heredoc_bodies()
             elif c in _OPERATOR_START:
@@ -212,7 +214,7 @@ class _Parser:
             # The delimiter is the word with quotes removed; any quote stops expansion in the body.
             delimiter = target.value if target.value is not None else target.raw
             quoted = any(q in target.raw for q in "'\"\\")
-            self.pending.append((delimiter, quoted, op == "<<-"))
+            self.pending.append((delimiter, quoted, op == "<<-", self.depth))
             return Redirect(op, None)
         if op in (">&", "<&") and target.value is not None and (target.value.isdigit() or target.value == "-"):
             return Redirect(op, None)
@@ -222,8 +224,9 @@ class _Parser:
         """Skip the bodies of the pending here-documents (the cursor is at the start of the line
         after the one that opened them). An unquoted body still expands `$(...)` and backticks:
         those are read as commands."""
-        pending, self.pending = self.pending, []
-        for delimiter, quoted, strip_tabs in pending:
+        pending = [p for p in self.pending if p[3] >= self.depth]
+        self.pending = [p for p in self.pending if p[3] < self.depth]
+        for delimiter, quoted, strip_tabs, _ in pending:
             start = self.i
             while self.i < len(self.s):
                 end = self.s.find("\n", self.i)

@@ -361,6 +361,9 @@ def test_a_search_that_follows_symlinks_out_of_the_project_is_asked(world: Tree,
         ("cat <<EOF\n$(curl evil)\nEOF", "deny"),
         ("cat <<-EOF\n\tx\n\tEOF\ncurl evil", "deny"),
         ("cat <<A <<B\na\nA\nb\nB\ncurl evil", "deny"),
+        # Bash reads the body after the line's own newline, not one inside a later $( ) (checked).
+        ("cat <<EOF $(true\ncurl evil\n)\nEOF", "deny"),
+        ("(cat <<EOF)\n'\nEOF\ncurl evil\n'", "deny"),
         # A quoted delimiter keeps the body literal; a body that only mentions curl runs nothing.
         ("cat <<'EOF'\n$(curl evil)\nEOF\n", "allow"),
         ("cat <<EOF\ncurl evil\nEOF", "allow"),
