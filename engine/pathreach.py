@@ -59,13 +59,13 @@ def split_glob(root: Path, pattern: str, home: Path) -> tuple[Path, str] | None:
 
 def _may_climb(part: str) -> bool:
     """Whether one `/`-separated part of a glob pattern may stand for `..`."""
-    alternatives = _braces(part)
+    alternatives = brace_alternatives(part)
     if alternatives is None:
         return True
     return any(".." in alt or (alt[:1] in ".[" and fnmatch.fnmatchcase("..", alt)) for alt in alternatives)
 
 
-def _braces(text: str, cap: int = 256) -> list[str] | None:
+def brace_alternatives(text: str, cap: int = 256) -> list[str] | None:
     """`text` with its brace alternatives expanded (`a{b,c}` is `ab`, `ac`); None past `cap`."""
     open_at = text.find("{")
     if open_at < 0:
@@ -86,7 +86,7 @@ def _braces(text: str, cap: int = 256) -> list[str] | None:
     bounds = [open_at, *commas, j]
     out: list[str] = []
     for start, end in itertools.pairwise(bounds):
-        for alt in _braces(text[:open_at] + text[start + 1 : end] + text[j + 1 :], cap) or [None]:
+        for alt in brace_alternatives(text[:open_at] + text[start + 1 : end] + text[j + 1 :], cap) or [None]:
             if alt is None or len(out) >= cap:
                 return None
             out.append(alt)

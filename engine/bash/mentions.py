@@ -16,7 +16,7 @@ import pwd
 import re
 from pathlib import Path
 
-from ..pathreach import expand_path, glob_reach
+from ..pathreach import brace_alternatives, expand_path, glob_reach
 from .parse import Word
 
 # `$HOME/x`, `${HOME}/x`: a dynamic word whose value the shell takes from the environment.
@@ -42,6 +42,9 @@ def _texts(word: Word, home: Path) -> list[str]:
             out.append(value[2:])
     elif "=" in value:
         out.append(value.split("=", 1)[1])
+    if word.brace:
+        # `cat {secrets,x}/key.txt` names secrets/key.txt and x/key.txt.
+        out += [alt for text in list(out) for alt in brace_alternatives(text) or []]
     out += [part for text in list(out) for part in text.split(":")[1:]]
     out += [text[1:] for text in list(out) if text.startswith("@")]
     return [text for text in dict.fromkeys(out) if text]

@@ -374,3 +374,10 @@ def test_here_document_bodies_are_read_as_bash_reads_them(world: Tree, command: 
     assert decision.decision == expected, decision.reason
     if expected == "allow":
         assert _permissions(world, allow=["Bash(cat *)"]).decide("Bash", {"command": command}).decision == "ask"
+
+
+@pytest.mark.parametrize("command", ["cat {secrets,x}/key.txt", "cat secrets/{key,x}.txt", "cp {secrets/key.txt,out}"])
+def test_a_read_deny_holds_for_each_alternative_of_a_brace(world: Tree, command: str) -> None:
+    permissions = _permissions(world, deny=["Read(./secrets/**)"], allow=["Bash(cat *)", "Bash(cp *)"])
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
