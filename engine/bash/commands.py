@@ -124,7 +124,31 @@ class Invocation:
                 out.append(" ".join([name, *(v for v in values[1:] if v is not None)]))
         if self.words:
             out.append(" ".join(w.raw for w in self.words))
+        if not for_allow and self.name == "git" and all(v is not None for v in values):
+            # `git -C . push`, `git --no-pager push`: a deny or ask on `git push` holds.
+            rest = _git_subcommand(values[1:])
+            if rest is not None:
+                out.append(" ".join(["git", *rest]))
         return list(dict.fromkeys(f.strip() for f in out if f.strip()))
+
+
+# git's own options before the subcommand that take a value as the next word.
+_GIT_GLOBAL_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"}
+)
+
+
+def _git_subcommand(args: list[str | None]) -> list[str] | None:
+    """The words from git's subcommand on, its own options skipped; None when there are none."""
+    i = 0
+    while i < len(args):
+        value = args[i] or ""
+        if not value.startswith("-"):
+            break
+        i += 2 if value in _GIT_GLOBAL_VALUE else 1
+    if i == 0 or i >= len(args):
+        return None
+    return [a or "" for a in args[i:]]
 
 
 def _peel(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], str | None]:

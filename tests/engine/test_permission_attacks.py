@@ -381,3 +381,14 @@ def test_a_read_deny_holds_for_each_alternative_of_a_brace(world: Tree, command:
     permissions = _permissions(world, deny=["Read(./secrets/**)"], allow=["Bash(cat *)", "Bash(cp *)"])
     decision = permissions.decide("Bash", {"command": command})
     assert decision.decision == "deny", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git -C . push origin main", "git --no-pager push", "git -c a=b push --force", "git --git-dir=.git push", "git -p push"],
+)
+def test_a_deny_on_a_git_subcommand_holds_past_gits_own_options(world: Tree, command: str) -> None:
+    permissions = _permissions(world, deny=["Bash(git push *)"], allow=["Bash(git *)"])
+    decision = permissions.decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+    assert permissions.decide("Bash", {"command": "git -C . status"}).decision == "allow"
