@@ -109,7 +109,8 @@ class Permissions:
         rules = self.settings.rules_for(behavior)
         return [*rules, *self.extra_allow] if behavior == "allow" else rules
 
-    def _first(self, behavior: str, tool: str, tool_input: dict[str, Any]) -> PlacedRule | None:
+    def first_rule(self, behavior: str, tool: str, tool_input: dict[str, Any]) -> PlacedRule | None:
+        """The first `behavior` rule that covers this call as given (no parsing, no paths)."""
         for placed in self._rules(behavior):
             if input_matches(placed.rule, tool, tool_input, placed.file, self.cwd, self.home, fold=behavior != "allow"):
                 return placed
@@ -143,10 +144,10 @@ class Permissions:
         if tool in READ_TOOLS or tool in EDIT_TOOLS:
             return self._decide_files(tool, self.targets(tool, tool_input))
         for behavior in ("deny", "ask"):
-            placed = self._first(behavior, tool, tool_input)
+            placed = self.first_rule(behavior, tool, tool_input)
             if placed is not None:
                 return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope})")
-        placed = self._first("allow", tool, tool_input)
+        placed = self.first_rule("allow", tool, tool_input)
         if placed is not None:
             return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
         return Decision("ask", None, "no rule matches, so Claude Code asks")

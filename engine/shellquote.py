@@ -69,18 +69,16 @@ def contexts(template: str, positions: list[int]) -> list[str]:
         elif frame == "brace":
             if c == "}":
                 stack.pop()
+        elif c == "$" and nxt in ("(", "{"):
+            # $(...) and ${...} open the same way in double quotes and outside them.
+            stack.append("cmd" if nxt == "(" else "brace")
+            if nxt == "(":
+                depth.append(0)
+            i += 2
+            continue
         elif frame == "dq":
             if c == '"':
                 stack.pop()
-            elif c == "$" and nxt == "(":
-                stack.append("cmd")
-                depth.append(0)
-                i += 2
-                continue
-            elif c == "$" and nxt == "{":
-                stack.append("brace")
-                i += 2
-                continue
             elif c == "`":
                 stack.append("bq")
         else:  # top, cmd, bq: unquoted
@@ -93,15 +91,6 @@ def contexts(template: str, positions: list[int]) -> list[str]:
                     stack.pop()
                 else:
                     stack.append("bq")
-            elif c == "$" and nxt == "(":
-                stack.append("cmd")
-                depth.append(0)
-                i += 2
-                continue
-            elif c == "$" and nxt == "{":
-                stack.append("brace")
-                i += 2
-                continue
             elif c == "(":
                 depth[-1] += 1
             elif c == ")" and frame == "cmd":

@@ -200,7 +200,7 @@ def _recursive_flag(inv: Invocation) -> bool:
 
 def _rule_for(perms: Permissions, behavior: str, inv: Invocation) -> tuple[PlacedRule, str] | None:
     for form in inv.forms():
-        placed = perms._first(behavior, "Bash", {"command": form})
+        placed = perms.first_rule(behavior, "Bash", {"command": form})
         if placed is not None:
             return placed, form
     return None
@@ -208,7 +208,7 @@ def _rule_for(perms: Permissions, behavior: str, inv: Invocation) -> tuple[Place
 
 def _allowed(perms: Permissions, inv: Invocation) -> PlacedRule | None:
     for form in inv.forms(for_allow=True):
-        placed = perms._first("allow", "Bash", {"command": form})
+        placed = perms.first_rule("allow", "Bash", {"command": form})
         if placed is not None:
             return placed
     return None
@@ -224,7 +224,7 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
 
     # 1. Deny, then ask: a rule on the whole line as written, or on any command inside it.
     for behavior in ("deny", "ask"):
-        placed = perms._first(behavior, "Bash", {"command": whole})
+        placed = perms.first_rule(behavior, "Bash", {"command": whole})
         if placed is not None:
             return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope})")
         for inv in invs:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ VERSION = (Path(__file__).parents[1] / "oracle" / "VERSION").read_text().strip()
 DECIDED = ("allow", "ask", "deny")
 
 
+@cache
 def _recordings() -> dict[str, dict[str, Any]]:
     return {p.stem: json.loads(p.read_text()) for p in sorted(RECORDINGS.glob("*.json"))}
 
