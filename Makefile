@@ -51,7 +51,8 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_run.py
 	$(BIN)/python tests/bench/bench_conversation.py
 
-# Record what the pinned Claude Code decides for every permission case (tests/oracle/README.md).
+# Record what the pinned Claude Code decides for every permission case and loads and lists for
+# every listing case (tests/oracle/README.md).
 # Installs that version into .oracle/ (ignored by git) unless it is already there. `make test`
 # never needs it: the tests read the committed recordings.
 ORACLE_VERSION = $(shell cat tests/oracle/VERSION)
@@ -59,6 +60,7 @@ oracle: $(STAMP)
 	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$(ORACLE_VERSION)" ]; then \
 		npm install --prefix .oracle --no-audit --no-fund @anthropic-ai/claude-code@$(ORACLE_VERSION); fi
 	$(BIN)/python -m tests.oracle.record
+	$(BIN)/python -m tests.oracle.record_listing
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

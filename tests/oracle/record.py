@@ -31,7 +31,7 @@ VERSION = (Path(__file__).parent / "VERSION").read_text().strip()
 RUN_TIMEOUT = 300
 
 
-def in_private_network() -> None:
+def in_private_network(module: str = "tests.oracle.record") -> None:
     """Re-run this process in a network namespace with only loopback, so nothing leaves the machine."""
     if os.environ.get("ORACLE_NETNS") == "1" or shutil.which("unshare") is None:
         return
@@ -41,7 +41,7 @@ def in_private_network() -> None:
         return
     env = {**os.environ, "ORACLE_NETNS": "1"}
     script = 'ip link set lo up 2>/dev/null; exec "$@"'
-    argv = ["unshare", "-n", "-r", "sh", "-c", script, "sh", sys.executable, "-m", "tests.oracle.record", *sys.argv[1:]]
+    argv = ["unshare", "-n", "-r", "sh", "-c", script, "sh", sys.executable, "-m", module, *sys.argv[1:]]
     os.execvpe("unshare", argv, env)
 
 

@@ -11,7 +11,11 @@ anywhere:
      "files": {"{project}/README.md": "text"},
      "dirs": ["{project}/src"],
      "symlinks": {"{project}/docs": "{outside}"},
+     "padded": {"{project}/big.md": {"text": "---\n...", "size": 1000001}},   # padded with x lines
+     "binary": {"{project}/raw.md": "<base64>"},
      "cwd": "{project}/sub",     # where Claude Code starts (default: {project})
+     "claude_json": {...},       # merged into {home}/.claude.json
+     "usage": {"deploy": [3, 2]},   # skillUsage: used 3 times, last 2 days ago
      "tools": ["Bash", "Glob"],  # --tools for the run (2.1.328 offers Glob and Grep only when named)
      "calls": [{"tool": "Bash", "input": {"command": "echo hi"}, "marker": "x"}]}
 
@@ -23,6 +27,7 @@ recording says whether the result held it (`shown`).
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -30,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CASES = Path(__file__).parent / "cases" / "permissions"
-RECORDINGS = Path(__file__).parent / "recordings" / "permissions"
+HERE = Path(__file__).parent
+CASES = HERE / "cases" / "permissions"
+RECORDINGS = HERE / "recordings" / "permissions"
 SETTINGS_FILES = {"user": "{home}/.claude/settings.json", "project": "{project}/.claude/settings.json",
                   "local": "{project}/.claude/settings.local.json"}  # fmt: skip
 
@@ -72,20 +78,30 @@ def start_folder(case: dict[str, Any], places: Places) -> Path:
     return Path(places.fill(case.get("cwd", "{project}")))
 
 
-def load_cases() -> dict[str, dict[str, Any]]:
-    return {p.stem: json.loads(p.read_text()) for p in sorted(CASES.glob("*.json"))}
+def load_cases(kind: str = "permissions") -> dict[str, dict[str, Any]]:
+    """Every case of one kind (a folder under cases/), by name."""
+    return {p.stem: json.loads(p.read_text()) for p in sorted((HERE / "cases" / kind).glob("*.json"))}
 
 
 def trust_file(places: Places) -> Path:
     return places.home / ".claude.json"
 
 
-def build(case: dict[str, Any], root: Path, git: bool = True) -> Places:
-    """Write the case's workspace under `root` (an empty folder, symlinks resolved)."""
+def skill_usage(case: dict[str, Any], now_ms: int) -> dict[str, Any]:
+    """`usage: {"name": [count, days_ago]}` as Claude Code's skillUsage records, aged from `now_ms`."""
+    return {
+        name: {"usageCount": count, "lastUsedAt": int(now_ms - days * 86_400_000)}
+        for name, (count, days) in case.get("usage", {}).items()
+    }
+
+
+def build(case: dict[str, Any], root: Path, git: bool = True, now_ms: int = 0) -> Places:
+    """Write the case's workspace under `root` (an empty folder, symlinks resolved); `now_ms`
+    is the time the case's `usage` is aged from."""
     places = Places(root)
     for folder in (places.project, places.home / ".claude", places.outside):
         folder.mkdir(parents=True, exist_ok=True)
-    if git:
+    if git and case.get("git", True):
         subprocess.run(["git", "init", "-q", str(places.project)], check=True, timeout=30)
     for folder in case.get("dirs", []):
         Path(places.fill(folder)).mkdir(parents=True, exist_ok=True)
@@ -93,6 +109,17 @@ def build(case: dict[str, Any], root: Path, git: bool = True) -> Places:
         path = Path(places.fill(name))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(places.fill(text))
+    for name, spec in case.get("padded", {}).items():
+        # A big file: `text`, then lines of `x` up to `size` bytes.
+        path = Path(places.fill(name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        head = places.fill(spec["text"]).encode()
+        rest = max(0, spec["size"] - len(head))
+        path.write_bytes(head + (b"x" * 99 + b"\n") * (rest // 100) + b"x" * (rest % 100))
+    for name, data in case.get("binary", {}).items():
+        path = Path(places.fill(name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
     for name, target in case.get("symlinks", {}).items():
         link = Path(places.fill(name))
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -106,5 +133,9 @@ def build(case: dict[str, Any], root: Path, git: bool = True) -> Places:
     # true trusts the project; a path (with placeholders) trusts that folder instead.
     folder = os.path.normpath(places.fill(trusted)) if isinstance(trusted, str) else str(places.project)
     projects = {folder: {"hasTrustDialogAccepted": True}} if trusted else {}
-    trust_file(places).write_text(json.dumps({"projects": projects}) + "\n")
+    # `claude_json`: more of the user's ~/.claude.json (skillUsage, ...), merged over the trust record.
+    config = {"projects": projects, **places.fill(case.get("claude_json", {}))}
+    if case.get("usage"):
+        config["skillUsage"] = skill_usage(case, now_ms)
+    trust_file(places).write_text(json.dumps(config) + "\n")
     return places

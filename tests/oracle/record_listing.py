@@ -1,0 +1,227 @@
+"""Record what the pinned Claude Code loads and lists for every listing case: `make oracle`.
+
+A listing case (tests/oracle/cases/listing/*.json) is a workspace as in workspace.py plus:
+
+    "env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "500"},   # more environment (placeholders allowed)
+    "args": ["--add-dir", "{outside}/extra"],           # more command-line flags
+    "cc_bundled": true,                                 # keep Claude Code's bundled skills (default: off)
+    "git": false                                        # the project is not a git repository
+
+Claude Code runs once per case in print mode (`-p hi`, private HOME, loopback only) against a
+server that answers every request with "ok", and the recording keeps only what skilldeck must
+predict:
+
+- `listing`: the listing's lines as sent (the header, the blank line, one line per entry), with
+  the entries of Claude Code's own skills left out; `own` says where they were and how long,
+  never their text (Claude Code's texts stay out of the project), so that a budget can be
+  replayed with them in place;
+- `skills`, `commands`: the names the stream-json init event reports (the model-invocable
+  ones, and all the slash commands), Claude Code's own left out;
+- `loaded`: the counts from "Loaded N unique skills (...)"; `budget` from "Skill listing over
+  budget" when the listing went over;
+- `skipped`: the debug lines about skills it skipped, failed on or warned about, with the
+  workspace folders as placeholders;
+- `model`: the model the request named (its context window sizes the budget).
+
+Claude Code's own skills are learnt by recording an empty workspace first (`baseline`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, claude_env, in_private_network
+from tests.oracle.server import ScriptServer
+from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+
+RECORDINGS = HERE / "recordings" / "listing"
+HEADER = "The following skills are available for use with the Skill tool:"
+# Debug lines that say a skill file was skipped, failed, or loaded with a problem.
+SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b", re.IGNORECASE)
+NOISE = re.compile(
+    r"hooks module|telemetry|\$\.fs\.|\$\.store|Plugin autoupdate|settings\.read|plugin\.register|engine\.create|"
+    r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin cc-|"
+    r"Registered \d+ hooks|versioned plugins|Found \d+ plugins|installed_plugins\.json|output styles|"
+    r"Watching for changes|ENOENT|\[STARTUP\]|Sending \d+ skills|Loading skills from|getSkills returning|Loaded \d+ unique"
+)
+STAMP = re.compile(r"^\S+Z \[(\w+)\] ")
+LOADED = re.compile(
+    r"Loaded (\d+) unique skills \((\d+) unconditional, (\d+) conditional, managed: (\d+), user: (\d+), "
+    r"project: (\d+), additional: (\d+), legacy commands: (\d+)\)"
+)
+LOADED_KEYS = ("unique", "unconditional", "conditional", "managed", "user", "project", "additional", "legacy_commands")
+OVER = re.compile(r"Skill listing over budget: (\d+) skills, (\d+) chars > (\d+) budget")
+
+
+def listing_lines(requests: list[dict[str, Any]]) -> list[str] | None:
+    """The listing as the first main request carried it: from the header to the blank line after its entries."""
+    for body in requests:
+        for message in body.get("messages") or []:
+            content = message.get("content") if isinstance(message, dict) else None
+            blocks = content if isinstance(content, list) else [{"text": content}]
+            for block in blocks:
+                text = block.get("text") if isinstance(block, dict) else None
+                if isinstance(text, str) and HEADER in text:
+                    rest = text[text.index(HEADER) :].split("\n")
+                    # header, blank, entries up to the next blank line (an entry never holds a newline)
+                    end = rest.index("", 2) if "" in rest[2:] else len(rest)
+                    return rest[:end]
+    return None
+
+
+def init_event(stream: str) -> dict[str, Any]:
+    for line in stream.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "system" and event.get("subtype") == "init":
+            return event
+    return {}
+
+
+def main_model(requests: list[dict[str, Any]]) -> str | None:
+    for body in requests:
+        if body.get("tools"):
+            return body.get("model")
+    return None
+
+
+def placeholders(text: str, places: Places) -> str:
+    for name, folder in (("project", places.project), ("home", places.home), ("outside", places.outside)):
+        text = text.replace(str(folder), "{" + name + "}")
+    return text.replace(str(places.root), "{root}")
+
+
+def run(case: dict[str, Any], keep: Path, now_ms: int) -> dict[str, Any]:
+    """Run Claude Code once on the case's workspace; what it sent, reported and logged."""
+    with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
+        places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
+        debug = keep / "debug.log"
+        with ScriptServer([], lambda index, block: None) as server:
+            env = claude_env(places, server.port)
+            if not case.get("cc_bundled"):
+                env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
+            env.update(places.fill(case.get("env", {})))
+            argv = [str(CLAUDE), "-p", case.get("prompt", "hi"), "--output-format", "stream-json", "--verbose",
+                    "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
+            proc = subprocess.run(
+                argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
+                timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            requests = list(server.requests)
+        (keep / "stream.jsonl").write_text(proc.stdout)
+        (keep / "stderr.txt").write_text(proc.stderr)
+        (keep / "requests.json").write_text(json.dumps(requests, indent=1))
+        log = debug.read_text(errors="replace") if debug.exists() else ""
+        init = init_event(proc.stdout)
+        lines = [STAMP.sub(r"[\1] ", line) for line in log.splitlines()]
+        return {
+            "listing": listing_lines(requests),
+            "skills": list(init.get("skills") or []),
+            "commands": list(init.get("slash_commands") or []),
+            "model": main_model(requests),
+            "debug": [placeholders(line, places) for line in lines],
+            "exit": proc.returncode,
+        }
+
+
+def entry_name(line: str) -> str:
+    """`- name (label): text` -> name."""
+    head = line[2:].split(":", 1)[0] if ": " in line else line[2:]
+    return head.split(" (", 1)[0]
+
+
+def record(name: str, case: dict[str, Any], own: dict[str, Any], now_ms: int) -> dict[str, Any]:
+    keep = ORACLE / "runs" / "listing" / name
+    keep.mkdir(parents=True, exist_ok=True)
+    seen = run(case, keep, now_ms)
+    listing = seen["listing"]
+    kept: list[str] | None = None
+    own_entries = []
+    if listing is not None:
+        kept = listing[:2]
+        theirs = own["listing"] - case_names(case)
+        for index, line in enumerate(listing[2:]):
+            if entry_name(line) in theirs:
+                # Where it stood and how long it was (in UTF-16 units, as Claude Code counts), never its text.
+                units = len(line.encode("utf-16-le")) // 2
+                own_entries.append({"name": entry_name(line), "position": index, "chars": units, "full": ": " in line})
+            else:
+                kept.append(line)
+    loaded = next((m.groups() for line in seen["debug"] if (m := LOADED.search(line))), None)
+    over = next((m.groups() for line in seen["debug"] if (m := OVER.search(line))), None)
+    return {
+        "claude_code_version": VERSION,
+        "case": name,
+        "about": case.get("about", ""),
+        "model": seen["model"],
+        "listing": kept,
+        "own": own_entries,
+        "skills": [s for s in seen["skills"] if s not in own["skills"]],
+        "commands": [c for c in seen["commands"] if c not in own["commands"]],
+        "loaded": dict(zip(LOADED_KEYS, map(int, loaded), strict=True)) if loaded else None,
+        "budget": dict(zip(("skills", "chars", "budget"), map(int, over), strict=True)) if over else None,
+        "skipped": [line for line in seen["debug"] if SKIP.search(line) and not NOISE.search(line)],
+        "exit": seen["exit"],
+    }
+
+
+def case_names(case: dict[str, Any]) -> set[str]:
+    """Names the case's own files could give (a folder or file stem), so a case skill that shares a
+    name with one of Claude Code's is never taken for Claude Code's."""
+    out: set[str] = set()
+    for path in case.get("files", {}):
+        parts = Path(path).parts
+        out.add(parts[-2] if parts[-1] == "SKILL.md" else Path(parts[-1]).stem)
+    return out
+
+
+def baseline(now_ms: int) -> dict[str, Any]:
+    """Claude Code's own skills and commands: what an empty workspace lists and reports."""
+    keep = ORACLE / "runs" / "listing" / "_baseline"
+    keep.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Any] = {"listing": set(), "skills": set(), "commands": set()}
+    for bundled in (False, True):
+        seen = run({"cc_bundled": bundled}, keep, now_ms)
+        out["listing"] |= {entry_name(line) for line in (seen["listing"] or [])[2:]}
+        out["skills"] |= set(seen["skills"])
+        out["commands"] |= set(seen["commands"])
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("cases", nargs="*", help="case names (default: all)")
+    args = parser.parse_args()
+    if not CLAUDE.exists():
+        print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
+        return 2
+    in_private_network("tests.oracle.record_listing")
+    cases = load_cases("listing")
+    unknown = [n for n in args.cases if n not in cases]
+    if unknown:
+        print(f"oracle: no such listing case: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    now_ms = int(time.time() * 1000)
+    own = baseline(now_ms)
+    RECORDINGS.mkdir(parents=True, exist_ok=True)
+    for name in args.cases or list(cases):
+        recording = record(name, cases[name], own, now_ms)
+        (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2, ensure_ascii=False) + "\n")
+        count = len(recording["listing"] or []) - 2
+        print(f"listing {name}: {count} entries, {len(recording['skipped'])} skip lines")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
