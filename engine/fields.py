@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Sink
-from .frontmatter import Parsed
+from .frontmatter import JS_TRIM, Parsed, cc_text, js_number, js_string
 
 KNOWN_FIELDS = frozenset(
     {
@@ -40,25 +40,25 @@ _ALIASES = {
 _NORMALISED = {k.replace("_", "-").lower(): k for k in KNOWN_FIELDS}
 # Frontmatter key -> (Skill attribute, how to read it).
 _READERS: dict[str, tuple[str, str]] = {
-    "when_to_use": ("when_to_use", "text"),
-    "argument-hint": ("argument_hint", "text"),
+    "when_to_use": ("when_to_use", "string"),
+    "argument-hint": ("argument_hint", "string"),
     "arguments": ("arguments", "words"),
     "disable-model-invocation": ("disable_model_invocation", "flag"),
     "user-invocable": ("user_invocable", "flag"),
     "allowed-tools": ("allowed_tools", "tools"),
     "disallowed-tools": ("disallowed_tools", "tools"),
     "model": ("model", "model"),
-    "effort": ("effort", "text"),
+    "effort": ("effort", "effort"),
     "context": ("context", "context"),
-    "agent": ("agent", "text"),
+    "agent": ("agent", "string"),
     "background": ("background", "flag"),
-    "hooks": ("hooks", "raw"),
+    "hooks": ("hooks", "hooks"),
     "paths": ("paths", "words"),
     "shell": ("shell", "text"),
     "license": ("license", "text"),
     "compatibility": ("compatibility", "text"),
     "metadata": ("metadata", "raw"),
-    "version": ("version", "text"),
+    "version": ("version", "string"),
 }
 _FLAG_DEFAULTS = {"disable-model-invocation": False, "user-invocable": True, "background": False}
 _SPEC_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -174,6 +174,79 @@ class FieldReader:
             return None
         return _scalar_text(value)
 
+    def description(self) -> str | None:
+        """`description:` as Claude Code reads it: text trimmed (blank: none), a number or a
+        boolean as JavaScript writes it, anything else dropped with a warning in its log."""
+        value = self.data.get("description")
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return value.strip(JS_TRIM) or None
+        if isinstance(value, (bool, int, float)):
+            return js_number(value)
+        kind = "list" if isinstance(value, list) else "mapping" if isinstance(value, dict) else type(value).__name__
+        self.sink.warning(
+            "invalid-value",
+            self.path,
+            f'description is a YAML {kind}, not text: Claude Code drops it ("Description invalid for '
+            f'{self.skill} - omitting") and lists the skill with the first line of the body instead',
+            "write the description on one line, in double quotes if it holds `: `, `[` or `#`",
+            **self._at("description"),
+        )
+        return None
+
+    def string(self, key: str) -> str | None:
+        """`String(value)` as Claude Code applies it to when_to_use, argument-hint, agent and
+        version: a list becomes its items joined by commas, a mapping `[object Object]`."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        text = js_string(value)
+        if isinstance(value, (list, dict)):
+            self._bad(
+                key,
+                f"{key} is a YAML {'list' if isinstance(value, list) else 'mapping'}; Claude Code turns it into "
+                f"the text `{text[:80]}`",
+                f'quote the value to keep it as written: {key}: "{(self.parsed.value_text(key) or "")[:60]}"',
+            )
+        return cc_text(text) if key in ("when_to_use", "argument-hint") else text
+
+    def effort(self) -> str | None:
+        """A level (`med` is medium) or an integer, as Claude Code accepts it; otherwise ignored."""
+        value = self.data.get("effort")
+        level = effort_level(value)
+        if level is None:
+            shown = js_string(value)
+            self.sink.error(
+                "invalid-value",
+                self.path,
+                f'effort: `{shown[:60]}` is not an effort level, so Claude Code ignores it ("Skill {self.skill} '
+                f"has invalid effort '{shown[:60]}'\") and the skill runs at the session's effort",
+                f"use one of {', '.join(EFFORT_LEVELS)}, or an integer",
+                **self._at("effort"),
+            )
+        return level
+
+    def hooks(self) -> Any:
+        """The skill's hooks, or None when Claude Code drops them (see `guard_trap`)."""
+        value = self.data.get("hooks")
+        problems = hooks_problems(value) if value else []
+        if problems:
+            self.sink.error(
+                "hooks-dropped",
+                self.path,
+                f"{problems[0]}: Claude Code loads this skill with no hooks and no allowed-tools (a "
+                "PreToolUse/PermissionRequest hook it cannot load may be what guards them)",
+                "write hooks: as a mapping of hook events to lists of {matcher, hooks: [{type, command}]}",
+                **self._at("hooks"),
+            )
+            return None
+        return value
+
+    def guard_trap(self) -> str | None:
+        """The top-level key that makes Claude Code drop the skill's hooks and allowed-tools, if any."""
+        return guard_outside_hooks(self.data)
+
     def flag(self, key: str, default: bool) -> bool:
         if key not in self.data or self.data[key] is None:
             return default
@@ -236,6 +309,12 @@ class FieldReader:
                 result = self.tools(key)
             elif kind == "words":
                 result = self.words(key, "," if key == "paths" else None)
+            elif kind == "string":
+                result = self.string(key)
+            elif kind == "effort":
+                result = self.effort()
+            elif kind == "hooks":
+                result = self.hooks()
             elif kind == "model":
                 result = self.text(key)
                 result = None if result == "inherit" else result
@@ -250,6 +329,21 @@ class FieldReader:
                 result = value
             if result is not None:
                 out[attr] = result
+        trap = self.guard_trap()
+        if trap is not None:
+            self.sink.error(
+                "hooks-dropped",
+                self.path,
+                f"`{trap}` holds a PreToolUse/PermissionRequest hook outside `hooks:`, so Claude Code loads this "
+                'skill with no hooks and no allowed-tools ("PreToolUse/PermissionRequest is declared at the '
+                'frontmatter top level, outside "hooks"")',
+                "move it under hooks: (hooks:\n  PreToolUse: [...])",
+                **self._at(trap),
+            )
+            out.pop("hooks", None)
+            out.pop("allowed_tools", None)
+        elif "hooks" in self.data and out.get("hooks") is None and self.data.get("hooks"):
+            out.pop("allowed_tools", None)
         if len(unknown) > MAX_UNKNOWN_REPORTED:
             rest = unknown[MAX_UNKNOWN_REPORTED:]
             self.sink.warning(
@@ -301,6 +395,8 @@ class FieldReader:
             and desc.strip()
             and not spec_name_problems(name)
             and "compatibility" not in data
+            and "metadata" not in data
+            and not isinstance(data.get("allowed-tools"), list)
         ):
             return
         # Claude Code's own keys are fine in a Claude Code skill, so they are only noted here;
@@ -312,7 +408,8 @@ class FieldReader:
                 "spec-field",
                 self.path,
                 f"the Agent Skills spec does not allow {', '.join(f'`{k}`' for k in extra)}; "
-                "Claude Code understands them, other clients and claude.ai upload may reject them",
+                f"Claude Code understands {'it' if len(extra) == 1 else 'them'}, other clients and claude.ai upload "
+                f"may reject {'it' if len(extra) == 1 else 'them'}",
                 "keep them if the skill is meant for Claude Code",
                 **self._at(extra[0]),
             )
@@ -344,15 +441,55 @@ class FieldReader:
                 "add a description: what the skill does and when to use it",
                 **self._at("description"),
             )
-        comp = self.data.get("compatibility")
-        if comp is not None and (not isinstance(comp, str) or len(comp) > SPEC_COMPATIBILITY_MAX):
-            self.sink.warning(
-                "spec-compatibility",
+        if "compatibility" in self.data:
+            comp = self.data["compatibility"]
+            if not isinstance(comp, str) or not 1 <= len(comp) <= SPEC_COMPATIBILITY_MAX:
+                empty = comp is None or comp == ""
+                self.sink.warning(
+                    "spec-compatibility",
+                    self.path,
+                    f"compatibility must be text of 1 to {SPEC_COMPATIBILITY_MAX} characters when present"
+                    + ("; here it is empty" if empty else ""),
+                    "remove the key, or say which products or packages the skill needs" if empty else "shorten it",
+                    **self._at("compatibility"),
+                )
+        if "metadata" in self.data:
+            meta = self.data["metadata"]
+            if not isinstance(meta, dict):
+                problem = f"is a YAML {'list' if isinstance(meta, list) else 'scalar'}, not a map"
+            else:
+                nested = [str(k) for k, v in meta.items() if isinstance(v, (dict, list)) or v is None]
+                problem = f"nests a map or list (or null) under {', '.join(f'`{k}`' for k in nested[:5])}" if nested else ""
+            if problem:
+                self.sink.info(
+                    "spec-metadata",
+                    self.path,
+                    f"metadata {problem}: the Agent Skills spec allows only a map of text values; "
+                    "Claude Code does not mind, other clients and claude.ai upload may reject it",
+                    'metadata:\n  author: me\n  version: "1.0"',
+                    **self._at("metadata"),
+                )
+        if isinstance(self.data.get("allowed-tools"), list):
+            self.sink.info(
+                "spec-allowed-tools",
                 self.path,
-                f"compatibility must be text of at most {SPEC_COMPATIBILITY_MAX} characters",
-                "shorten it",
-                **self._at("compatibility"),
+                "allowed-tools is a YAML list; the Agent Skills spec wants one space-separated string (Claude Code takes either)",
+                "allowed-tools: Read Grep Bash(git:*)",
+                **self._at("allowed-tools"),
             )
+
+    def spec_missing(self) -> None:
+        """A SKILL.md with no frontmatter Claude Code reads: the spec's required `---` block with
+        name and description is missing."""
+        self.sink.info(
+            "spec-frontmatter",
+            self.path,
+            "the file does not start with a frontmatter; the Agent Skills spec requires one, on line 1, "
+            "with name and description",
+            "start the file with ---, name: and description: lines, and ---",
+            line=1,
+            skill=self.skill,
+        )
 
 
 def spec_name_problems(name: str) -> list[str]:
@@ -370,4 +507,148 @@ def spec_name_problems(name: str) -> list[str]:
         problems.append("contains a double hyphen")
     if not all(c.isalnum() or c == "-" for c in name):
         problems.append("contains characters other than letters, digits and hyphens")
+    return problems
+
+
+EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
+_EFFORT_ALIASES = {"med": "medium"}
+_PARSE_INT = re.compile(r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*([-+]?\d+)")
+
+
+def effort_level(value: Any) -> str | None:
+    """Claude Code's reading of `effort:`: a level in any case (`med` for medium), an integer, or
+    text that JavaScript's parseInt() reads as one (`3 please` is 3); None when it is ignored."""
+    if value is None or value == "" or isinstance(value, (list, dict)):
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer():
+        return js_number(value)
+    text = js_string(value).lower()
+    text = _EFFORT_ALIASES.get(text, text)
+    if text in EFFORT_LEVELS:
+        return text
+    m = _PARSE_INT.match(text)
+    return str(int(m.group(1))) if m else None
+
+
+# Claude Code's hook events; PreToolUse and PermissionRequest hooks may guard permissions.
+HOOK_EVENTS = frozenset(
+    (
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "SessionStart",
+        "SessionEnd",
+        "Stop",
+        "StopFailure",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+        "PostCompact",
+        "PreModelSwitch",
+        "PostModelSwitch",
+        "PermissionRequest",
+        "PermissionDenied",
+        "Setup",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "Elicitation",
+        "ElicitationResult",
+        "ConfigChange",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "InstructionsLoaded",
+        "CwdChanged",
+        "FileChanged",
+        "DirectoryAdded",
+        "MessageDisplay",
+    )
+)
+GUARD_EVENTS = ("PreToolUse", "PermissionRequest")
+HOOK_TYPES = frozenset(("command", "prompt", "agent", "http", "mcp_tool"))
+# Top-level keys Claude Code does not search for misplaced hooks.
+_UNSCANNED = frozenset(("metadata", "mcpServers", "lspServers"))
+
+
+def _holds_guard(value: Any) -> bool:
+    """A mapping with a PreToolUse or PermissionRequest key set to anything but null or []."""
+    return isinstance(value, dict) and any(
+        k in GUARD_EVENTS and v is not None and not (isinstance(v, list) and not v) for k, v in value.items()
+    )
+
+
+def _is_matcher(value: Any) -> bool:
+    if not isinstance(value, dict):
+        return False
+    if "matcher" not in value and any(k in HOOK_EVENTS for k in value):
+        return False
+    hooks = value.get("hooks")
+    if isinstance(hooks, list):
+        return bool(hooks)
+    return isinstance(hooks, dict) and ("matcher" in value or isinstance(hooks.get("type"), str))
+
+
+def _hides_guard(value: Any, depth: int = 3, matchers: bool = True, unscanned: frozenset[str] = frozenset(),
+                 in_hooks_list: bool = False) -> bool:  # fmt: skip
+    """Whether a PreToolUse/PermissionRequest hook (or a hook matcher) sits somewhere in `value`,
+    three levels down at most, as Claude Code searches for one."""
+    if _holds_guard(value) or (matchers and _is_matcher(value)):
+        return True
+    if depth == 0 or not isinstance(value, (dict, list)):
+        return False
+    if isinstance(value, list):
+        return any(_hides_guard(v, depth - 1, matchers, unscanned, in_hooks_list) for v in value)
+    if in_hooks_list and isinstance(value.get("type"), str):
+        return False
+    return any(
+        k not in unscanned
+        and _hides_guard(v, depth - 1, matchers and k not in HOOK_EVENTS, unscanned, k == "hooks" and isinstance(v, list))
+        for k, v in value.items()
+    )
+
+
+def guard_outside_hooks(data: dict[str, Any]) -> str | None:
+    """The first top-level key (other than `hooks`) through which Claude Code finds a hook it
+    cannot load: the skill then loads without its hooks and its allowed-tools."""
+    for key in GUARD_EVENTS:
+        if _holds_guard({key: data.get(key)}):
+            return key
+    for key, value in data.items():
+        if key != "hooks" and key not in _UNSCANNED and _hides_guard(value, 3, key not in HOOK_EVENTS, _UNSCANNED):
+            return key
+    return None
+
+
+def hooks_problems(hooks: Any) -> list[str]:
+    """Why Claude Code would not load `hooks:` (it then drops the skill's allowed-tools too)."""
+    if _is_matcher(hooks) or (isinstance(hooks, list) and any(_is_matcher(h) for h in hooks)):
+        return ["hooks: is a matcher, not a mapping of hook events to matcher lists"]
+    if not isinstance(hooks, dict):
+        return [f"hooks: is {'a list' if isinstance(hooks, list) else 'not a mapping'}"]
+    problems: list[str] = []
+    for event, matchers in hooks.items():
+        if event not in HOOK_EVENTS:
+            if _hides_guard(matchers, 3, not isinstance(matchers, list)):
+                problems.append(f"hooks.{event} is not a hook event but holds PreToolUse/PermissionRequest hooks")
+            continue
+        if not isinstance(matchers, list):
+            if (event in GUARD_EVENTS and matchers is not None) or _hides_guard(matchers, 3, False):
+                problems.append(f"hooks.{event} must be a list of matchers")
+            continue
+        if event not in GUARD_EVENTS:
+            continue
+        for index, matcher in enumerate(matchers):
+            entries = matcher.get("hooks") if isinstance(matcher, dict) else None
+            if not isinstance(entries, list):
+                problems.append(f"hooks.{event}[{index}] must be a mapping with a hooks: list")
+                continue
+            for entry in entries:
+                kind = entry.get("type") if isinstance(entry, dict) else None
+                if kind not in HOOK_TYPES or (kind == "command" and not isinstance(entry.get("command"), str)):
+                    problems.append(f"hooks.{event}[{index}] holds a hook entry Claude Code cannot load")
+                    break
     return problems

@@ -8,7 +8,9 @@ everything a user needs to fix the file: positions, repaired lines, duplicate ke
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -27,7 +29,7 @@ _LOADER = Loader
 # same match in two linear steps: the key and the whole blank run, then a value that must reach
 # the end of the line without a line terminator. (When the blanks run to the end, the value the
 # one pattern would find is a single blank, which never needs quotes: no repair either way.)
-_REPAIR_KEY = re.compile(r"([a-zA-Z_-]+):\s+")
+_REPAIR_KEY = re.compile(r"([a-zA-Z_-]+):[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 _TERMINATOR = re.compile(r"[\r\n\u2028\u2029]")
 _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 
@@ -58,11 +60,22 @@ def decode(data: bytes) -> tuple[str, Decoded]:
 
 
 class Split(NamedTuple):
+    # The file opens with `---` (after a BOM): the author meant a frontmatter.
     has_frontmatter: bool
+    # Claude Code found a closing `---` and reads a frontmatter; when False it reads none and the
+    # whole file is the body.
     terminated: bool
     yaml_text: str
     text: str
     body_offset: int
+    # File line (1-based) of the first line of `yaml_text`, and of the `---` that closed it.
+    first_line: int = 2
+    close_line: int = 0
+    # The `---` that closed the block is not a line of its own (`a---b`, `----`, `--- x`):
+    # whatever follows it on that line is body.
+    close_inline: bool = False
+    # Where `yaml_text` starts in `text`.
+    yaml_offset: int = 0
 
     @property
     def body(self) -> str:
@@ -73,36 +86,40 @@ class Split(NamedTuple):
         return len(self.text) - self.body_offset
 
 
-def _closing(text: str, start: int) -> tuple[int, int] | None:
-    """Start and end of the first line at or after `start` that is `---` plus blanks."""
-    pos = start - 1
-    while True:
-        pos = text.find("\n---", pos)
-        if pos < 0:
-            return None
-        line_start = pos + 1
-        line_end = text.find("\n", line_start)
-        if line_end < 0:
-            line_end = len(text)
-        if not text[line_start + 3 : line_end].strip(" \t\r"):
-            return line_start, line_end
-        pos = line_end
+# JavaScript's `\s`: what Claude Code's frontmatter pattern counts as blank.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_BLANKS = re.compile(f"[{JS_SPACE}]*")
 
 
 def split(text: str) -> Split:
-    """Separate frontmatter from body. The frontmatter must open on the very first line."""
-    if not text.startswith("---"):
+    """Separate frontmatter from body as Claude Code 2.1.328 does.
+
+    After dropping a BOM, the file must start with `---`, blanks and a newline; the block then
+    ends at the next `---` wherever it stands, even inside a value (`a---b`) or as the start of
+    `----`, and the body starts after the blanks (newlines included) that follow it. With no
+    `---` after the opening one there is no frontmatter at all: the whole file is the body.
+    (The pattern is `^---\\s*\\n([\\s\\S]*?)---\\s*\\n?`; here in linear steps.)"""
+    start = 1 if text.startswith("\ufeff") else 0
+    if not text.startswith("---", start):
         return Split(False, False, "", text, 0)
-    first_nl = text.find("\n")
-    if first_nl < 0 or text[3:first_nl].strip():
+    blanks = _BLANKS.match(text, start + 3)
+    assert blanks is not None
+    # `\s*\n` backtracks to the last newline of the blank run after the opening dashes.
+    newline = text.rfind("\n", start + 3, blanks.end())
+    if newline < 0:
         return Split(False, False, "", text, 0)
-    close = _closing(text, first_nl)
-    if close is None:
+    yaml_start = newline + 1
+    close = text.find("---", yaml_start)
+    if close < 0:
         return Split(True, False, "", text, 0)
-    start, end = close
-    if end < len(text):
-        end += 1
-    return Split(True, True, text[first_nl + 1 : start], text, end)
+    after = _BLANKS.match(text, close + 3)
+    assert after is not None
+    line_end = text.find("\n", close + 3)
+    rest_of_line = text[close + 3 : len(text) if line_end < 0 else line_end]
+    inline = (close > 0 and text[close - 1] != "\n") or bool(rest_of_line.strip(" \t\r"))
+    first_line = text.count("\n", 0, yaml_start) + 1
+    close_line = first_line + text.count("\n", yaml_start, close)
+    return Split(True, True, text[yaml_start:close], text, after.end(), first_line, close_line, inline, yaml_start)
 
 
 @dataclass(slots=True)
@@ -238,24 +255,47 @@ def _problem(exc: yaml.YAMLError, line_offset: int) -> YamlProblem:
 
 
 def repair(yaml_text: str) -> tuple[str, list[int]]:
-    """Claude Code's retry: quote unindented values that contain YAML-significant characters.
+    """Claude Code's retry: quote unindented values that contain YAML-significant characters,
+    then turn each tab that starts a line into two spaces.
 
-    Returns the repaired text and the 0-based indices of the lines that were changed.
+    A value is left alone when it starts and ends with a quote, or is a `[...]` that reads as a
+    list. Returns the repaired text and the 0-based indices of the lines that were changed.
     """
     out: list[str] = []
-    changed: list[int] = []
-    for i, line in enumerate(yaml_text.split("\n")):
+    for line in yaml_text.split("\n"):
+        new = line
         m = _REPAIR_KEY.match(line)
         value = line[m.end() :] if m else ""
         if value and not _TERMINATOR.search(value):
             key = m.group(1)  # type: ignore[union-attr]
-            quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
-            if not quoted and _NEEDS_QUOTES.search(value):
+            # As JavaScript's startsWith/endsWith: a lone `"` both starts and ends with a quote.
+            quoted = value[0] == value[-1] and value[0] in "\"'"
+            if not quoted and not _reads_as_list(value) and _NEEDS_QUOTES.search(value):
                 escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-                line = f'{key}: "{escaped}"'
-                changed.append(i)
-        out.append(line)
-    return "\n".join(out), changed
+                new = f'{key}: "{escaped}"'
+        out.append(new)
+    text = "\n".join(out)
+    # `^\t+` with the m flag: at the start of the text and after any line terminator.
+    text = _LEADING_TABS.sub(lambda t: "  " * len(t.group()), text)
+    after = text.split("\n")
+    changed = [i for i, (a, b) in enumerate(zip(yaml_text.split("\n"), after, strict=True)) if a != b]
+    return text, changed
+
+
+_LEADING_TABS = re.compile(r"(?:^|(?<=[\n\r\u2028\u2029]))\t+")
+
+
+def _reads_as_list(value: str) -> bool:
+    if not (value.startswith("[") and value.endswith("]")) or yaml_problem(value) is not None:
+        return False
+    try:
+        loader = _LOADER(value)
+        try:
+            return isinstance(loader.get_single_data(), list)
+        finally:
+            loader.dispose()
+    except Exception:  # any failure means "not a list": the value is then quoted, as there
+        return False
 
 
 # Values read otherwise than PyYAML would, reported one by one up to this many per file.
@@ -297,31 +337,191 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     if len(node.value) != len(data) or not all(isinstance(k, str) for k in data):
         seen: set[str] = set()
         for key_node, _ in node.value:
-            key = str(key_node.value)
+            key = js_string(key_node.value)
             if key in seen:
                 mark = key_node.start_mark
                 result.duplicates.append((key, mark.line + first_line, mark.column + 1))
             seen.add(key)
-        data = {str(k): v for k, v in data.items()}
+        # Claude Code's parser gives a JavaScript object: every key is a string (`true`, `1`, `null`).
+        data = {js_string(k): v for k, v in data.items()}
     result.data = data
     return result
 
 
-_FIRST_TEXT = re.compile(r"[^\s\ufeff][^\n]*")
-_HEADING = re.compile(r"^#+\s+(.+)$")
+# JavaScript's String.prototype.trim(): its whitespace and line terminators.
+JS_TRIM = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
+_JS_BLANK = f"[{JS_SPACE}]"
+_HEADING = re.compile(f"#+{_JS_BLANK}+([^{JS_SPACE}][^\r\n\u2028\u2029]*)\\Z")
+FALLBACK_MAX = 100
 
 
 def first_line_description(body: str, default: str, start: int = 0) -> tuple[str, str]:
-    """Claude Code's description fallback: the body's first non-empty line, heading marks removed,
-    cut to 100 characters. Returns (description, "body" | "default").
+    """Claude Code's description fallback: the first line that is not blank once trimmed, without
+    its heading marks (`# Title`, not `#Title`), cut to 97 UTF-16 units and `...` past 100.
+    Returns (description, "body" | "default").
 
     `start` lets a caller pass the whole file and the body's offset, saving a copy."""
-    m = _FIRST_TEXT.search(body, start)
-    if m is None:
-        return default, "default"
-    line = m.group().strip()
-    heading = _HEADING.match(line)
-    text = heading.group(1) if heading else line
-    if len(text) > 100:
-        text = text[:97] + "..."
-    return text, "body"
+    pos, end_of_text = start, len(body)
+    while True:
+        end = body.find("\n", pos)
+        end = end_of_text if end < 0 else end
+        line = body[pos:end].strip(JS_TRIM)
+        if line:
+            heading = _HEADING.match(line)
+            text = heading.group(1) if heading else line
+            if utf16_len(text) > FALLBACK_MAX:
+                text = utf16_cut(text, FALLBACK_MAX - 3) + "..."
+            return text, "body"
+        if end >= end_of_text:
+            return default, "default"
+        pos = end + 1
+
+
+def utf16_len(text: str) -> int:
+    """The length JavaScript gives `text`: a character past U+FFFF counts twice."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf16_cut(text: str, units: int) -> str:
+    """`text.substring(0, units)`; a character cut in half becomes a space, as Claude Code's
+    clean-up turns the lone surrogate it leaves into one."""
+    if len(text) * 2 <= units or utf16_len(text) <= units:
+        return text
+    used = 0
+    for index, ch in enumerate(text):
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            return text[:index] + (" " if used < units else "")
+        used += size
+    return text
+
+
+def js_number(value: float | int) -> str:
+    """`String(n)` in JavaScript, for the number Claude Code's parser reads (a double)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    try:
+        x = float(value)
+    except OverflowError:
+        x = math.inf if value > 0 else -math.inf
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    # repr() gives the shortest digits that read back as the same double, as JavaScript does;
+    # the layout (plain up to 21 digits, exponent below 1e-6) is JavaScript's Number::toString.
+    digits, exponent = repr(abs(x)).split("e") if "e" in repr(abs(x)) else (repr(abs(x)), "0")
+    whole, _, frac = digits.partition(".")
+    frac = frac.rstrip("0")
+    mantissa = (whole + frac).lstrip("0")
+    point = len(whole) + int(exponent) - (len(whole + frac) - len((whole + frac).lstrip("0")))
+    mantissa = mantissa.rstrip("0") or "0"
+    k, n = len(mantissa), point
+    if k <= n <= 21:
+        out = mantissa + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = mantissa[:n] + "." + mantissa[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + mantissa
+    else:
+        e = n - 1
+        out = (mantissa if k == 1 else f"{mantissa[0]}.{mantissa[1:]}") + f"e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + out
+
+
+def js_string(value: Any) -> str:
+    """`String(value)` in JavaScript, for what Claude Code's YAML parser gives: lists join their
+    items with commas, a mapping is `[object Object]`, null is `null`."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bool, int, float)):
+        return js_number(value)
+    if isinstance(value, list):
+        # Array.prototype.join writes null (and undefined) items as empty strings.
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+# Claude Code's clean-up of a description, when_to_use and argument hint at load time: ANSI
+# escape sequences are removed, then each run of control, format, private-use, unassigned,
+# surrogate and default-ignorable characters becomes one space, except the joiners and
+# selectors that spell an emoji or an Indic conjunct.
+_ANSI = re.compile(
+    r"[\x1b\x9b][\[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07"
+    r"|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~])"
+)
+_IGNORABLE = (
+    (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0x110BD, 0x110BD), (0x1D173, 0x1D17A),
+    (0x13430, 0x1343F), (0x16FE4, 0x16FE4), (0x1BCA0, 0x1BCA3), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_JOINERS = "\u200c\u200d\ufe0f\U000e007f"
+
+
+def _invisible(ch: str) -> bool:
+    code = ord(ch)
+    if code < 0x20 or 0x7F <= code <= 0x9F or ch in "\u2028\u2029":
+        return True
+    if code < 0xA0:
+        return False
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        return True
+    return any(lo <= code <= hi for lo, hi in _IGNORABLE)
+
+
+def _emoji_like(ch: str) -> bool:
+    code = ord(ch)
+    return 0x1F000 <= code <= 0x1FAFF or unicodedata.category(ch) == "So" or 0x1F3FB <= code <= 0x1F3FF
+
+
+def _kept(text: str, i: int) -> bool:
+    """Whether the invisible character at `i` is part of an emoji or conjunct Claude Code keeps."""
+    ch = text[i]
+    before = text[i - 1] if i else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if ch == "\ufe0f":
+        return bool(before) and (_emoji_like(before) or before in "#*0123456789")
+    if ch == "\u200d":
+        if before == "\ufe0f" and i > 1:
+            before = text[i - 2]
+        if before and after and _emoji_like(before) and _emoji_like(after):
+            return True
+    if ch in "\u200c\u200d" and before and after:
+        # An Indic virama, then the joiner, then a letter: a spelled conjunct.
+        return unicodedata.combining(before) == 9 and unicodedata.category(after).startswith("L")
+    if 0xE0020 <= ord(ch) <= 0xE007F:
+        # A subdivision flag: U+1F3F4 followed by tag characters.
+        j = i
+        while j > 0 and 0xE0020 <= ord(text[j - 1]) <= 0xE007F:
+            j -= 1
+        return j > 0 and text[j - 1] == "\U0001f3f4"
+    return False
+
+
+def cc_text(text: str) -> str:
+    """A description, when_to_use or argument hint as Claude Code keeps it after loading."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _ANSI.sub("", text)
+    if text.isprintable() and "\u2800" not in text:
+        return text
+    keep_joiners = len(text) <= 4096 and any(j in text for j in _JOINERS)
+    out: list[str] = []
+    run = False
+    for i, ch in enumerate(text):
+        if not _invisible(ch):
+            out.append(ch)
+            run = False
+        elif keep_joiners and _kept(text, i):
+            out.append(ch)
+        elif not run or out[-1] != " ":
+            out.append(" ")
+            run = True
+    return "".join(out)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
 from .diagnostics import Sink
 from .fields import FieldReader
-from .frontmatter import Decoded, Parsed, Split, decode, first_line_description, parse, split
+from .frontmatter import Decoded, Parsed, Split, cc_text, decode, first_line_description, js_string, parse, split
 from .model import LoadedFrom, Skill, Source
 from .safeio import NotRegularFile, TooLarge, read_regular
 
@@ -31,25 +32,68 @@ class Entry(NamedTuple):
         return self.path.parent
 
 
-def _effective_name(entry: Entry, fm_name: str | None) -> str:
-    stem = fm_name if (entry.name_from_frontmatter and fm_name) else entry.stem
+_PLUGIN_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def _effective_name(entry: Entry, fm_name: str | None = None) -> str:
+    """The command name: from the folder (or file stem), never from `name:`. In a plugin the
+    folder's other characters become `-` (`.hid` -> `tools:-hid`); `name:` is only a label
+    there too (recorded: tests/oracle/cases/listing/plugin_basic)."""
+    stem = _PLUGIN_UNSAFE.sub("-", entry.stem) if entry.name_from_frontmatter else entry.stem
     return f"{entry.namespace}:{stem}" if entry.namespace else stem
 
 
-# A SKILL.md or command file longer than this is not read (the body limit is 15,000
-# characters; the largest file in the corpus is 60 KB).
-MAX_FILE_BYTES = 4 * 1024 * 1024
+def _display_name(entry: Entry, fm_name: str | None) -> str:
+    """The label Claude Code shows (and answers to): `name:` when set; in a plugin prefixed with
+    the plugin's name unless it already is."""
+    if not fm_name:
+        return _effective_name(entry)
+    if entry.name_from_frontmatter and entry.namespace and not fm_name.startswith(f"{entry.namespace}:"):
+        return f"{entry.namespace}:{fm_name}"
+    return fm_name
+
+
+# Claude Code skips a SKILL.md in a skills folder over 1,000,000 bytes, and a command file or a
+# plugin's skill or command over 1,048,576 bytes ("[skills] skipping ...: N bytes exceeds 1000000
+# byte limit", "loadMarkdownFilesFromDir: skipping ...", "Skipping plugin skill ...").
+SKILL_MAX_BYTES = 1_000_000
+MARKDOWN_MAX_BYTES = 1_048_576
+# The most any skill file is read to (the larger limit): `Skill.read_body` reads with it.
+MAX_FILE_BYTES = MARKDOWN_MAX_BYTES
+# Claude Code ignores a `name:` longer than this ("Frontmatter "name" of ... is over 256 characters").
+NAME_MAX = 256
 # One diagnostic per repeated key up to this many, then one for the rest.
 MAX_DUPLICATES_REPORTED = 20
 
 
+def size_limit(loaded_from: LoadedFrom) -> int:
+    return SKILL_MAX_BYTES if loaded_from in (LoadedFrom.SKILLS, LoadedFrom.BUNDLED) else MARKDOWN_MAX_BYTES
+
+
+def _too_large(sink: Sink, path: Path, size: int, limit: int, skill: str, loaded_from: LoadedFrom) -> None:
+    what = (
+        "a SKILL.md in a skills folder"
+        if limit == SKILL_MAX_BYTES
+        else ("a plugin's skill or command file" if loaded_from is LoadedFrom.PLUGIN else "a command file")
+    )
+    sink.error(
+        "limit-exceeded",
+        path,
+        f"skipped: {size:,} bytes over the {limit:,} limit; Claude Code does not load {what} "
+        "larger than that, so this skill is not in its listing and /" + skill + " does not exist there",
+        "move the bulk into files next to it (references/, scripts/) that the skill reads when it needs them",
+        skill=skill,
+    )
+
+
 def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink) -> Skill | None:
     path = entry.path
-    provisional = _effective_name(entry, None)
+    provisional = _effective_name(entry)
+    limit = size_limit(loaded_from)
     try:
-        # Only a regular file, never past the cap: a FIFO or /dev/zero linked as SKILL.md
+        # Only a regular file, never past the limit: a FIFO or /dev/zero linked as SKILL.md
         # would otherwise block the load for ever or fill the memory.
-        data, st = read_regular(path, MAX_FILE_BYTES)
+        data, st = read_regular(path, limit)
     except FileNotFoundError:
         if os.path.islink(path):
             sink.warning(
@@ -82,13 +126,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         )
         return None
     except TooLarge as exc:
-        sink.error(
-            "unreadable",
-            path,
-            f"cannot read this file: it is {exc.strerror}",
-            "a skill file is a few KB: check it",
-            skill=provisional,
-        )
+        _too_large(sink, path, exc.size, limit, provisional, loaded_from)
         return None
     except OSError as exc:
         sink.error("unreadable", path, f"cannot read this file: {exc.strerror or exc}", "check the file", skill=provisional)
@@ -96,27 +134,38 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
 
     text, info = decode(data)
     parts = split(text)
-    parsed = parse(parts.yaml_text) if parts.terminated else None
+    parsed = parse(parts.yaml_text, parts.first_line) if parts.terminated else None
     fm = parsed.data if parsed else {}
     raw_name = fm.get("name")
-    fm_name = None if raw_name is None or isinstance(raw_name, (list, dict)) else str(raw_name)
-    if isinstance(raw_name, bool):
-        fm_name = "true" if raw_name else "false"
-    name = _effective_name(entry, fm_name)
+    fm_name = None if raw_name is None else js_string(raw_name)
+    if fm_name is not None and len(fm_name) > NAME_MAX:
+        line, column = (parsed.position("name") if parsed else None) or (None, None)
+        sink.warning(
+            "limit-exceeded",
+            path,
+            f"name: is {len(fm_name):,} characters, over Claude Code's {NAME_MAX} limit; Claude Code ignores it",
+            "use a short name (the Agent Skills spec allows 64 characters)",
+            line=line,
+            column=column,
+            skill=provisional,
+        )
+        fm_name = None
+    name = _effective_name(entry)
+    default = "Skill" if entry.is_skill_md else "Custom command"
+    fallback = first_line_description(text, default, parts.body_offset)
 
-    _file_diagnostics(sink, path, name, data, info, parts, parsed)
+    _file_diagnostics(sink, path, name, data, info, parts, parsed, fallback[0])
 
     # A frontmatter that did not parse leaves nothing to check field by field.
     readable = parsed is not None and parsed.not_mapping is None and not (parsed.error and not parsed.repaired_lines)
     reader = FieldReader(parsed, path, sink, name) if readable and parsed else None
     body_chars = parts.body_chars
-    description_text = reader.text("description") if reader else None
-    if description_text is not None and description_text.strip():
+    description_text = reader.description() if reader else None
+    if description_text is not None:
         description, description_source = description_text, "frontmatter"
     else:
-        description, description_source = first_line_description(
-            text, "Skill" if entry.is_skill_md else "Custom command", parts.body_offset
-        )
+        description, description_source = fallback
+    description = cc_text(description)
 
     values: dict[str, str | None] = {}
     kwargs: dict[str, object] = {}
@@ -134,10 +183,13 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
             _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None)
     limit_reader = reader or FieldReader(parse(""), path, sink, name)
     limit_reader.limits(values, body_chars)
+    if entry.is_skill_md and not parts.terminated:
+        # No frontmatter Claude Code could read: the spec's required name and description are absent.
+        limit_reader.spec_missing()
 
     return Skill(
         name=name,
-        display_name=fm_name or entry.stem,
+        display_name=_display_name(entry, fm_name),
         description=description,
         description_source=description_source,
         source=source,
@@ -153,13 +205,11 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
 
 def _name_mismatch(sink: Sink, path: Path, entry: Entry, fm_name: str, name: str, pos: tuple[int, int] | None) -> None:
     line, column = pos if pos else (None, None)
-    if entry.name_from_frontmatter:
-        message = f"name: `{fm_name}` differs from the folder `{entry.stem}`; in a plugin it sets the command: /{name}"
-    else:
-        message = (
-            f"name: `{fm_name}` differs from the folder `{entry.stem}`; the command is /{name} "
-            f"(the folder wins) and `{fm_name}` is only a display label"
-        )
+    label = _display_name(entry, fm_name)
+    message = (
+        f"name: `{fm_name}` differs from the folder `{entry.stem}`; the command is /{name} (the folder wins) "
+        f"and `{label}` is only the label Claude Code lists it under (`- {name} ({label}): ...`)"
+    )
     sink.warning(
         "name-mismatch",
         path,
@@ -171,22 +221,39 @@ def _name_mismatch(sink: Sink, path: Path, entry: Entry, fm_name: str, name: str
     )
 
 
-def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Decoded, parts: Split, parsed: Parsed | None) -> None:
+# Keys whose effect a user would miss most when Claude Code drops the whole frontmatter.
+_NOTABLE = ("disable-model-invocation", "user-invocable", "allowed-tools", "context", "model", "paths", "hooks", "agent")
+_TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*:", re.MULTILINE)
+
+
+def _lost(yaml_text: str) -> str:
+    """`; disable-model-invocation is not applied` for the notable keys a dropped block sets."""
+    keys = [k for k in dict.fromkeys(_TOP_KEY.findall(yaml_text[:20_000])) if k in _NOTABLE]
+    if not keys:
+        return ""
+    listed = ", ".join(keys)
+    return f"; {listed} {'is' if len(keys) == 1 else 'are'} not applied"
+
+
+def _file_diagnostics(
+    sink: Sink, path: Path, name: str, data: bytes, info: Decoded, parts: Split, parsed: Parsed | None, fallback: str
+) -> None:
+    lists = f"lists this as `{name}: {cc_text(fallback)[:120]}`"
+    lists_as = f"Claude Code {lists}"
     if not data.strip():
         sink.warning(
             "empty-file",
             path,
-            "the file is empty; it loads with a placeholder description and an empty prompt",
+            f"the file is empty; {lists_as} and the prompt is empty",
             "write a frontmatter with a description, then the instructions",
             skill=name,
         )
         return
     if info.bom:
-        sink.error(
+        sink.info(
             "bom",
             path,
-            "the file starts with a UTF-8 byte-order mark, so Claude Code does not see the "
-            "frontmatter: every field is ignored and the first line becomes the description",
+            "the file starts with a UTF-8 byte-order mark; Claude Code drops it and reads the frontmatter, other tools may not",
             "save the file as UTF-8 without BOM",
             line=1,
             column=1,
@@ -210,11 +277,32 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
             skill=name,
         )
     if not parts.has_frontmatter:
-        if not info.bom:
+        stripped = parts.text.lstrip("\ufeff \t\r\n")
+        if parts.text.lstrip("\ufeff").startswith("----"):
+            sink.warning(
+                "frontmatter-missing",
+                path,
+                f"line 1 is `----`, not `---`, so Claude Code reads no frontmatter: every field is ignored and {lists_as}",
+                "open the frontmatter with exactly three dashes",
+                line=1,
+                skill=name,
+            )
+        elif stripped.startswith("---") and stripped != parts.text.lstrip("\ufeff"):
+            line = parts.text.count("\n", 0, len(parts.text) - len(stripped)) + 1
+            sink.warning(
+                "frontmatter-missing",
+                path,
+                f"the frontmatter starts on line {line}, not on line 1, so Claude Code reads none: every field "
+                f"is ignored and {lists_as}",
+                "move the opening --- to the very first line",
+                line=line,
+                skill=name,
+            )
+        elif not info.bom:
             sink.info(
                 "frontmatter-missing",
                 path,
-                "no frontmatter: the description is taken from the first line of the body",
+                f"no frontmatter: {lists_as} (its first line)",
                 "start the file with ---, a description: line, and ---",
                 line=1,
                 skill=name,
@@ -224,13 +312,15 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
         sink.error(
             "frontmatter-unterminated",
             path,
-            "the frontmatter opened on line 1 is never closed, so Claude Code reads the whole "
-            "file as the prompt and ignores every field",
+            f"the frontmatter opened on line 1 is never closed, so Claude Code reads the whole file as the "
+            f"prompt and ignores every field: {lists_as}",
             "add a line containing only --- after the last frontmatter key",
             line=1,
             skill=name,
         )
         return
+    if parts.close_inline:
+        _early_close(sink, path, name, parts)
     assert parsed is not None
     if parsed.error and parsed.error.refused:
         sink.error(
@@ -239,15 +329,16 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
             f"{parsed.error.message}; here the skill loads with empty metadata (no description, no flags), "
             "so what skilldeck shows for it may differ from Claude Code",
             "keep the frontmatter small and flat: a few key: value lines, no YAML anchors or aliases",
-            line=2,
+            line=parts.first_line,
             skill=name,
         )
     elif parsed.error and not parsed.repaired_lines:
         sink.error(
             "yaml-invalid",
             path,
-            f"invalid YAML in the frontmatter: {parsed.error.message}; Claude Code loads the "
-            "skill with empty metadata (no description, no flags)",
+            f"invalid YAML in the frontmatter ({parsed.error.message}), even after Claude Code's repair retry: "
+            f'Claude Code ignores every field ("failed to parse and was ignored") and {lists}'
+            f"{_lost(parts.yaml_text)}",
             'fix the YAML; values containing `: `, `#`, `[` or quotes need "double quotes"',
             line=parsed.error.line,
             column=parsed.error.column,
@@ -258,9 +349,9 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
         sink.warning(
             "yaml-repaired",
             path,
-            f"invalid YAML ({parsed.error.message}); it only loads because Claude Code quotes "
-            f"the value on line {lines} and retries; other tools will reject it",
-            "put the value in double quotes",
+            f"invalid YAML ({parsed.error.message}); Claude Code reads it only after its repair retry "
+            f"(quoting values, tabs at line starts as spaces) changes line {lines}; other tools reject it",
+            "put the value in double quotes, and indent with spaces, not tabs",
             line=parsed.error.line,
             column=parsed.error.column,
             skill=name,
@@ -269,9 +360,9 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
         sink.error(
             "frontmatter-not-mapping",
             path,
-            f"the frontmatter is a YAML {parsed.not_mapping}, not key: value pairs; every field is ignored",
+            f"the frontmatter is a YAML {parsed.not_mapping}, not key: value pairs; Claude Code ignores it and {lists}",
             "write one key: value pair per line",
-            line=2,
+            line=parts.first_line,
             skill=name,
         )
     for line, column, note in parsed.notes:
@@ -306,3 +397,34 @@ def _file_diagnostics(sink: Sink, path: Path, name: str, data: bytes, info: Deco
             column=column,
             skill=name,
         )
+
+
+def _early_close(sink: Sink, path: Path, name: str, parts: Split) -> None:
+    """The block closed at a `---` that is not a line of its own: say what went where."""
+    line = parts.close_line
+    # The whole of the closing line, found from the block's end (never splitting the whole file).
+    text = parts.text
+    close = parts.yaml_offset + len(parts.yaml_text)
+    begin = text.rfind("\n", 0, close) + 1
+    end = text.find("\n", close)
+    whole = text[begin : len(text) if end < 0 else end]
+    if whole.strip(" \t\r") == "-" * len(whole.strip(" \t\r")) and len(whole.strip(" \t\r")) > 3:
+        message = (
+            f"line {line} is `{whole.strip()}`: Claude Code closes the frontmatter at its first three dashes "
+            f"and the rest, `{whole.strip()[3:]}`, becomes the first line of the prompt"
+        )
+        hint = "close the frontmatter with exactly ---"
+    elif whole.lstrip().startswith("---"):
+        message = (
+            f"the frontmatter closes at the `---` on line {line}; the text after it on that line "
+            f"(`{whole.strip()[3:].strip()[:60]}`) becomes the first line of the prompt"
+        )
+        hint = "put nothing after the closing ---"
+    else:
+        message = (
+            f"Claude Code ends the frontmatter at the `---` inside line {line} (`{whole.strip()[:80]}`), not at "
+            "the --- line below it: that line is cut there and everything after it, the rest of the frontmatter "
+            "included, becomes the prompt"
+        )
+        hint = 'never write --- inside the frontmatter: quote the value and write it otherwise (e.g. "—")'
+    sink.warning("frontmatter-early-close", path, message, hint, line=line, skill=name)

@@ -7,6 +7,10 @@ has no dates) and an integer of thousands of digits is Infinity. PyYAML raises V
 KeyError, OverflowError or ConstructorError for each, which cost the skill its metadata (and,
 before these were caught, took every command down). Here each such value becomes what Claude
 Code reads, and a note says so (`Loader.notes`), since Claude Code says nothing.
+
+Plain scalars are typed by the YAML 1.2 core schema, as Claude Code's parser (Bun.YAML) types
+them, not by PyYAML's YAML 1.1 rules: `yes`, `on`, `1_000`, `12:30` and `2024-01-01` are text,
+`010` is ten, `1e3` is a number (recorded: tests/oracle/cases/listing/fm_description_scalars).
 """
 
 from __future__ import annotations
@@ -19,15 +23,57 @@ import yaml
 
 _BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
+_DIGITS = re.compile(r"[-+]?[0-9]+")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _FAILURES = (ValueError, TypeError, KeyError, OverflowError, AttributeError, yaml.constructor.ConstructorError)
 
 
 class Loader(_BASE):  # type: ignore[misc,valid-type]
+    # Its own table of implicit types (the YAML 1.2 core schema below), not PyYAML's 1.1 one.
+    yaml_implicit_resolvers: dict[Any, Any] = {}
+
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         # (node, message) for each value read otherwise than PyYAML would have.
         self.notes: list[tuple[Any, str]] = []
+
+
+# The YAML 1.2 core schema's plain scalars (yaml.org/spec/1.2.2 §10.3.2), first match wins.
+_CORE = (
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+0123456789."),
+    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+)  # fmt: skip
+for _tag, _pattern, _first in _CORE:
+    Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), list(_first))
+
+
+def _core_int(loader: Loader, node: Any) -> int:
+    """A 1.2 integer: decimal (a leading zero is not octal), `0o` octal or `0x` hexadecimal."""
+    text = loader.construct_scalar(node)
+    if text[:2] == "0o":
+        return int(text[2:], 8)
+    if text[:2] == "0x":
+        return int(text[2:], 16)
+    if not _DIGITS.fullmatch(text):
+        # Python's int() also takes `1_000` and blanks; an explicit `!!int 1_000` is not a number.
+        raise ValueError(f"not a YAML 1.2 integer: {text[:40]}")
+    return int(text, 10)
+
+
+def _core_float(loader: Loader, node: Any) -> float:
+    text = str(loader.construct_scalar(node)).lower()
+    if text.lstrip("+-") == ".inf":
+        return -math.inf if text.startswith("-") else math.inf
+    if text == ".nan":
+        return math.nan
+    return float(text)
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+Loader.add_constructor("tag:yaml.org,2002:float", _core_float)
 
 
 def _short(tag: str) -> str:
@@ -53,7 +99,7 @@ def _as_claude_code_reads(loader: Loader, node: Any, tag: str, explicit: bool) -
 
 
 def _wrap(tag: str) -> None:
-    build = _BASE.yaml_constructors[tag]
+    build = Loader.yaml_constructors[tag]
 
     def construct(loader: Loader, node: Any) -> Any:
         if tag.endswith(":null") and isinstance(node, yaml.ScalarNode) and node.value not in _NULLS:

@@ -60,14 +60,16 @@ def test_normalisation_of_a_full_skill(tree: Tree) -> None:
         ),
     )
     skill = tree.load().skills["full"]
-    assert skill.argument_hint == "[file]"
+    # Claude Code applies String() to the parsed value: the YAML list [file] is the text `file`,
+    # the number 1.0 is `1` (Bun's YAML 1.2 parser; JavaScript's number formatting).
+    assert skill.argument_hint == "file"
     assert skill.arguments == ("target", "mode")
     assert skill.disable_model_invocation is True and skill.model_invocable is False
     assert skill.user_invocable is False
     assert skill.allowed_tools == ("Read", "Bash(git add:*)")
     assert skill.model is None
     assert (skill.context, skill.agent) == ("fork", "Explore")
-    assert skill.version == "1.0"
+    assert skill.version == "1"
     assert skill.description_source == "frontmatter"
 
 

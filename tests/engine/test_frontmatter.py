@@ -12,11 +12,31 @@ from engine.frontmatter import decode, first_line_description, parse, repair, sp
 
 
 def test_split_takes_block_between_first_line_and_next_dashes() -> None:
-    parts = split("---\nname: a\ndescription: b --- c\n---\nbody\n---\nmore\n")
-    assert parts.terminated
-    assert parts.yaml_text == "name: a\ndescription: b --- c\n"
+    parts = split("---\nname: a\ndescription: b\n---\n\n  body\n---\nmore\n")
+    assert parts.terminated and not parts.close_inline
+    assert parts.yaml_text == "name: a\ndescription: b\n"
+    # The blanks after the closing dashes, newlines and indentation included, are not body.
     assert parts.body == "body\n---\nmore\n"
-    assert parts.text[: parts.body_offset].count("\n") == 4
+    assert (parts.first_line, parts.close_line) == (2, 4)
+
+
+def test_split_ends_the_block_at_dashes_inside_a_value() -> None:
+    # Claude Code 2.1.328 (recorded: fm_frontmatter_split): `^---\s*\n([\s\S]*?)---\s*\n?`.
+    parts = split("---\nname: a\ndescription: b---c\n---\nbody\n")
+    assert parts.yaml_text == "name: a\ndescription: b"
+    assert parts.body == "c\n---\nbody\n"
+    assert parts.close_inline and parts.close_line == 3
+
+
+def test_split_four_dashes_close_but_do_not_open() -> None:
+    parts = split("---\ndescription: four\n----\nbody\n")
+    assert parts.yaml_text == "description: four\n" and parts.body == "-\nbody\n" and parts.close_inline
+    assert not split("----\ndescription: x\n---\n").has_frontmatter
+
+
+def test_split_drops_a_bom_and_blank_lines_after_the_opening() -> None:
+    parts = split("\ufeff---  \n\n\ndescription: gap\n---\nbody")
+    assert parts.yaml_text == "description: gap\n" and parts.first_line == 4 and parts.body == "body"
 
 
 @pytest.mark.parametrize(
@@ -119,16 +139,20 @@ def test_description_from_body(body: str, expected: tuple[str, str]) -> None:
 
 # BEHAVIOR.md §2's pattern, as one regular expression (the JavaScript `.` never matches a line
 # terminator): the reference the linear `repair` must agree with.
-_REFERENCE = re.compile(r"^([a-zA-Z_-]+):\s+([^\r\n\u2028\u2029]+)\Z")
+_JS_S = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_REFERENCE = re.compile(rf"^([a-zA-Z_-]+):{_JS_S}+([^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff][^\r\n\u2028\u2029]*)\Z")
 _NEEDS = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 
 
 def _reference_changed(line: str) -> bool:
+    if re.search(r"(?:^|[\r\u2028\u2029])\t", line):
+        return True  # the retry turns each tab that starts a line (`^` with the m flag) into spaces
     m = _REFERENCE.match(line)
     if not m:
         return False
     value = m.group(2)
-    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+    # JavaScript's startsWith/endsWith: a lone quote both starts and ends with one.
+    quoted = value[0] == value[-1] and value[0] in "\"'"
     return not quoted and bool(_NEEDS.search(value))
 
 
