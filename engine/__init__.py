@@ -10,7 +10,7 @@ from .diagnostics import CODES
 from .diff import CatalogDiff
 from .expand import ExpansionError
 from .invoke import InvocationError, Prompt
-from .listing import Listing, ListingEntry, build_listing
+from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
 from .locations import Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
 from .permissions import Decision, Permissions, call_from_rule
@@ -26,11 +26,14 @@ from .workspace import Workspace, load_paths
 __all__ = [
     "CODES",
     "EDITABLE_SCOPES",
+    "OWN_SKILLS_NOTE",
+    "Budget",
     "Catalog",
     "CatalogDiff",
     "Decision",
     "Diagnostic",
     "ExpansionError",
+    "Foreign",
     "InvocationError",
     "Listing",
     "ListingEntry",

@@ -1,34 +1,174 @@
 """The text the model receives about the available skills, under Claude Code's character budget.
 
-BEHAVIOR.md §4: a header, then `- name: description` (with ` - when_to_use` when present) for
-every model-invocable skill, each entry's text capped at 1,536 characters. Over the budget every
-name stays and descriptions are dropped, least-used skills first.
+Verified against Claude Code 2.1.328 (tests/oracle/recordings/listing): a header and a blank
+line, then one `- name: text` line per listed skill in catalog order. The text is the
+description (with ` - when_to_use`), cut to `skillListingMaxDescChars` (1,536) UTF-16 units with
+an ellipsis; `<` and `>` are escaped. A skill whose `name:` differs from its folder is labelled
+`- folder (name)` when that name would find it. When the lines exceed the budget, Claude Code's
+bundled skills and `name-only` overrides keep their lines, every other skill drops to its name,
+and descriptions come back greedily, most used first (then in listing order), while they fit.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .model import Skill
+from .model import Skill, SourceKind
 
 HEADER = "The following skills are available for use with the Skill tool:"
 ENTRY_TEXT_CAP = 1536
-CONTEXT_TOKENS = 200_000
-CHARS_PER_TOKEN = 4
-BUDGET_SHARE = 0.01
-DEFAULT_BUDGET = int(CONTEXT_TOKENS * CHARS_PER_TOKEN * BUDGET_SHARE)
+FRACTION = 0.01
 BUDGET_ENV = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
+# A name longer than this is never shown as a label (Claude Code's limit is at least this).
+LABEL_MAX = 256
+# Claude Code 2.1.328's own slash commands: a skill labelled with one of these names is not
+# labelled, since the name finds the command (recorded: tests/oracle/cases/listing/labels.json).
+CC_COMMANDS = frozenset(
+    ("agents", "auto-mode-setup", "autocompact", "clear", "color", "compact", "config", "output-style", "context",
+     "effort", "fast", "focus", "heapdump", "init", "mcp", "model", "reload-plugins", "reload-skills", "rename",
+     "security-review", "usage", "insights", "recap", "goal", "list-agents", "team-onboarding", "doctor",
+     "plugin-authoring")
+)  # fmt: skip
 
 
-def budget_from_env(environ: Mapping[str, str] | None = None) -> int:
-    env = os.environ if environ is None else environ
-    try:
-        value = int(env.get(BUDGET_ENV, ""))
-    except ValueError:
-        return DEFAULT_BUDGET
-    return value if value > 0 else DEFAULT_BUDGET
+def utf16_len(text: str) -> int:
+    """The length JavaScript gives `text`: astral characters count twice."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf16_cut(text: str, units: int) -> str:
+    """The first `units` UTF-16 units of `text` (a surrogate pair cut in half loses its half)."""
+    if utf16_len(text) <= units:
+        return text
+    out: list[str] = []
+    used = 0
+    for ch in text:
+        used += 2 if ord(ch) > 0xFFFF else 1
+        if used > units:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+# What JavaScript's Number() trims: its whitespace and line terminators.
+_JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)")
+_GROUPED = re.compile(r"[+-]?\d{1,3}([_,\u00a0\u202f ])\d{3}(?:\1\d{3})*")
+
+
+def env_number(text: str) -> float:
+    """The budget variable read as Claude Code reads it: JavaScript's Number(), then digit groups
+    (`30,000`, `30_000`, `30 000`); NaN when neither reads it."""
+    value = text.strip(_JS_SPACE)
+    if value == "":
+        return 0.0
+    if value.lstrip("+-") == "Infinity":
+        return -math.inf if value.startswith("-") else math.inf
+    if _DECIMAL.fullmatch(value):
+        return float(value)
+    radix = _RADIX.fullmatch(value)
+    if radix:
+        base = {"x": 16, "o": 8, "b": 2}[radix.group(1).lower()]
+        try:
+            return float(int(radix.group(2), base))
+        except ValueError:
+            return math.nan
+    if len(value) <= 32 and _GROUPED.fullmatch(value):
+        return float(re.sub(r"[_,\u00a0\u202f ]", "", value))
+    return math.nan
+
+
+# Context windows (tokens) and characters per token by model, as Claude Code 2.1.328 sizes the
+# budget (recorded: tests/oracle/cases/listing/budget_model_*). The 4.x and older models count
+# 4 characters per token in a 200,000-token window (a `[1m]` variant: 1,000,000); the current
+# models 3 in 1,000,000.
+_OLDER = re.compile(r"claude-(?:3-(?:opus|sonnet|haiku|5-sonnet|5-haiku|7-sonnet)|(?:opus|sonnet)-4-[0156]|haiku-4-5)")
+_ALIASES = {"opus": "claude-opus-5-5", "sonnet": "claude-sonnet-5-5", "haiku": "claude-haiku-5-5"}
+# Retired models Claude Code replaces with its default (recorded: budget_model_claude_opus_4_[01]).
+_RETIRED = re.compile(r"claude-opus-4-[01](?:-|$)")
+DEFAULT_MODEL = "claude-opus-5-5"
+
+
+def model_window(model: str | None) -> tuple[int, int, str]:
+    """(context window in tokens, characters per token, the model id) for a model name or alias."""
+    name = (model or DEFAULT_MODEL).strip()
+    wide = name.lower().endswith("[1m]")
+    base = name[:-4] if wide else name
+    base = _ALIASES.get(base.lower(), base)
+    if _RETIRED.match(base.lower()):
+        base = DEFAULT_MODEL
+    if _OLDER.search(base.lower()):
+        return (1_000_000 if wide else 200_000), 4, base
+    return 1_000_000, 3, base
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    chars: float
+    # How the figure was reached, for the listing pane and `skilldeck listing --json`.
+    source: str
+
+
+def listing_budget(environ: Mapping[str, str], fraction: float | None = None, model: str | None = None) -> Budget:
+    """Claude Code's budget: SLASH_COMMAND_TOOL_CHAR_BUDGET when it reads as a non-zero number,
+    else the model's window x characters per token x `skillListingBudgetFraction` (0.01), at least 1."""
+    raw = environ.get(BUDGET_ENV)
+    if raw is not None:
+        value = env_number(raw)
+        if value and not math.isnan(value):
+            return Budget(value, f"{BUDGET_ENV}={raw.strip()}")
+    window, per_token, name = model_window(model)
+    share = fraction if fraction is not None else FRACTION
+    chars = max(1, math.floor(window * per_token * share))
+    setting = "skillListingBudgetFraction" if fraction is not None else "default share"
+    return Budget(chars, f"{name}: {window:,} tokens x {per_token} characters x {share:g} ({setting})")
+
+
+# Kept for callers that want the budget from the environment alone (the default model).
+DEFAULT_BUDGET = int(listing_budget({}).chars)
+
+
+def budget_from_env(environ: Mapping[str, str] | None = None) -> float:
+    import os
+
+    return listing_budget(os.environ if environ is None else environ).chars
+
+
+def usage_score(count: float, last_used_ms: float, now_ms: float) -> float:
+    """Claude Code's usage score: the count, halved every 7 days since last use, never below a tenth."""
+    days = (now_ms - last_used_ms) / 86_400_000
+    return count * max(0.5 ** (days / 7), 0.1)
+
+
+def usage_scores(skill_usage: object, now_ms: float) -> dict[str, float]:
+    """Scores from `skillUsage` in ~/.claude.json ({name: {usageCount, lastUsedAt}}); bad entries score 0."""
+    out: dict[str, float] = {}
+    if not isinstance(skill_usage, dict):
+        return out
+    for name, record in skill_usage.items():
+        if not isinstance(record, dict):
+            continue
+        count, last = record.get("usageCount"), record.get("lastUsedAt")
+        if isinstance(count, int | float) and isinstance(last, int | float) and not isinstance(count, bool):
+            out[str(name)] = usage_score(float(count), float(last), now_ms)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Foreign:
+    """A skill skilldeck does not load but Claude Code lists (its own): name, text and place."""
+
+    name: str
+    text: str
+    position: int
+    # Claude Code's bundled skills always keep their text under budget pressure.
+    bundled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,58 +177,173 @@ class ListingEntry:
     line: str
     full_line: str
     trimmed: bool
-    # True when the entry's text was cut at ENTRY_TEXT_CAP.
+    # True when the entry's text was cut at the description cap.
     capped: bool
+    # "on" or "name-only" (skillOverrides); "foreign" for an entry skilldeck did not load.
+    override: str = "on"
+    # Always kept whole under budget pressure (a bundled skill or a name-only override).
+    fixed: bool = False
+    score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Listing:
     text: str
     entries: tuple[ListingEntry, ...]
-    budget: int
-    # Characters the entries take (the header is not counted against the budget).
+    budget: float
+    # Characters the entries take as sent (lines and the newlines between them; the header is
+    # not counted against the budget).
     used: int
     # What the entries would take with every description kept.
     wanted: int
+    budget_source: str = ""
+    # Skills left out and why: {name: reason}.
+    left_out: Mapping[str, str] | None = None
 
     @property
     def trimmed(self) -> tuple[str, ...]:
         return tuple(e.name for e in self.entries if e.trimmed)
 
+    @property
+    def over(self) -> bool:
+        return self.wanted > self.budget
 
-def entry_line(skill: Skill) -> tuple[str, bool]:
+    @property
+    def own_counted(self) -> bool:
+        """Whether Claude Code's own skills were put in (`foreign`); when not, the figures leave them out."""
+        return any(e.override == "foreign" for e in self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "budget": {"chars": self.budget, "source": self.budget_source},
+            "used": self.used,
+            "wanted": self.wanted,
+            "over_budget": self.over,
+            "ends_over_budget": self.used > self.budget,
+            "claude_code_own_skills_counted": self.own_counted,
+            "entries": [
+                {"name": e.name, "line": e.line, "full_line": e.full_line, "description_dropped": e.trimmed,
+                 "capped": e.capped, "override": e.override, "always_whole": e.fixed, "usage_score": e.score}
+                for e in self.entries
+            ],
+            "left_out": dict(self.left_out or {}),
+        }  # fmt: skip
+
+
+# Said wherever the listing is shown without Claude Code's own skills in it.
+OWN_SKILLS_NOTE = (
+    "Claude Code adds its own skills (update-config, dataviz, ...) to this listing; they always keep their "
+    "text and take part of the budget. skilldeck cannot ship them, so they are not shown or counted here."
+)
+
+
+def valid_label(name: str) -> bool:
+    """A name Claude Code would show as a label: letters, marks, digits and `_ : . -`."""
+    if not name or len(name) > LABEL_MAX:
+        return False
+    return all(ch in "_:.-" or unicodedata.category(ch)[0] in "LMN" for ch in name)
+
+
+def escape(text: str) -> str:
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def entry_text(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
+    """The description part of an entry and whether it was cut at `cap` UTF-16 units."""
     text = skill.description
     if skill.when_to_use:
         text = f"{text} - {skill.when_to_use}"
-    capped = len(text) > ENTRY_TEXT_CAP
-    if capped:
-        text = text[: ENTRY_TEXT_CAP - 1] + "…"
+    if utf16_len(text) > cap:
+        return utf16_cut(text, cap - 1) + "…", True
+    return text, False
+
+
+def entry_line(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
+    text, capped = entry_text(skill, cap)
     return f"- {skill.name}: {text}", capped
+
+
+def _labels(skills: Sequence[Skill]) -> dict[int, str]:
+    """`folder (name)` labels: shown when the `name:` is valid, differs, and would find this skill
+    (no skill or command is named it, and no earlier skill answers to it)."""
+    names = {s.name for s in skills} | CC_COMMANDS
+    first_display: dict[str, int] = {}
+    for index, skill in enumerate(skills):
+        first_display.setdefault(skill.display_name, index)
+    out: dict[int, str] = {}
+    for index, skill in enumerate(skills):
+        label = skill.display_name
+        if label == skill.name or skill.name.endswith(f":{label}") or not valid_label(label):
+            continue
+        if label in names or first_display.get(label) != index:
+            continue
+        out[index] = f"{skill.name} ({label})"
+    return out
 
 
 def build_listing(
     skills: Iterable[Skill],
-    budget: int | None = None,
-    usage: Mapping[str, int] | None = None,
+    budget: float | Budget | None = None,
+    usage: Mapping[str, float] | None = None,
+    *,
+    max_desc_chars: int | None = None,
+    overrides: Mapping[str, str] | None = None,
+    foreign: Sequence[Foreign] = (),
 ) -> Listing:
-    """The listing for `skills` (pass the model-invocable ones, in catalog order)."""
-    budget = budget_from_env() if budget is None else budget
+    """The listing for `skills` in catalog order (pass them all: the ones the model cannot invoke
+    are left out here, and every name counts for labels). `usage` maps names to usage scores;
+    `overrides` is `skillOverrides`; `foreign` places entries skilldeck did not load."""
+    if budget is None:
+        budget = listing_budget({})
+    chars, source = (budget.chars, budget.source) if isinstance(budget, Budget) else (float(budget), "")
+    cap = max_desc_chars if max_desc_chars and max_desc_chars > 0 else ENTRY_TEXT_CAP
     usage = usage or {}
-    chosen = [s for s in skills if s.model_invocable]
-    full = [entry_line(s) for s in chosen]
-    lines = [line for line, _ in full]
-    wanted = used = sum(len(line) + 1 for line in lines)
-    trimmed: set[int] = set()
-    if used > budget:
-        # Least used first; among equals, the later entries lose their descriptions first.
-        order = sorted(range(len(chosen)), key=lambda i: (usage.get(chosen[i].name, 0), -i))
-        for i in order:
-            if used <= budget:
-                break
-            short = f"- {chosen[i].name}"
-            used -= len(lines[i]) - len(short)
-            lines[i] = short
-            trimmed.add(i)
-    entries = tuple(ListingEntry(s.name, lines[i], full[i][0], i in trimmed, full[i][1]) for i, s in enumerate(chosen))
-    text = "\n".join([HEADER, *lines])
-    return Listing(text, entries, budget, used, wanted)
+    overrides = overrides or {}
+    every = list(skills)
+    labels = _labels(every)
+    left_out: dict[str, str] = {}
+    rows: list[tuple[str, str, str, bool, str, bool, float]] = []  # name, full, short, capped, override, fixed, score
+    for index, skill in enumerate(every):
+        setting = overrides.get(skill.name, "on")
+        if skill.source.kind is SourceKind.BUNDLED:
+            # skilldeck's own skills are not Claude Code's: never in the listing it sends.
+            left_out[skill.name] = "skilldeck's own skill: Claude Code does not load it"
+            continue
+        if not skill.model_invocable:
+            left_out[skill.name] = "disable-model-invocation"
+            continue
+        if setting in ("off", "user-invocable-only"):
+            left_out[skill.name] = f"skillOverrides: {setting}"
+            continue
+        if setting == "name-only":
+            line = f"- {skill.name}"
+            rows.append((skill.name, line, line, False, "name-only", True, usage.get(skill.name, 0.0)))
+            continue
+        head = f"- {labels.get(index, skill.name)}"
+        text, capped = entry_text(skill, cap)
+        rows.append((skill.name, f"{head}: {text}", head, capped, "on", False, usage.get(skill.name, 0.0)))
+    for extra in sorted(foreign, key=lambda f: f.position):
+        head = f"- {extra.name}"
+        row = (extra.name, f"{head}: {extra.text}", head, False, "foreign", extra.bundled, 0.0)
+        rows.insert(min(extra.position, len(rows)), row)
+
+    wanted = sum(utf16_len(r[1]) for r in rows) + max(0, len(rows) - 1)
+    keep = [True] * len(rows)
+    if wanted > chars:
+        movable = [i for i, r in enumerate(rows) if not r[5]]
+        if movable:
+            keep = [r[5] for r in rows]
+            base = sum(utf16_len(r[1] if r[5] else r[2]) for r in rows) + max(0, len(rows) - 1)
+            room = chars - base
+            # Most used first; equal scores keep listing order (a stable sort, as in Claude Code).
+            for i in sorted(movable, key=lambda i: -rows[i][6]):
+                extra_chars = utf16_len(rows[i][1]) - utf16_len(rows[i][2])
+                if extra_chars <= room:
+                    keep[i] = True
+                    room -= extra_chars
+    lines = [escape(r[1] if keep[i] else r[2]) for i, r in enumerate(rows)]
+    used = sum(utf16_len(r[1] if keep[i] else r[2]) for i, r in enumerate(rows)) + max(0, len(rows) - 1)
+    entries = tuple(ListingEntry(r[0], lines[i], escape(r[1]), not keep[i], r[3], r[4], r[5], r[6]) for i, r in enumerate(rows))
+    text = "\n".join([HEADER, "", *lines]) if rows else ""
+    return Listing(text, entries, chars, used, wanted, source, left_out)

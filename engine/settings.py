@@ -62,6 +62,12 @@ class Settings:
     disable_skill_shell_execution: bool = False
     allow_managed_permission_rules_only: bool = False
     skill_overrides: dict[str, Any] = field(default_factory=dict)
+    # skillListingBudgetFraction (0 < x <= 1) and skillListingMaxDescChars (a positive integer);
+    # None when unset or invalid, which Claude Code treats alike (its schema drops a bad value).
+    listing_budget_fraction: float | None = None
+    listing_max_desc_chars: int | None = None
+    # The `model` setting, which picks the context window that sizes the listing budget.
+    model: str | None = None
     enabled_plugins: dict[str, tuple[bool, Path]] = field(default_factory=dict)
     trust: Trust = field(default_factory=lambda: Trust(False, "trust not checked"))
 
@@ -91,6 +97,10 @@ def _value(files: list[SettingsFile], key: str) -> Any:
         if f.data is not None and key in f.data:
             return f.data[key]
     return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def read_settings(locations: Locations) -> Settings:
@@ -138,6 +148,9 @@ def read_settings(locations: Locations) -> Settings:
                 enabled[key] = (value is True, f.path)
     managed_only = any(f.scope == "managed" and f.data and f.data.get("allowManagedPermissionRulesOnly") is True for f in files)
     overrides = _value(files, "skillOverrides")
+    fraction = _value(files, "skillListingBudgetFraction")
+    max_desc = _value(files, "skillListingMaxDescChars")
+    model = _value(files, "model")
     return Settings(
         files=tuple(files),
         rules=tuple(rules),
@@ -145,6 +158,9 @@ def read_settings(locations: Locations) -> Settings:
         disable_skill_shell_execution=_value(files, "disableSkillShellExecution") is True,
         allow_managed_permission_rules_only=managed_only,
         skill_overrides=overrides if isinstance(overrides, dict) else {},
+        listing_budget_fraction=float(fraction) if _number(fraction) and 0 < fraction <= 1 else None,
+        listing_max_desc_chars=int(max_desc) if _number(max_desc) and float(max_desc).is_integer() and max_desc > 0 else None,
+        model=model if isinstance(model, str) and model.strip() else None,
         enabled_plugins=enabled,
         trust=workspace_trust(locations),
     )

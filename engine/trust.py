@@ -57,6 +57,12 @@ def _load(path: Path) -> Any:
         return None
 
 
+def claude_config(locations: Locations) -> dict[str, Any]:
+    """Claude Code's global config as a dict; empty when missing, unreadable or not an object."""
+    data = _load(claude_config_file(locations))
+    return data if isinstance(data, dict) else {}
+
+
 def _folders(locations: Locations) -> list[str]:
     """The project and each folder above it up to its repository's root: trust given there
     covers the project, trust given above the repository does not (recorded, tests/oracle)."""

@@ -9,12 +9,13 @@ from pathlib import Path
 from .catalog import Catalog, Progress, build
 from .diagnostics import Sink
 from .invoke import Prompt, build_prompt
-from .listing import Listing, build_listing
+from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .locations import Locations
 from .permissions import Permissions
+from .settings import read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
-from .trust import Trust, trust_workspace, workspace_trust
+from .trust import Trust, claude_config, trust_workspace, workspace_trust
 from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
 
 
@@ -63,15 +64,34 @@ class Workspace:
         ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message."""
         return build_prompt(self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview")
 
-    def listing(self, catalog: Catalog, budget: int | None = None) -> Listing:
-        budget = budget if budget is not None else _env_budget(self.locations)
-        return build_listing(catalog.skills.values(), budget)
-
-
-def _env_budget(locations: Locations) -> int:
-    from .listing import budget_from_env
-
-    return budget_from_env(locations.environ)
+    def listing(
+        self,
+        catalog: Catalog,
+        budget: float | None = None,
+        model: str | None = None,
+        now_ms: float | None = None,
+        foreign: Sequence[Foreign] = (),
+    ) -> Listing:
+        """The listing Claude Code would send for this catalog: its budget from the environment,
+        the settings and the model (`--model`, else $ANTHROPIC_MODEL, else the `model` setting,
+        else Claude Code's default), usage scores from ~/.claude.json at `now_ms`, and
+        skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own)."""
+        settings = read_settings(self.locations)
+        env = self.locations.environ
+        model = model or env.get("ANTHROPIC_MODEL") or settings.model
+        fraction = settings.listing_budget_fraction
+        chosen = Budget(budget, "--budget") if budget is not None else listing_budget(env, fraction, model)
+        now = time.time() * 1000 if now_ms is None else now_ms
+        usage = usage_scores(claude_config(self.locations).get("skillUsage"), now)
+        overrides = {str(k): v for k, v in settings.skill_overrides.items() if isinstance(v, str)}
+        return build_listing(
+            catalog.skills.values(),
+            chosen,
+            usage,
+            max_desc_chars=settings.listing_max_desc_chars,
+            overrides=overrides,
+            foreign=foreign,
+        )
 
 
 def load_paths(paths: Sequence[Path]) -> Catalog:

@@ -174,13 +174,13 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             assert catalog is not None
         else:
             catalog = self.workspace.load(progress=progress)
-        view = build_view(catalog, self.budget)
+        view = build_view(catalog, self.workspace.listing(catalog, self.budget))
         self.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
 
     def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
         """Called in the watcher's thread: build the view there, hand it to the UI."""
         reload, self._reload_pending = self._reload_pending, False
-        view = build_view(catalog, self.budget)
+        view = build_view(catalog, self.workspace.listing(catalog, self.budget))
         self.post_message(CatalogLoaded(view, change.elapsed_ms, reload, change))
 
     def on_unmount(self) -> None:

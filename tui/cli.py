@@ -72,7 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     cli_rules.add_prompt_parser(sub, loc)
     cli_run.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
-    p.add_argument("--budget", type=int, default=None, help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET or 8000)")
+    p.add_argument(
+        "--budget", type=int, default=None,
+        help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the model's window x 0.01)",
+    )  # fmt: skip
+    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
+    p.add_argument("--json", action="store_true", help="the listing, its budget and every entry's outcome as JSON")
     return parser
 
 
@@ -165,7 +170,10 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
-    listing = workspace.listing(catalog, args.budget)
+    listing = workspace.listing(catalog, args.budget, model=args.model)
+    if args.json:
+        _dump(listing.to_dict())
+        return 0
     # The listing's exact text, but a control in a description is shown, not sent to the terminal.
     sys.stdout.write(printable(listing.text) + "\n")
     sys.stdout.flush()
@@ -207,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         return cli_run.run(args, workspace)
     if command == "prompt":
         return cli_rules.run_prompt(args, workspace)
+    if command == "why":
+        return cli_why.run(args, workspace)
     if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()

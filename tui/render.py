@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine import (
+    OWN_SKILLS_NOTE,
     Catalog,
     CatalogDiff,
     Decision,
@@ -159,10 +160,14 @@ def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[
 def listing_summary(listing: Listing) -> None:
     trimmed = listing.trimmed
     err.print(
-        f"[dim]{len(listing.entries)} skills listed, {listing.used:,} of {listing.budget:,} characters"
+        f"[dim]{len(listing.entries)} skills listed, {listing.used:,} of {listing.budget:,g} characters"
+        + (f" ({_m(listing.budget_source)})" if listing.budget_source else "")
         + (f"; {len(trimmed)} descriptions dropped to fit ({listing.wanted:,} wanted)" if trimmed else "")
+        + (f"; {len(listing.left_out or {})} not listed" if listing.left_out else "")
         + "[/]"
     )
+    if not listing.own_counted:
+        err.print(f"[dim]{_m(OWN_SKILLS_NOTE)}[/]")
 
 
 def not_found(name: str, catalog: Catalog) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind, build_listing
+from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind
 from engine.locations import BUNDLED_DIR
 
 
@@ -89,7 +89,9 @@ def _owner(path: Path, roots: Sequence[tuple[str, Source]]) -> Source | None:
 ALWAYS_SHOWN = frozenset({SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT})
 
 
-def build_view(catalog: Catalog, budget: int | None = None) -> CatalogView:
+def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
+    """The panes' view of a catalog and its listing (`Workspace.listing`, which reads settings:
+    build both in a worker)."""
     skills_by_source: dict[Source, list[Skill]] = defaultdict(list)
     for skill in catalog.skills.values():
         skills_by_source[skill.source].append(skill)
@@ -121,6 +123,5 @@ def build_view(catalog: Catalog, budget: int | None = None) -> CatalogView:
         )
         if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
             tiers.append(tier)
-    listing = build_listing(catalog.skills.values(), budget)
     listed = frozenset(e.name for e in listing.entries)
     return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()}, listed)

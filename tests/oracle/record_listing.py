@@ -72,8 +72,11 @@ def listing_lines(requests: list[dict[str, Any]]) -> list[str] | None:
                 text = block.get("text") if isinstance(block, dict) else None
                 if isinstance(text, str) and HEADER in text:
                     rest = text[text.index(HEADER) :].split("\n")
-                    # header, blank, entries up to the next blank line (an entry never holds a newline)
-                    end = rest.index("", 2) if "" in rest[2:] else len(rest)
+                    # The header, a blank line, then the entries: each one line starting "- " (an
+                    # entry never holds a newline); whatever follows is not the listing's.
+                    end = 2
+                    while end < len(rest) and rest[end].startswith("- "):
+                        end += 1
                     return rest[:end]
     return None
 
@@ -152,10 +155,13 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], now_ms: int) ->
         kept = listing[:2]
         theirs = own["listing"] - case_names(case)
         for index, line in enumerate(listing[2:]):
-            if entry_name(line) in theirs:
-                # Where it stood and how long it was (in UTF-16 units, as Claude Code counts), never its text.
-                units = len(line.encode("utf-16-le")) // 2
-                own_entries.append({"name": entry_name(line), "position": index, "chars": units, "full": ": " in line})
+            entry = entry_name(line)
+            if entry in theirs:
+                # Where it stood, how long its full line is (UTF-16 units, as Claude Code counts),
+                # whether it was sent whole, and whether it is a bundled skill (never shortened);
+                # never its text.
+                own_entries.append({"name": entry, "position": index, "chars": own["chars"].get(entry, units(line)),
+                                    "full": ": " in line, "bundled": entry in own["bundled"]})  # fmt: skip
             else:
                 kept.append(line)
     loaded = next((m.groups() for line in seen["debug"] if (m := LOADED.search(line))), None)
@@ -187,16 +193,27 @@ def case_names(case: dict[str, Any]) -> set[str]:
 
 
 def baseline(now_ms: int) -> dict[str, Any]:
-    """Claude Code's own skills and commands: what an empty workspace lists and reports."""
+    """Claude Code's own skills and commands: what an empty workspace lists and reports, with and
+    without its bundled skills; for each listed one the length of its full line."""
     keep = ORACLE / "runs" / "listing" / "_baseline"
     keep.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Any] = {"listing": set(), "skills": set(), "commands": set()}
+    out: dict[str, Any] = {"listing": set(), "skills": set(), "commands": set(), "chars": {}, "bundled": set()}
     for bundled in (False, True):
         seen = run({"cc_bundled": bundled}, keep, now_ms)
-        out["listing"] |= {entry_name(line) for line in (seen["listing"] or [])[2:]}
+        names = {entry_name(line) for line in (seen["listing"] or [])[2:]}
+        if bundled:
+            # Listed only when the bundled skills are on: those are the bundled ones (always kept whole).
+            out["bundled"] = names - out["listing"]
+        out["listing"] |= names
+        out["chars"].update({entry_name(line): units(line) for line in (seen["listing"] or [])[2:]})
         out["skills"] |= set(seen["skills"])
         out["commands"] |= set(seen["commands"])
     return out
+
+
+def units(text: str) -> int:
+    """The length of `text` as JavaScript counts it (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def main() -> int:

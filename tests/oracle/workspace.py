@@ -13,6 +13,7 @@ anywhere:
      "symlinks": {"{project}/docs": "{outside}"},
      "padded": {"{project}/big.md": {"text": "---\n...", "size": 1000001}},   # padded with x lines
      "binary": {"{project}/raw.md": "<base64>"},
+     "many": [{"dir": "{project}/.claude/skills", "count": 40, "desc_chars": 900, "prefix": "s"}],
      "cwd": "{project}/sub",     # where Claude Code starts (default: {project})
      "claude_json": {...},       # merged into {home}/.claude.json
      "usage": {"deploy": [3, 2]},   # skillUsage: used 3 times, last 2 days ago
@@ -109,6 +110,15 @@ def build(case: dict[str, Any], root: Path, git: bool = True, now_ms: int = 0) -
         path = Path(places.fill(name))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(places.fill(text))
+    for spec in case.get("many", []):
+        # Generated skills: `count` folders under `dir` named `prefix`NNN, each with a description
+        # of `desc_chars` characters (a repeated word and the skill's number).
+        for number in range(spec["count"]):
+            skill = f"{spec.get('prefix', 'skill')}{number:03d}"
+            words = (f"{skill} " + "lorem " * (spec["desc_chars"] // 6 + 1))[: spec["desc_chars"]].strip()
+            path = Path(places.fill(spec["dir"])) / skill / "SKILL.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"---\nname: {skill}\ndescription: {words}\n---\nBody of {skill}.\n")
     for name, spec in case.get("padded", {}).items():
         # A big file: `text`, then lines of `x` up to `size` bytes.
         path = Path(places.fill(name))

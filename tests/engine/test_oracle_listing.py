@@ -1,0 +1,149 @@
+"""skilldeck lists what Claude Code lists, byte for byte (tests/oracle/recordings/listing).
+
+Each recorded case's workspace is rebuilt; skilldeck loads it and builds the listing with the
+model the recording names and Claude Code's own entries put back where they stood (as
+placeholders of the same length: their text is not ours to keep). Then: every listing line,
+in order; the names Claude Code reported; and a skilldeck diagnostic on every file Claude Code
+logged as skipped or broken.
+
+`python -m tests.engine.test_oracle_listing` prints how many lines agree, case by case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Catalog, Locations, Workspace
+from engine.listing import Foreign, Listing
+from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+
+RECORDINGS = HERE / "recordings" / "listing"
+VERSION = (HERE / "VERSION").read_text().strip()
+PATH = re.compile(r"\{(?:project|home|outside|root)\}[^\s'\",:)\]\\]*[^\s'\",:)\]\\.]")
+
+
+def recordings() -> dict[str, dict[str, Any]]:
+    return {p.stem: json.loads(p.read_text()) for p in sorted(RECORDINGS.glob("*.json"))}
+
+
+RECORDED = recordings()
+
+
+def flag_values(args: list[str], flag: str) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
+
+
+def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) -> tuple[Catalog, Listing, Places]:
+    """Load the case's workspace as skilldeck and build its listing as the recorded run did."""
+    now_ms = time.time() * 1000
+    places = build(case, root, now_ms=int(now_ms))
+    args = places.fill(case.get("args", []))
+    environ = {"HOME": str(places.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **places.fill(case.get("env", {}))}
+    locations = Locations(
+        project=start_folder(case, places),
+        user_dir=places.home / ".claude",
+        managed_dir=places.root / "managed",
+        add_dirs=tuple(Path(p) for p in flag_values(args, "--add-dir")),
+        plugin_dirs=tuple(Path(p) for p in flag_values(args, "--plugin-dir")),
+        bundled=False,
+        environ=environ,
+    )
+    workspace = Workspace(locations)
+    catalog = workspace.load()
+    foreign = [
+        # A placeholder line as long as Claude Code's own entry was; its own skills always keep
+        # their text (recorded: budget_model_claude_haiku_4_5).
+        Foreign(o["name"], "x" * (o["chars"] - len(f"- {o['name']}: ")), o["position"], bundled=True)
+        for o in recording["own"]
+    ]
+    # The model as asked for: the request drops a `[1m]` suffix that sized the budget.
+    model = (flag_values(args, "--model") or [recording["model"]])[-1]
+    return catalog, workspace.listing(catalog, model=model, now_ms=now_ms, foreign=foreign), places
+
+
+def our_lines(listing: Listing) -> list[str] | None:
+    if not listing.text:
+        return None
+    body = [e.line for e in listing.entries if e.override != "foreign"]
+    return listing.text.split("\n")[:2] + body
+
+
+def compare(name: str, root: Path) -> dict[str, Any]:
+    """What skilldeck and the recording say for one case, side by side."""
+    recording = RECORDED[name]
+    case = load_cases("listing")[name]
+    catalog, listing, places = skilldeck_side(case, recording, root)
+    skipped = {m.group() for line in recording["skipped"] for m in PATH.finditer(line)}
+    flagged = {places.fill(p) for p in skipped}
+    diagnosed = {str(d.path) for d in catalog.diagnostics}
+    missing = sorted(
+        p for p in flagged if not any(d == p or d.startswith(p + os.sep) or p.startswith(d + os.sep) for d in diagnosed)
+    )
+    listed = {e.name for e in listing.entries}
+    return {
+        "theirs": recording["listing"],
+        "ours": our_lines(listing),
+        "skills_theirs": recording["skills"],
+        "skills_ours": [s.name for s in catalog.skills.values() if s.name in listed or s.model_invocable and _typable(s)],
+        "commands_theirs": recording["commands"],
+        "commands_ours": [s.name for s in catalog.skills.values() if _typable(s)],
+        "undiagnosed": missing,
+    }
+
+
+def _typable(skill: Any) -> bool:
+    return bool(skill.user_invocable)
+
+
+def test_every_case_is_recorded_with_the_pinned_version() -> None:
+    cases = load_cases("listing")
+    assert set(RECORDED) == set(cases), "run `make oracle` after adding or removing a listing case"
+    assert {r["claude_code_version"] for r in RECORDED.values()} == {VERSION}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_listing_equals_claude_code(name: str, tmp_path: Path) -> None:
+    seen = compare(name, Path(os.path.realpath(tmp_path)))
+    assert seen["ours"] == seen["theirs"]
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_slash_commands_equal_claude_code(name: str, tmp_path: Path) -> None:
+    seen = compare(name, Path(os.path.realpath(tmp_path)))
+    assert seen["commands_ours"] == seen["commands_theirs"]
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_every_file_claude_code_skips_has_a_diagnostic(name: str, tmp_path: Path) -> None:
+    seen = compare(name, Path(os.path.realpath(tmp_path)))
+    assert seen["undiagnosed"] == []
+
+
+def main() -> int:
+    same = total = 0
+    for name in sorted(RECORDED):
+        with tempfile.TemporaryDirectory() as tmp:
+            seen = compare(name, Path(os.path.realpath(tmp)))
+        theirs, ours = seen["theirs"] or [], seen["ours"] or []
+        agree = sum(1 for a, b in zip(theirs, ours, strict=False) if a == b)
+        same += agree
+        total += max(len(theirs), len(ours))
+        marks = "" if theirs == ours else "  LISTING DIFFERS"
+        marks += "" if seen["commands_ours"] == seen["commands_theirs"] else "  NAMES DIFFER"
+        marks += f"  UNDIAGNOSED {seen['undiagnosed']}" if seen["undiagnosed"] else ""
+        print(f"{name}: {agree}/{max(len(theirs), len(ours))} lines{marks}")
+    print(f"all: {same}/{total} listing lines identical ({100 * same / max(total, 1):.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
