@@ -21,6 +21,7 @@ from .settings_edit import EDITABLE_SCOPES, SettingsEditError
 from .skilltree import skill_files
 from .trust import Trust
 from .watch import WatchHandle
+from .why import Why, trace_why
 from .workspace import Workspace, load_paths
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Transcript",
     "Trust",
     "WatchHandle",
+    "Why",
     "Workspace",
     "build_listing",
     "call_from_rule",
@@ -64,4 +66,5 @@ __all__ = [
     "read_regular",
     "read_settings",
     "skill_files",
+    "trace_why",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, json_printable, load_paths, printable
 from engine.llm import run_environ
 
-from . import cli_rules, cli_run, render
+from . import cli_rules, cli_run, cli_why, render
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:
@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_rules.add_parsers(sub, loc)
     cli_rules.add_prompt_parser(sub, loc)
     cli_run.add_parser(sub, loc)
+    cli_why.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=int, default=None,

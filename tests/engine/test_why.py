@@ -1,0 +1,275 @@
+"""`why PATH|NAME`: every verdict, each from real files in a real workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine import Why, Workspace, trace_why
+from tests.conftest import Tree, skill_text, write
+
+
+def why(tree: Tree, query: str | Path, **kw: Any) -> Why:
+    workspace = Workspace(tree.locations(**kw))
+    return trace_why(workspace, workspace.load(), str(query), cwd=tree.project)
+
+
+def statuses(result: Why) -> dict[str, str]:
+    return {g.name: g.status.value for g in result.gates}
+
+
+def settings(tree: Tree, data: dict[str, Any]) -> None:
+    write(tree.project / ".claude" / "settings.json", json.dumps(data))
+
+
+ALL_GATES = ["root", "reserved", "size", "parse", "dedup", "shadowing", "overrides", "invocation", "permissions", "budget"]
+
+
+def test_a_listed_skill_by_path_folder_and_name_ends_in_the_line_the_model_sees(tree: Tree) -> None:
+    path = tree.skill("deploy", description="Ship it.")
+    for query in (path, path.parent, "deploy", "/deploy"):
+        result = why(tree, query)
+        assert [g.name for g in result.gates] == ALL_GATES
+        assert result.outcome == "listed", query
+        assert result.path == path
+        assert result.verdict == "the model sees it as `- deploy: Ship it.`"
+        assert statuses(result)["root"] == "passed"
+        assert all(s == "passed" for n, s in statuses(result).items() if n != "reserved"), statuses(result)
+    assert why(tree, path).kind == "path" and why(tree, "/deploy").kind == "name"
+
+
+def test_a_command_file_is_traced_with_its_namespaced_name(tree: Tree) -> None:
+    cmd = write(tree.project / ".claude" / "commands" / "ns" / "cmd.md", "---\ndescription: a cmd\n---\nbody\n")
+    result = why(tree, cmd)
+    assert result.name == "ns:cmd" and result.outcome == "listed"
+    assert statuses(result)["reserved"] == "n/a"
+    assert "each .md below it is a command" in result.gate("root").sentence  # type: ignore[union-attr]
+    assert why(tree, "ns:cmd").path == cmd
+
+
+def test_a_file_outside_every_root_names_the_roots_checked(tree: Tree) -> None:
+    stray = write(tree.root / "elsewhere" / "thing" / "SKILL.md", skill_text(description="x"))
+    result = why(tree, stray)
+    assert result.outcome == "never-loads"
+    root = result.gate("root")
+    assert root is not None and root.status == "failed"
+    assert root.sentence.startswith("no root Claude Code scans holds this file")
+    assert f"checked: {tree.project / '.claude' / 'skills'} (project)" in root.notes
+    assert f"checked: {tree.user / 'skills'} (user)" in root.notes
+    assert result.verdict == "it never loads because no root Claude Code scans holds this file"
+    assert all(g.status == "n/a" for g in result.gates[1:])
+
+
+def test_a_skills_folder_above_the_repository_root_is_explained(tree: Tree) -> None:
+    above = write(tree.root / ".claude" / "skills" / "up" / "SKILL.md", skill_text(description="x"))
+    result = why(tree, above)
+    assert "project walk goes from the start folder up to" in result.gate("root").sentence  # type: ignore[union-attr]
+    extra = write(tree.root / "extra" / ".claude" / "skills" / "far" / "SKILL.md", skill_text(description="x"))
+    assert f"--add-dir {tree.root / 'extra'}" in why(tree, extra).gate("root").sentence  # type: ignore[union-attr]
+
+
+def test_missing_files_loose_files_and_files_too_deep(tree: Tree) -> None:
+    skills = tree.skills()
+    missing = why(tree, skills / "nope" / "SKILL.md")
+    assert missing.outcome == "not-found" and "does not exist" in missing.verdict
+    loose = write(skills / "loose.md", "hello\n")
+    result = why(tree, loose)
+    assert result.outcome == "never-loads" and statuses(result)["root"] == "failed"
+    assert result.verdict.startswith("it never loads because Claude Code only loads <folder>/SKILL.md")
+    assert any("loose-markdown" in n for n in result.gate("root").notes)  # type: ignore[union-attr]
+    deep = write(skills / "group" / "inner" / "SKILL.md", skill_text(description="x"))
+    assert "levels down" in why(tree, deep).verdict
+    empty = skills / "empty"
+    empty.mkdir()
+    result = why(tree, empty)
+    assert result.verdict == "it never loads because the folder has no SKILL.md"
+
+
+def test_a_folder_named_synced_is_reserved(tree: Tree) -> None:
+    path = tree.skill("synced", description="mine")
+    result = why(tree, path.parent)
+    assert statuses(result)["reserved"] == "failed"
+    assert result.verdict == "it never loads because `synced` is a reserved folder name"
+    # A legacy command of that name is not concerned (recorded: load_synced_paths).
+    cmd = write(tree.project / ".claude" / "commands" / "synced.md", "---\ndescription: cmd\n---\n")
+    assert statuses(why(tree, cmd))["reserved"] == "n/a"
+
+
+def test_a_skill_file_over_a_million_bytes_is_skipped(tree: Tree) -> None:
+    path = tree.skill("big", "---\ndescription: big\n---\n" + "x" * 1_000_000)
+    result = why(tree, path)
+    assert statuses(result)["size"] == "failed"
+    assert "1,000,025 bytes" in result.gate("size").sentence  # type: ignore[union-attr]
+    assert result.verdict == "it never loads because it is 1,000,025 bytes, over Claude Code's 1,000,000-byte limit"
+    small = tree.skill("small", "---\ndescription: small\n---\n" + "x" * 999_970)
+    assert statuses(why(tree, small))["size"] == "passed"
+
+
+def test_a_file_that_cannot_be_read_fails_the_parse_gate_with_its_diagnostic(tree: Tree) -> None:
+    folder = tree.skills() / "gone"
+    folder.mkdir(parents=True)
+    os.symlink(tree.root / "missing.md", folder / "SKILL.md")
+    result = why(tree, folder)
+    assert statuses(result)["parse"] == "failed"
+    assert result.outcome == "never-loads"
+    assert result.verdict.startswith("it never loads because of the file itself: symlink to a file that does not exist")
+    by_name = why(tree, "gone")
+    assert by_name.path == folder / "SKILL.md" and by_name.outcome == "never-loads"
+
+
+def test_the_same_file_reached_twice_loads_once(tree: Tree) -> None:
+    shared = write(tree.root / "outside" / "shared" / "SKILL.md", skill_text(description="shared"))
+    tree.skills("user").mkdir(parents=True)
+    tree.skills().mkdir(parents=True)
+    os.symlink(shared.parent, tree.skills("user") / "shared")
+    os.symlink(shared.parent, tree.skills() / "alias")
+    second = why(tree, tree.skills() / "alias" / "SKILL.md")
+    assert statuses(second)["dedup"] == "failed"
+    assert "the same file already loaded from an earlier path" in second.verdict
+    first = why(tree, "shared")
+    assert first.outcome == "listed"
+    assert any("also reached as" in n for n in first.gate("dedup").notes)  # type: ignore[union-attr]
+
+
+def test_a_shadowed_skill_names_the_one_that_wins(tree: Tree) -> None:
+    user = tree.skill("same", tier="user", description="user one")
+    project = tree.skill("same", description="project one")
+    result = why(tree, project)
+    assert statuses(result)["shadowing"] == "failed"
+    assert result.verdict == f"it never loads because the user skill /same at {user} comes first"
+    winner = why(tree, "same")
+    assert winner.path == user and winner.outcome == "listed"
+    assert f"hides the project skill at {project}" in winner.gate("shadowing").notes  # type: ignore[union-attr]
+
+
+def test_skill_overrides_off_user_invocable_only_and_name_only(tree: Tree) -> None:
+    for name in ("a", "b", "c"):
+        tree.skill(name, description=f"The {name} skill.")
+    settings(tree, {"skillOverrides": {"a": "off", "b": "user-invocable-only", "c": "name-only"}})
+    off = why(tree, "a")
+    assert statuses(off)["overrides"] == "failed" and off.verdict == "it never loads because skillOverrides turns it off"
+    user_only = why(tree, "b")
+    assert user_only.outcome == "hidden"
+    assert (
+        user_only.verdict
+        == "it loads, but the model never sees it because skillOverrides sets user-invocable-only; typing /b runs it"
+    )
+    name_only = why(tree, "c")
+    assert name_only.outcome == "name-only"
+    assert name_only.verdict == "the model sees it as `- c` (name only, by skillOverrides)"
+
+
+def test_disable_model_invocation_hides_it_from_the_model(tree: Tree) -> None:
+    tree.skill("manual", description="By hand.", disable__model__invocation="true")
+    result = why(tree, "manual")
+    assert statuses(result)["invocation"] == "failed" and statuses(result)["budget"] == "n/a"
+    assert (
+        result.verdict == "it loads, but the model never sees it because disable-model-invocation is set; typing /manual runs it"
+    )
+
+
+def test_a_paths_skill_is_conditional(tree: Tree) -> None:
+    tree.skill("cond", description="Only for src.", paths="src/**")
+    result = why(tree, "cond")
+    assert result.outcome == "conditional"
+    assert statuses(result)["invocation"] == "failed"
+    assert (
+        result.verdict
+        == "the model sees it only once a file matching paths: src/** is read or edited; until then it is not listed"
+    )
+
+
+def test_a_deny_rule_blocks_the_models_call_not_the_listing(tree: Tree) -> None:
+    tree.skill("deploy", description="Ship it.")
+    settings(tree, {"permissions": {"deny": ["Skill(deploy)"]}})
+    result = why(tree, "deploy")
+    gate = result.gate("permissions")
+    assert gate is not None and gate.status == "failed"
+    assert "Skill(deploy)" in gate.sentence and str(tree.project / ".claude" / "settings.json") in gate.sentence
+    assert result.outcome == "listed"
+    assert result.verdict.startswith("the model sees it as `- deploy: Ship it.`; Claude Code refuses the model's Skill call")
+    settings(tree, {"permissions": {"allow": ["Skill(deploy)"]}})
+    allowed = why(tree, "deploy").gate("permissions")
+    assert allowed is not None and allowed.sentence.startswith("the model's Skill call runs without asking")
+
+
+def test_over_budget_a_skill_drops_to_its_name(tree: Tree) -> None:
+    tree.skill("alpha", description="A" * 200)
+    tree.skill("beta", description="B" * 200)
+    result = why(tree, "beta", environ={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "250"})
+    assert statuses(result)["budget"] == "failed"
+    assert "SLASH_COMMAND_TOOL_CHAR_BUDGET=250" in result.gate("budget").sentence  # type: ignore[union-attr]
+    assert result.outcome == "name-only"
+    assert result.verdict == "the model sees it as `- beta` (over budget, no description)"
+    assert why(tree, "alpha", environ={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "250"}).outcome == "listed"
+
+
+def test_a_name_that_matches_nothing_suggests_the_nearest(tree: Tree) -> None:
+    tree.skill("deploy")
+    result = why(tree, "/deplyo")
+    assert result.outcome == "not-found" and result.kind == "name"
+    assert result.suggestions == ("deploy",)
+    assert result.verdict == "it never loads because nothing is named /deplyo; did you mean /deploy?"
+    assert any(n.startswith("checked: ") for n in result.gate("root").notes)  # type: ignore[union-attr]
+    assert why(tree, "zzzzzz").suggestions == ()
+
+
+def test_plugin_skill_names_and_suffix_suggestions(tree: Tree) -> None:
+    plugin = tree.root / "p"
+    write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "tools"}))
+    write(plugin / "skills" / "lint" / "SKILL.md", skill_text(description="Lint it."))
+    result = why(tree, "tools:lint", plugin_dirs=(plugin,))
+    assert result.outcome == "listed" and result.verdict == "the model sees it as `- tools:lint: Lint it.`"
+    assert "plugin tools" in result.gate("root").sentence  # type: ignore[union-attr]
+    missing = why(tree, "lint", plugin_dirs=(plugin,))
+    assert missing.outcome == "not-found" and missing.suggestions[0] == "tools:lint"
+
+
+def test_a_name_label_finds_its_skill(tree: Tree) -> None:
+    tree.skill("lab", skill_text(description="Labelled.", name="other-label"))
+    result = why(tree, "other-label")
+    assert result.name == "lab" and result.outcome == "listed"
+    assert "label" in result.gate("root").sentence  # type: ignore[union-attr]
+
+
+def test_skilldecks_own_skills_never_load_in_claude_code(tree: Tree) -> None:
+    result = why(tree, "skill-author", bundled=True)
+    assert result.outcome == "never-loads"
+    assert result.verdict == "it never loads because it is skilldeck's own skill, not Claude Code's"
+
+
+def test_a_root_is_not_a_skill(tree: Tree) -> None:
+    tree.skill("one")
+    result = why(tree, tree.skills())
+    assert result.outcome == "not-found" and "1 skills load from it" in result.gate("root").sentence  # type: ignore[union-attr]
+
+
+def test_hostile_queries_never_crash(tree: Tree) -> None:
+    tree.skill("ok")
+    loop = tree.skills() / "loop"
+    os.symlink(loop, loop)
+    for query in ("", "x" * 10_000, "a\x00b", str(loop), str(loop / "SKILL.md"), "../" * 50 + "etc/passwd", "\x1b]52;c;x\x07"):
+        result = why(tree, query)
+        assert result.outcome in ("not-found", "never-loads"), query
+        assert result.verdict.startswith("it never loads because")
+        json.dumps(result.to_dict())
+
+
+def test_to_dict_carries_every_gate(tree: Tree) -> None:
+    tree.skill("deploy", description="Ship it.")
+    data = why(tree, "deploy").to_dict()
+    assert data["loads"] is True and data["outcome"] == "listed"
+    assert [g["gate"] for g in data["gates"]] == ALL_GATES
+    assert {g["status"] for g in data["gates"]} <= {"passed", "failed", "n/a"}
+
+
+def test_a_nested_skills_folder_loads_only_once_a_file_under_it_is_touched(tree: Tree) -> None:
+    nested = write(tree.repo / "apps" / "web" / ".claude" / "skills" / "deploy" / "SKILL.md", skill_text(description="web"))
+    result = why(tree, nested)
+    # Exact once the loader keeps nested skills as deferred (Catalog.deferred): then the trace
+    # follows them to the invocation gate; before, the root gate says the same.
+    said = result.verdict + " ".join(g.sentence for g in result.gates)
+    assert "once a file under" in said and "apps/web" in said
+    assert result.outcome in ("conditional", "never-loads")

@@ -1,0 +1,73 @@
+"""`skilldeck why PATH|NAME`: every gate one skill file or name meets, and what the model gets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from engine import Why, Workspace, json_printable, printable, trace_why
+
+from . import render
+
+# How each status reads in a terminal: a mark that survives without colour, and a colour.
+MARKS = {"passed": ("✓", "green"), "failed": ("✗", "bold red"), "n/a": ("–", "dim")}
+
+
+def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "why",
+        parents=[loc],
+        help="every gate a skill file or name meets, ending in what the model sees or why it never loads",
+        description="Trace one SKILL.md, skill folder, command .md or name (/deploy, plugin:skill) through every gate "
+        "Claude Code applies. Exit 0 when it loads, 1 when it never loads or nothing matches.",
+    )
+    p.add_argument("query", metavar="PATH|NAME", help="a SKILL.md, a skill folder, a command .md, or a name")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--path", dest="kind", action="store_const", const="path", help="read PATH|NAME as a path")
+    kind.add_argument("--name", dest="kind", action="store_const", const="name", help="read PATH|NAME as a name")
+    p.add_argument("--budget", type=int, default=None, help="listing budget in characters (default: as Claude Code sizes it)")
+    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
+    p.add_argument("--json", action="store_true", help="one object: the gates, the outcome and the verdict")
+
+
+def run(args: argparse.Namespace, workspace: Workspace) -> int:
+    catalog = workspace.load()
+    listing = workspace.listing(catalog, args.budget, model=args.model)
+    result = trace_why(workspace, catalog, args.query, listing=listing, cwd=Path.cwd(), kind=args.kind or "auto")
+    if args.json:
+        # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 it leaves raw.
+        sys.stdout.write(json_printable(json.dumps(result.to_dict(), indent=2, ensure_ascii=False)) + "\n")
+    else:
+        render.out.print(trace_table(result))
+    return 0 if result.loads else 1
+
+
+def trace_table(result: Why) -> Table:
+    """The trace as a Rich table: a mark, the gate, its sentence and notes; the verdict last. Gates
+    a failure kept Claude Code from reaching share one row. Every text from a file goes in as Text
+    (never markup) with its controls made visible."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True, style="bold")
+    table.add_column(overflow="fold")
+    table.add_row("", "", Text.assemble(("why ", "bold"), (printable(result.query), "bold cyan"), (f"  ({result.kind})", "dim")))
+    gates = list(result.gates)
+    while gates:
+        gate = gates.pop(0)
+        names = [gate.name]
+        while gate.status.value == "n/a" and gates and gates[0].status == gate.status and gates[0].sentence == gate.sentence:
+            names.append(gates.pop(0).name)
+        mark, style = MARKS.get(gate.status.value, ("?", ""))
+        body = Text(printable(gate.sentence), style="dim" if gate.status.value == "n/a" else "")
+        for note in gate.notes:
+            body.append("\n· " + printable(note), style="dim")
+        label = names[0] if len(names) == 1 else f"{names[0]} … {names[-1]}"
+        table.add_row(Text(mark, style=style), Text(label, style=style), body)
+    verdict = "bold green" if result.loads else "bold red"
+    table.add_row(Text("→", style=verdict), Text("verdict", style=verdict), Text(printable(result.verdict), style="bold"))
+    return table
