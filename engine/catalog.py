@@ -16,6 +16,7 @@ from types import MappingProxyType
 from .diagnostics import Sink
 from .loadcache import Loaded
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+from .scan import entry_order, plugin_skill_stem
 from .skillfile import Entry, load_entry
 from .sources import Tier
 
@@ -26,11 +27,16 @@ log.addHandler(logging.NullHandler())
 
 @dataclass(frozen=True)
 class Catalog:
+    """`skills`: what a session has at start, by name, in Claude Code's listing order.
+    `deferred`: skills Claude Code loads only later (`Skill.activation` says when), under the
+    names they would get then; they never take a name from a skill in `skills`."""
+
     skills: Mapping[str, Skill]
     shadowed: tuple[Shadowed, ...]
     diagnostics: tuple[Diagnostic, ...]
     sources: tuple[Source, ...]
     stats: LoadStats = field(default_factory=LoadStats)
+    deferred: tuple[Skill, ...] = ()
 
     def get(self, name: str) -> Skill | None:
         """Look a skill up as Claude Code does: a leading `/` is ignored; exact name first."""
@@ -102,6 +108,44 @@ def _load(entry: Entry, tier: Tier, sink: Sink, memo: dict[tuple[Entry, LoadedFr
     return skill
 
 
+def _slots(tiers: list[Tier]) -> list[tuple[Entry, Tier]]:
+    """Every file in listing order; tiers that share a `merge` key are sorted together by name
+    (a stable sort: on equal names the earlier tier stays first, and wins)."""
+    out: list[tuple[Entry, Tier]] = []
+    i = 0
+    while i < len(tiers):
+        tier = tiers[i]
+        if not tier.merge:
+            out.extend((entry, tier) for entry in tier.entries)
+            i += 1
+            continue
+        group: list[tuple[Entry, Tier]] = []
+        while i < len(tiers) and tiers[i].merge == tier.merge:
+            group.extend((entry, tiers[i]) for entry in tiers[i].entries)
+            i += 1
+        group.sort(key=lambda slot: entry_order(slot[0]))
+        out.extend(group)
+    return out
+
+
+def _plugin_label(skill: Skill, entry: Entry) -> Skill:
+    """A plugin skill's `name:` is a label shown as `plugin:label` (Claude Code lists
+    `tools:lint (tools:renamed)`); the name stays `plugin:folder`."""
+    if skill.display_name == entry.stem or skill.display_name.startswith(f"{entry.namespace}:"):
+        return skill
+    return replace(skill, display_name=f"{entry.namespace}:{skill.display_name}")
+
+
+def _plugin_path_skill(skill: Skill, entry: Entry) -> Skill:
+    """A skill folder a plugin names directly (or its top folder) is named by its `name:`,
+    without a leading `plugin:`, else by the folder; as with skill folders, characters other
+    than letters, digits, `_` and `-` become `-`."""
+    written = skill.display_name.strip() if skill.display_name != entry.stem else ""
+    written = written.removeprefix(f"{entry.namespace}:")
+    name = f"{entry.namespace}:{plugin_skill_stem(written or entry.stem)}"
+    return skill if name == skill.name else replace(skill, name=name, display_name=name)
+
+
 def build(
     tiers: Iterable[Tier],
     sink: Sink,
@@ -109,46 +153,66 @@ def build(
     started: float | None = None,
     memo: dict[tuple[Entry, LoadedFrom], Loaded] | None = None,
 ) -> Catalog:
+    """The catalog Claude Code 2.1.328 would have: files read in listing order, the same file
+    loaded once (the first place wins), `paths:` skills and nested skills kept aside as deferred,
+    then the first skill of each name wins. An --add-dir skill whose name an earlier skill has is
+    kept too, scoped (`extra:deploy`), after every other skill."""
     started = time.perf_counter() if started is None else started
     tiers = list(tiers)
-    total = sum(len(t.entries) for t in tiers)
+    slots = _slots(tiers)
+    total = len(slots)
     skills: dict[str, Skill] = {}
     shadowed: list[Shadowed] = []
+    deferred: list[Skill] = []
+    scoped: list[Skill] = []
     by_inode: dict[tuple[int, int], Skill] = {}
     done = 0
-    for tier in tiers:
-        for entry in tier.entries:
-            done += 1
-            if progress is not None and done % 200 == 0:
-                progress(done, total)
-            skill = _load(entry, tier, sink, memo)
-            if skill is None:
-                continue
-            first = by_inode.get(skill.inode) if skill.inode else None
-            if first is not None:
-                sink.info(
-                    "duplicate-file",
-                    skill.path,
-                    f"same file as {first.path} (already loaded as /{first.name}); loaded once",
-                    "nothing to do unless you meant two different skills",
-                    skill=skill.name,
-                )
-                continue
-            if skill.inode:
-                by_inode[skill.inode] = skill
-            winner = skills.get(skill.name)
-            if winner is None:
-                skills[skill.name] = skill
-                continue
-            shadowed.append(Shadowed(skill, winner))
-            quiet = skill.source.kind is SourceKind.BUNDLED
-            (sink.info if quiet else sink.warning)(
-                "shadowed",
+    for entry, tier in slots:
+        done += 1
+        if progress is not None and done % 200 == 0:
+            progress(done, total)
+        skill = _load(entry, tier, sink, memo)
+        if skill is None:
+            continue
+        first = by_inode.get(skill.inode) if skill.inode else None
+        if first is not None:
+            sink.info(
+                "duplicate-file",
                 skill.path,
-                f"/{skill.name} is shadowed by the {winner.source.label} skill at {winner.path}; this one never runs",
-                "rename one of the two folders if both should be available",
+                f"same file as {first.path} (already loaded as /{first.name}); Claude Code loads it once, from there",
+                "nothing to do unless you meant two different skills",
                 skill=skill.name,
             )
+            continue
+        if skill.inode:
+            by_inode[skill.inode] = skill
+        if tier.loaded_from is LoadedFrom.PLUGIN and entry.is_skill_md and entry.namespace:
+            skill = _plugin_path_skill(skill, entry) if entry.name_from_frontmatter else _plugin_label(skill, entry)
+        if tier.nested:
+            deferred.append(replace(skill, activation="nested"))
+            continue
+        if skill.paths and tier.loaded_from is LoadedFrom.SKILLS:
+            deferred.append(replace(skill, activation="paths"))
+            continue
+        winner = skills.get(skill.name)
+        if winner is None:
+            skills[skill.name] = skill
+            continue
+        if tier.source.kind is SourceKind.ADD_DIR and tier.source.scope:
+            scoped.append(skill)
+            continue
+        shadowed.append(Shadowed(skill, winner))
+        quiet = skill.source.kind is SourceKind.BUNDLED
+        (sink.info if quiet else sink.warning)(
+            "shadowed",
+            skill.path,
+            f"/{skill.name} is shadowed by the {winner.source.label} skill at {winner.path}; Claude Code never lists this one",
+            "rename one of the two folders if both should be available",
+            skill=skill.name,
+        )
+    for skill in scoped:
+        _add_scoped(skill, skills, shadowed, sink)
+    deferred = [_deferred_name(skill, skills, sink) for skill in deferred]
     if progress is not None:
         progress(total, total)
     stats = LoadStats(files_read=done, tiers=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
@@ -156,6 +220,58 @@ def build(
         skills=MappingProxyType(skills),
         shadowed=tuple(shadowed),
         diagnostics=tuple(sink.items),
-        sources=tuple(t.source for t in tiers),
+        sources=tuple(dict.fromkeys(t.source for t in tiers)),
         stats=stats,
+        deferred=tuple(deferred),
     )
+
+
+def _add_scoped(skill: Skill, skills: dict[str, Skill], shadowed: list[Shadowed], sink: Sink) -> None:
+    scope = skill.source.scope
+    name = f"{scope}:{skill.name}"
+    unscoped = skills[skill.name]
+    taken = skills.get(name)
+    if taken is not None:
+        shadowed.append(Shadowed(skill, taken))
+        sink.warning(
+            "shadowed",
+            skill.path,
+            f"/{skill.name} is taken by the {unscoped.source.label} skill, and its scoped name /{name} by {taken.path}: "
+            "Claude Code does not offer this one",
+            "rename the folder",
+            skill=skill.name,
+        )
+        return
+    skills[name] = replace(skill, name=name, scope=scope)
+    sink.info(
+        "scoped",
+        skill.path,
+        f"/{skill.name} is also the {unscoped.source.label} skill at {unscoped.path}: Claude Code keeps both and lists "
+        f"this one as /{name}, for files under {scope}/",
+        "rename the folder for a name of its own",
+        skill=name,
+    )
+
+
+def _deferred_name(skill: Skill, skills: Mapping[str, Skill], sink: Sink) -> Skill:
+    """A deferred skill under the name it would get when it loads, with a note saying when."""
+    if skill.activation == "paths":
+        sink.info(
+            "deferred",
+            skill.path,
+            f"a `paths:` skill: Claude Code does not list /{skill.name} at start, only once a file matching "
+            f"{', '.join(skill.paths[:3])}{' ...' if len(skill.paths) > 3 else ''} is read or edited",
+            "remove `paths:` for a skill listed in every session",
+            skill=skill.name,
+        )
+        return skill
+    scope = skill.source.scope
+    name = f"{scope}:{skill.name}" if skill.name in skills and scope else skill.name
+    sink.info(
+        "deferred",
+        skill.path,
+        f"below the start folder: Claude Code loads it as /{name} only once a file under {scope or '.'}/ is read or edited",
+        "start Claude Code in that folder to have it from the start",
+        skill=name,
+    )
+    return replace(skill, name=name, scope=scope if name != skill.name else "")

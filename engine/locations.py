@@ -57,19 +57,26 @@ class Locations:
                 return folder
         return None
 
-    def project_dirs(self) -> list[Path]:
-        """The start folder and each parent up to the repository root, nearest first.
+    def home(self) -> Path:
+        """The user's home folder ($HOME), where the walk up from the start folder stops."""
+        return _abs(self.environ.get("HOME") or os.path.expanduser("~"))
 
-        Outside a repository only the start folder counts.
+    def project_dirs(self) -> list[Path]:
+        """The start folder and each parent whose `.claude/` Claude Code reads, nearest first.
+
+        As Claude Code 2.1.328 walks: up to the repository root inside a git repository, else
+        up to the filesystem root; never $HOME itself nor anything above it on the way (the
+        home folder's `.claude/` is the user tier).
         """
         root = self.git_root()
-        if root is None:
-            return [self.project]
-        out = [self.project]
-        for folder in self.project.parents:
-            if not folder.is_relative_to(root):
+        home = self.home()
+        out: list[Path] = []
+        for folder in (self.project, *self.project.parents):
+            if folder == home:
                 break
             out.append(folder)
+            if folder == root:
+                break
         return out
 
     # Tier roots -------------------------------------------------------------------------

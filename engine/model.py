@@ -57,6 +57,9 @@ class Source:
     # Position among all sources of the workspace; lower wins a name clash.
     order: int = 0
     plugin: str | None = None
+    # The folder a name clash is scoped to, as Claude Code writes it (`extra`, `apps/web`): set
+    # for --add-dir folders and for `.claude/skills` folders below the start folder.
+    scope: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,6 +67,7 @@ class Source:
             "root": str(self.root),
             "label": self.label,
             "plugin": self.plugin,
+            "scope": self.scope,
         }
 
 
@@ -138,6 +142,15 @@ class Skill:
     # telling a changed file from an unchanged one without reading it.
     inode: tuple[int, int] | None = field(default=None, compare=False)
     stamp: tuple[int, int] = (0, 0)
+    # When Claude Code makes the skill available: "start" (at session start, listed), "paths"
+    # (a `paths:` skill: only once a file matching its paths is touched), "nested" (a
+    # `.claude/skills` below the start folder: only once a file under that folder is touched).
+    # Only "start" skills are in `Catalog.skills`; the others are in `Catalog.deferred`.
+    activation: str = "start"
+    # Set when the name is scoped (`extra:deploy`): the folder it is scoped to. Claude Code
+    # scopes an --add-dir or nested skill whose name another skill already has, and lists it
+    # with a note that it replaces the unscoped one for files under that folder.
+    scope: str = ""
 
     @property
     def base_dir(self) -> Path:
@@ -192,6 +205,8 @@ class Skill:
             "compatibility": self.compatibility,
             "paths": list(self.paths),
             "body_chars": self.body_chars,
+            "activation": self.activation,
+            "scope": self.scope,
         }
 
 

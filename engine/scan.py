@@ -2,23 +2,41 @@
 
 Claude Code only looks at `<skills>/<dir>/SKILL.md`. Everything else a user may have put in a
 skills folder (a loose `foo.md`, a `skill.md`, a skill nested one level too deep, a dangling
-symlink) is reported here instead of being skipped silently. The walk is bounded as the seeds
-say: depth 6, 2,000 directories per root, hidden directories skipped, cycles detected by
-canonical path.
+symlink) is reported here instead of being skipped silently. The walk is bounded: depth 6, 2,000
+directories per root, cycles detected by canonical path. Hidden folders load, as in Claude Code
+2.1.328 (`.hidden/SKILL.md` is the skill `.hidden`, `commands/.x.md` the command `.x`); a skills
+folder named `synced` is reserved for Claude Code's account sync and never loads.
+
+Each result is in Claude Code's order: `localeCompare` of the names (sources/collate.py).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
 from .diagnostics import Sink
 from .model import Diagnostic
 from .skillfile import Entry
+from .sources.collate import collation_key
 
 MAX_DEPTH = 6
+RESERVED_DIR = "synced"
+# What Claude Code keeps of a plugin skill's folder name: the rest becomes `-` (`.x` is `-x`).
+_PLUGIN_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def plugin_skill_stem(folder: str) -> str:
+    return _PLUGIN_UNSAFE.sub("-", folder)
+
+
+def entry_order(entry: Entry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    return collation_key(f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem)
+
+
 MAX_DIRS_PER_ROOT = 2000
 
 
@@ -205,7 +223,8 @@ def scan_skills_root(
     found: list[Entry] = []
     for entry in entries:
         name = entry.name
-        if name.startswith("."):
+        if not namespace and name.casefold() == RESERVED_DIR:
+            _reserved(Path(entry.path), sink)
             continue
         known = cache.get(name) if cache is not None else None
         if known is None:
@@ -232,7 +251,23 @@ def scan_skills_root(
             break
         found.extend(known.entries)
         sink.items.extend(known.diagnostics)
+    found.sort(key=entry_order)
     return found
+
+
+def _reserved(path: Path, sink: Sink) -> None:
+    try:
+        is_dir = os.path.isdir(path)
+    except ValueError:
+        is_dir = False
+    if is_dir:
+        sink.warning(
+            "reserved-name",
+            path,
+            "a skills folder named `synced` is reserved for Claude Code's account sync: Claude Code skips it",
+            f"rename the folder (mv {path} {path.parent}/<another-name>)",
+            skill=path.name,
+        )
 
 
 def _scan_name(
@@ -250,7 +285,17 @@ def _scan_name(
         if not walk.enter(entry.path):
             return []
         if _has_skill_file(entry.path):
-            return [Entry(Path(entry.path, "SKILL.md"), entry.name, namespace, name_from_frontmatter)]
+            stem = plugin_skill_stem(entry.name) if namespace else entry.name
+            if stem != entry.name:
+                sink.info(
+                    "renamed",
+                    Path(entry.path),
+                    f"Claude Code names this skill /{namespace}:{stem}: in a plugin's skill folder name, characters "
+                    "other than letters, digits, _ and - become -",
+                    f"rename the folder to {stem}",
+                    skill=f"{namespace}:{stem}",
+                )
+            return [Entry(Path(entry.path, "SKILL.md"), stem, namespace, name_from_frontmatter)]
         _explain_dir(Path(entry.path), walk, sink, chain)
     elif entry.name.lower().endswith(".md"):
         _loose_markdown(Path(entry.path), root, sink)
@@ -338,13 +383,16 @@ def _find_nested(listing: list[os.DirEntry[str]], walk: _Walk, sink: Sink, depth
 def scan_commands_root(root: Path, sink: Sink, namespace: str = "") -> list[Entry]:
     """`commands/**/*.md`: each file a command; a subfolder adds `folder:` to the name.
 
-    A subfolder holding SKILL.md is one command in the skill format, named by the folder.
+    As in Claude Code, every folder is walked (hidden ones too), and a folder holding a
+    `SKILL.md` (any case) is one command in the skill format, named by the folder: the other
+    `.md` files beside it are not commands, the folders below it still are searched.
     """
     if root_problem(root, sink):
         return []
     walk = _Walk(root, sink)
     found: list[Entry] = []
     _walk_commands(root, (), walk, sink, namespace, found, (os.path.realpath(root),))
+    found.sort(key=entry_order)
     return found
 
 
@@ -357,18 +405,34 @@ def _walk_commands(
     if listing is None:
         return
     ns = ":".join(p for p in (namespace, *parts) if p)
+    files: list[os.DirEntry[str]] = []
+    folders: list[os.DirEntry[str]] = []
     for entry in listing:
-        if entry.name.startswith(".") or _symlink_problem(entry, sink):
+        if _symlink_problem(entry, sink):
             continue
-        path = Path(entry.path)
         if _is_dir(entry):
-            if not walk.enter(entry.path):
-                return
-            if _has_skill_file(entry.path):
-                found.append(Entry(path / "SKILL.md", entry.name, ns, False, True))
-            else:
-                real = _cycle_free(entry.path, chain, sink)
-                if real is not None:
-                    _walk_commands(path, (*parts, entry.name), walk, sink, namespace, found, (*chain, real))
+            folders.append(entry)
         elif entry.name.endswith(".md"):
-            found.append(Entry(path, entry.name[:-3], ns, False, False))
+            files.append(entry)
+    skill_files = [f for f in files if f.name.lower() == "skill.md"]
+    if skill_files and parts:
+        chosen = next((f for f in skill_files if f.name == "SKILL.md"), skill_files[0])
+        parent_ns = ":".join(p for p in (namespace, *parts[:-1]) if p)
+        found.append(Entry(Path(chosen.path), parts[-1], parent_ns, False, True))
+        for other in files:
+            if other is not chosen:
+                sink.info(
+                    "not-loaded",
+                    Path(other.path),
+                    f"{other.name} sits beside {chosen.name}: Claude Code loads this folder as the one command "
+                    f"/{':'.join(p for p in (namespace, *parts) if p)} and not this file",
+                    "move it to its own folder if it should be a command of its own",
+                )
+    else:
+        found.extend(Entry(Path(f.path), f.name[:-3], ns, False, False) for f in files)
+    for entry in folders:
+        if not walk.enter(entry.path):
+            return
+        real = _cycle_free(entry.path, chain, sink)
+        if real is not None:
+            _walk_commands(Path(entry.path), (*parts, entry.name), walk, sink, namespace, found, (*chain, real))

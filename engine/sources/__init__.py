@@ -15,3 +15,8 @@ class Tier:
     source: Source
     entries: tuple[Entry, ...]
     loaded_from: LoadedFrom
+    # Consecutive tiers with the same key are listed as one, sorted by name (Claude Code sorts
+    # all legacy commands together, whichever folder they come from).
+    merge: str = ""
+    # The tier's skills are not available at session start (a nested `.claude/skills`).
+    nested: bool = False

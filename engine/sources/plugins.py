@@ -1,4 +1,10 @@
-"""Plugins: `--plugin-dir` folders, marketplaces, and what Claude Code has installed and enabled.
+"""Plugins: `--plugin-dir` folders and what Claude Code has installed and enabled.
+
+A `--plugin-dir` is one plugin when a manifest, a SKILL.md, a server file or one of the plugin
+folders (`skills/`, `commands/`, ...) is at its top; otherwise each subfolder with a manifest
+is a plugin (Claude Code 2.1.328 does not read a marketplace.json there). A manifest Claude Code's
+schema refuses rejects the whole plugin, except for the fields it only shows (`description`,
+`author`, ...), which it drops.
 
 Claude Code records installs in `<config>/plugins/installed_plugins.json` (`{"version": 2,
 "plugins": {"name@marketplace": [{"scope", "installPath", "version", "projectPath"?}]}}`; version 1
@@ -10,6 +16,7 @@ when they do not, Claude Code says nothing, so skilldeck reports it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -31,10 +38,8 @@ MARKETPLACE = Path(".claude-plugin") / "marketplace.json"
 @dataclass(frozen=True, slots=True)
 class PluginRef:
     root: Path
-    # The name to use when the plugin has no manifest (a marketplace entry or install key).
+    # The name to use when the plugin has no manifest (its folder, or its install key).
     fallback_name: str
-    # A marketplace entry stands in for a missing plugin.json (`strict: false`).
-    entry: dict[str, Any] | None = None
 
 
 def _paths(value: Any, key: str, manifest: Path, sink: Sink) -> list[str]:
@@ -67,79 +72,250 @@ def _resolve(root: Path, rel: str, key: str, manifest: Path, sink: Sink) -> Path
             "keep paths inside the plugin, starting with ./",
         )
     if not os.path.exists(path):
-        sink.warning(
+        # Reported at the missing path, as Claude Code logs it; the message names the manifest.
+        sink.error(
             "plugin-manifest",
-            manifest,
-            f"`{key}` path {rel} does not exist; nothing loads from it",
+            path,
+            f"{manifest} names `{key}` {rel}, which does not exist: Claude Code reports a load failure and "
+            "loads nothing from it; the plugin's other paths still load",
             "fix the path (relative to the plugin root, starting with ./)",
         )
         return None
     return path
 
 
+# Fields Claude Code only shows: an invalid one is dropped and the plugin still loads.
+DISPLAY_FIELDS = ("$schema", "displayName", "description", "author", "homepage", "repository", "license", "keywords")
+KNOWN_FIELDS = frozenset({
+    *DISPLAY_FIELDS, "name", "version", "defaultEnabled", "dependencies", "metadata", "engines", "network",
+    "commands", "agents", "skills", "hooks", "outputStyles", "themes", "workflows", "monitors", "mcpServers",
+    "lspServers", "userConfig", "channels", "experimental",
+})  # fmt: skip
+# Control and bidirectional-formatting characters, which a plugin name may not hold.
+_NAME_HAZARD = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
+_KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _rel(value: Any, suffixes: tuple[str, ...] = ()) -> bool:
+    """A path as the manifest schema wants it: relative, starting with `./`."""
+    return isinstance(value, str) and value.startswith("./") and (not suffixes or value.endswith(suffixes))
+
+
+def _one_or_list(value: Any, check: Any) -> bool:
+    return check(value) or (isinstance(value, list) and all(check(v) for v in value))
+
+
+def _command_spec(spec: Any) -> bool:
+    if not isinstance(spec, dict):
+        return False
+    source, content = spec.get("source"), spec.get("content")
+    if (source is None) == (content is None):
+        return False
+    return _rel(source) if source is not None else isinstance(content, str)
+
+
+def _field_problem(key: str, value: Any) -> str | None:
+    """Why Claude Code's manifest schema refuses `value` for `key`, or None."""
+    if key in ("$schema", "displayName", "description", "repository", "license", "version"):
+        return None if isinstance(value, str) else f"must be a string, not {_kind(value)}"
+    if key == "homepage":
+        return None if isinstance(value, str) and _URL.match(value) else "must be a URL"
+    if key == "keywords":
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return None if ok else f"must be a list of strings, not {_kind(value)}"
+    if key == "author":
+        if not isinstance(value, dict):
+            return f'must be an object like {{"name": "..."}}, not {_kind(value)}'
+        name = value.get("name")
+        if not isinstance(name, str) or not name:
+            return "must have a non-empty `name`"
+        if any(k in value and not isinstance(value[k], str) for k in ("email", "url")):
+            return "`email` and `url` must be strings"
+        return None
+    if key == "defaultEnabled":
+        return None if isinstance(value, bool) else f"must be true or false, not {_kind(value)}"
+    if key == "dependencies":
+        return None if isinstance(value, list) else f"must be a list, not {_kind(value)}"
+    if key == "skills":
+        ok = _one_or_list(value, lambda v: v == "." or _rel(v))
+        return None if ok else 'must be "./path" (or ".") or a list of them'
+    if key == "commands":
+        if isinstance(value, dict):
+            ok = all(_command_spec(v) for v in value.values())
+            return None if ok else 'each command must have either "source" ("./path") or "content", not both'
+        return None if _one_or_list(value, _rel) else 'must be "./path" or a list of them'
+    if key == "agents":
+        return None if _one_or_list(value, lambda v: _rel(v, (".md",))) else 'must be "./path.md" or a list of them'
+    if key in ("outputStyles", "themes"):
+        return None if _one_or_list(value, _rel) else 'must be "./path" or a list of them'
+    if key == "hooks":
+        ok = _one_or_list(value, lambda v: isinstance(v, dict) or _rel(v, (".json",)))
+        return None if ok else 'must be "./hooks.json", a hooks object, or a list of them'
+    if key == "mcpServers":
+        ok = _one_or_list(value, lambda v: isinstance(v, dict) or _rel(v, (".json", ".mcpb", ".dxt")))
+        return None if ok else 'must be "./.mcp.json", a servers object, or a list of them'
+    return None
+
+
+def validate_manifest(data: dict[str, Any], path: Path, sink: Sink) -> tuple[str, dict[str, Any]] | None:
+    """The plugin's name and manifest as Claude Code keeps it, or None when Claude Code rejects
+    the plugin. Invalid display fields are dropped (Claude Code drops them and loads the plugin)."""
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        problem = "has no `name`" if name is None else f"`name` must be a non-empty string, not {_kind(name)}"
+        fatal = [problem]
+    elif " " in name:
+        fatal = [f"`name` {name!r} contains spaces"]
+    elif _NAME_HAZARD.search(name):
+        fatal = ["`name` contains control or bidirectional-formatting characters"]
+    else:
+        fatal = []
+    kept = dict(data)
+    for key, value in data.items():
+        problem = None if key == "name" else _field_problem(key, value)
+        if problem is None:
+            continue
+        if key in DISPLAY_FIELDS:
+            del kept[key]
+            sink.warning(
+                "plugin-manifest",
+                path,
+                f"`{key}` {problem}: Claude Code ignores the field; the plugin still loads",
+                f"fix `{key}` or remove it",
+            )
+        else:
+            fatal.append(f"`{key}` {problem}")
+    if fatal:
+        sink.error(
+            "plugin-manifest",
+            path,
+            f"Claude Code rejects this plugin: {'; '.join(fatal)}. None of its skills or commands load",
+            "fix the manifest; `claude plugin validate PATH` shows the same errors",
+        )
+        return None
+    assert isinstance(name, str)
+    unknown = sorted(k for k in data if k not in KNOWN_FIELDS)
+    if unknown:
+        sink.info(
+            "plugin-manifest",
+            path,
+            f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(f'`{k}`' for k in unknown)}: Claude Code ignores "
+            f"{'them' if len(unknown) > 1 else 'it'}",
+            "remove it, or check its spelling",
+        )
+    if not _KEBAB.match(name):
+        sink.info(
+            "plugin-manifest",
+            path,
+            f"plugin name `{name}` is not kebab-case: Claude Code loads it, the claude.ai marketplace sync would not",
+            "use lowercase letters, digits and hyphens",
+        )
+    return name, kept
+
+
 def load_manifest(ref: PluginRef, sink: Sink) -> tuple[str, dict[str, Any]] | None:
-    """The plugin's name and manifest; None when the manifest is broken (the plugin is skipped)."""
+    """The plugin's name and manifest; None when Claude Code rejects the plugin."""
     path = ref.root / MANIFEST
     if not os.path.exists(path):
-        return ref.fallback_name, dict(ref.entry or {})
+        sink.info(
+            "plugin-manifest",
+            ref.root,
+            f"no {MANIFEST}: Claude Code names this plugin by its folder, `{ref.fallback_name}`",
+            f"add {MANIFEST} with a name",
+        )
+        return ref.fallback_name, {}
     data = read_json(path, sink, "plugin-manifest", "plugin manifest")
     if data is None:
         return None
     if not isinstance(data, dict):
         sink.error(
-            "plugin-manifest", path, "the plugin manifest must be a JSON object; the plugin is skipped", '{"name": "my-plugin"}'
-        )
-        return None
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        sink.error(
             "plugin-manifest",
             path,
-            "the plugin manifest has no `name`, which Claude Code requires; the plugin is skipped",
-            f'add "name": "{ref.fallback_name}"',
+            "the plugin manifest must be a JSON object: Claude Code rejects this plugin, none of its skills or commands load",
+            '{"name": "my-plugin"}',
         )
         return None
-    if " " in name:
-        sink.warning(
-            "plugin-manifest", path, f"plugin name `{name}` contains spaces; commands become awkward to type", "use kebab-case"
-        )
-    return name, data
+    return validate_manifest(data, path, sink)
+
+
+class PluginEntries(NamedTuple):
+    commands: list[Entry]
+    skills: list[Entry]
+    # The files the manifest names directly (not found by scanning a folder).
+    direct: list[Entry]
 
 
 def plugin_entries(
     ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None = None
-) -> tuple[list[Entry], list[Entry]]:
-    """The plugin's skills and commands, and which of them it names directly (not found by
-    scanning a folder)."""
+) -> PluginEntries:
+    """The plugin's commands and skills, each in Claude Code's order.
+
+    Skills: `skills/<folder>/SKILL.md` named `plugin:<folder>` (characters other than letters,
+    digits, `_` and `-` become `-`; `name:` is only a label), then the manifest's `skills` paths;
+    a path that is itself a skill folder is named by its `name:`. Commands: `commands/`, or the
+    manifest's `commands` paths instead of it.
+    """
     root = ref.root
     manifest_path = root / MANIFEST
-    entries: list[Entry] = []
+    skills: list[Entry] = []
+    commands: list[Entry] = []
     direct: list[Entry] = []
     seen: set[str] = set()
 
     def skills_in(folder: Path) -> list[Entry]:
-        return scan_skills_root(folder, sink, name, True, cache.root(folder) if cache else None)
+        return scan_skills_root(folder, sink, name, False, cache.root(folder) if cache else None)
 
-    def add(found: list[Entry]) -> None:
+    def add(into: list[Entry], found: list[Entry]) -> None:
         for entry in found:
             key = os.path.realpath(entry.path)
             if key not in seen:
                 seen.add(key)
-                entries.append(entry)
+                into.append(entry)
 
-    if os.path.lexists(root / "SKILL.md"):
-        direct.append(Entry(root / "SKILL.md", root.name, name, True))
-        add(direct[-1:])
-    add(skills_in(root / "skills"))
-    for rel in _paths(manifest.get("skills"), "skills", manifest_path, sink):
+    listed = _paths(manifest.get("skills"), "skills", manifest_path, sink)
+    has_skills_dir = os.path.isdir(root / "skills")
+    if os.path.lexists(root / "SKILL.md") and "." not in listed and "./" not in listed:
+        if has_skills_dir or listed:
+            sink.info(
+                "not-loaded",
+                root / "SKILL.md",
+                "Claude Code does not load this SKILL.md: the plugin has a skills folder"
+                + (" or lists its skills in the manifest" if listed else ""),
+                f'move it to {root}/skills/<name>/SKILL.md, or add "." to `skills` in {MANIFEST}',
+            )
+        else:
+            # With no skills folder and no skills in the manifest, Claude Code reads the
+            # plugin's top folder as a skills path: its SKILL.md is the plugin's one skill.
+            listed = ["."]
+            sink.info(
+                "plugin-folder",
+                root / "SKILL.md",
+                "no skills folder: Claude Code loads this SKILL.md at the plugin's top as its one skill",
+                "",
+            )
+    add(skills, skills_in(root / "skills"))
+    for rel in listed:
         path = _resolve(root, rel, "skills", manifest_path, sink)
         if path is None:
             continue
         if os.path.lexists(path / "SKILL.md"):
             direct.append(single_skill(path, name, True))
-            add(direct[-1:])
+            add(skills, direct[-1:])
         else:
-            add(skills_in(path))
+            add(skills, skills_in(path))
 
     if "commands" in manifest:
         for rel in _paths(manifest.get("commands"), "commands", manifest_path, sink):
@@ -148,60 +324,12 @@ def plugin_entries(
                 continue
             if not os.path.isdir(path):
                 direct.append(Entry(path, path.stem, name, False, False))
-                add(direct[-1:])
+                add(commands, direct[-1:])
             else:
-                add(scan_commands_root(path, sink, name))
+                add(commands, scan_commands_root(path, sink, name))
     else:
-        add(scan_commands_root(root / "commands", sink, name))
-    return entries, direct
-
-
-def marketplace_plugins(folder: Path, sink: Sink) -> list[PluginRef]:
-    """Every plugin a marketplace lists with a local source, so it can be browsed before install."""
-    path = folder / MARKETPLACE
-    data = read_json(path, sink, "plugin-manifest", "marketplace manifest")
-    if data is None:
-        return []
-    plugins = data.get("plugins") if isinstance(data, dict) else None
-    if not isinstance(plugins, list):
-        sink.error(
-            "plugin-manifest",
-            path,
-            "the marketplace has no `plugins` list",
-            '"plugins": [{"name": ..., "source": "./plugins/x"}]',
-        )
-        return []
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    plugin_root = meta.get("pluginRoot") if isinstance(meta.get("pluginRoot"), str) else ""
-    refs: list[PluginRef] = []
-    for i, item in enumerate(plugins):
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            sink.error(
-                "plugin-manifest", path, f"plugin #{i + 1} has no `name`; skipped", "give every plugin entry a name and a source"
-            )
-            continue
-        source = item.get("source")
-        if isinstance(source, str):
-            rel = source if source.startswith(("./", "../", "/")) or not plugin_root else f"{plugin_root}/{source}"
-            root = Path(os.path.realpath(folder / rel))
-            if not os.path.isdir(root):
-                sink.warning(
-                    "plugin-manifest",
-                    path,
-                    f"plugin `{item['name']}`: source {source} is not a folder; skipped",
-                    "fix the source path",
-                )
-                continue
-            refs.append(PluginRef(root, item["name"], item))
-        else:
-            kind = source.get("source", "remote") if isinstance(source, dict) else type(source).__name__
-            sink.info(
-                "plugin-remote",
-                path,
-                f"plugin `{item['name']}` comes from a {kind} source; skilldeck only browses local plugins",
-                f"install it with: claude plugin install {item['name']}@{data.get('name', '<marketplace>')}",
-            )
-    return refs
+        add(commands, scan_commands_root(root / "commands", sink, name))
+    return PluginEntries(commands, skills, direct)
 
 
 def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
@@ -289,22 +417,82 @@ def plugin_tiers(locations: Locations, sink: Sink, first_order: int, cache: Load
     return tiers
 
 
+# What marks a --plugin-dir folder as one plugin rather than a folder of plugins.
+_MARKER_FILES = (".claude-plugin", "SKILL.md", ".mcp.json", ".lsp.json")
+_MARKER_DIRS = ("commands", "skills", "agents", "hooks", "themes", "output-styles", "monitors", "workflows")
+
+
+def _is_one_plugin(folder: Path, names: list[str]) -> bool:
+    """Claude Code's test: a manifest, a SKILL.md or a server file at the top, or one of the
+    plugin folders (`skills/`, `commands/`, ...) that is not itself a plugin."""
+    marketplace_only = os.path.lexists(folder / MARKETPLACE) and not os.path.lexists(folder / MANIFEST)
+    for marker in _MARKER_FILES:
+        if marker not in names or (marker == ".claude-plugin" and marketplace_only):
+            continue
+        if marker == ".mcp.json" and _empty_file(folder / marker):
+            continue
+        return True
+    return any(m in names and not os.path.lexists(folder / m / MANIFEST) for m in _MARKER_DIRS)
+
+
+def _empty_file(path: Path) -> bool:
+    try:
+        return os.path.isfile(path) and os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
+def plugin_dir_refs(folder: Path, sink: Sink) -> list[PluginRef]:
+    """A --plugin-dir: one plugin, or a folder whose subfolders with a manifest are plugins."""
+    try:
+        names = [n for n in os.listdir(folder) if n not in ("__MACOSX", ".DS_Store")]
+    except FileNotFoundError:
+        sink.error("plugin-manifest", folder, "--plugin-dir: no such folder; Claude Code loads nothing from it", "check the path")
+        return []
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        sink.error("plugin-manifest", folder, f"--plugin-dir: cannot list this folder ({reason})", "check the path")
+        return []
+    if _is_one_plugin(folder, names):
+        return [PluginRef(folder, folder.name)]
+    children: list[str] = []
+    skipped: list[str] = []
+    # JavaScript's default sort (UTF-16 code units), as Claude Code orders the plugins.
+    for child in sorted((n for n in names if not n.startswith(".")), key=lambda n: n.encode("utf-16-be")):
+        if not os.path.isdir(folder / child):
+            continue
+        (children if os.path.lexists(folder / child / MANIFEST) else skipped).append(child)
+    note = " (its marketplace.json is not read for --plugin-dir)" if os.path.lexists(folder / MARKETPLACE) else ""
+    sink.info(
+        "plugin-folder",
+        folder,
+        f"a folder of plugins{note}: Claude Code loads {', '.join(children) or 'none of them'}",
+        "",
+    )
+    for child in skipped:
+        sink.warning(
+            "plugin-manifest",
+            folder / child,
+            f"no {MANIFEST}: in a folder of plugins, Claude Code skips this folder",
+            f"add {MANIFEST}, or pass it as --plugin-dir {folder / child}",
+        )
+    return [PluginRef(folder / child, child) for child in children]
+
+
 def _plugin_tiers(
     locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None
 ) -> tuple[list[Tier], list[str], list[Entry]]:
+    """Every plugin's commands, then every plugin's skills: Claude Code lists all plugin commands
+    before any plugin skill (a command beats a skill of the same name)."""
     refs: list[PluginRef] = []
     inputs = [str(p) for _, p in locations.settings_files()]
     inputs += [str(locations.installed_plugins_file()), *(str(p) for p in locations.plugin_dirs)]
     for folder in locations.plugin_dirs:
-        if os.path.lexists(folder / MARKETPLACE):
-            refs.extend(marketplace_plugins(folder, sink))
-        elif os.path.isdir(folder):
-            refs.append(PluginRef(folder, folder.name))
-        else:
-            sink.error("plugin-manifest", folder, "--plugin-dir: no such folder", "check the path")
+        refs.extend(plugin_dir_refs(folder, sink))
     refs.extend(installed_plugins(locations, sink))
 
-    tiers: list[Tier] = []
+    command_tiers: list[Tier] = []
+    skill_tiers: list[Tier] = []
     direct: list[Entry] = []
     roots: set[str] = set()
     for ref in refs:
@@ -320,13 +508,14 @@ def _plugin_tiers(
             if loaded is None:
                 continue
             name, manifest = loaded
-            entries, named = plugin_entries(ref, name, manifest, sink, cache)
+            found = plugin_entries(ref, name, manifest, sink, cache)
         except (OSError, RuntimeError, ValueError) as exc:
             # A plugin folder that changed under the load, or paths no system call accepts
             # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
             sink.error("plugin-manifest", ref.root, f"cannot load this plugin ({type(exc).__name__}: {exc}); skipped", "check it")
             continue
-        source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(tiers), plugin=name)
-        direct.extend(named)
-        tiers.append(Tier(source, tuple(entries), LoadedFrom.PLUGIN))
-    return tiers, inputs, direct
+        source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(skill_tiers), plugin=name)
+        direct.extend(found.direct)
+        command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN))
+        skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
+    return command_tiers + skill_tiers, inputs, direct

@@ -39,41 +39,124 @@ def _commands(root: Path, sink: Sink, cache: LoadCache | None) -> tuple[Entry, .
     return known[0]
 
 
-def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None) -> list[Tier]:
-    """Every tier, highest precedence first: managed, user, project (nearest first), add-dir,
-    plugins, legacy commands (user, then project), bundled. With `cache`, what did not change
-    since the last call is reused (see LoadCache)."""
-    plan: list[tuple[SourceKind, Path, str, LoadedFrom]] = [
-        (SourceKind.MANAGED, locations.managed_skills(), "managed", LoadedFrom.SKILLS),
-        (SourceKind.USER, locations.user_skills(), "user", LoadedFrom.SKILLS),
+def add_dir_scope(folder: Path, locations: Locations) -> str:
+    """The scope Claude Code gives an --add-dir folder's clashing skills: its path from the start
+    folder when inside it, else its name (with its parent's name when two added folders share
+    a name)."""
+    inside = _relative_inside(folder, locations.project)
+    if inside:
+        return inside
+    name = folder.name
+    twins = [d for d in locations.add_dirs if d != folder and d.name == name]
+    return f"{folder.parent.name}/{name}" if twins and folder.parent.name else name
+
+
+def _relative_inside(folder: Path, start: Path) -> str:
+    try:
+        rel = folder.relative_to(start)
+    except ValueError:
+        return ""
+    return "/".join(rel.parts)
+
+
+# Folders the search for nested `.claude/skills` never enters (build output and dependencies,
+# where a skills folder is someone else's): the search stays cheap on a large repository.
+_NESTED_SKIP = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target", "vendor"})
+MAX_NESTED_DIRS = 2000
+MAX_NESTED_DEPTH = 8
+
+
+def nested_skill_roots(start: Path) -> list[Path]:
+    """`.claude/skills` folders below the start folder (not in it), nearest first: Claude Code
+    loads each once a file under its folder is touched. Bounded: hidden folders and
+    dependency folders are not searched, and at most 2,000 folders are listed."""
+    found: list[Path] = []
+    queue: list[tuple[str, int]] = [(str(start), 0)]
+    listed = 0
+    while queue and listed < MAX_NESTED_DIRS:
+        folder, depth = queue.pop(0)
+        listed += 1
+        try:
+            with os.scandir(folder) as it:
+                entries = [e for e in it if not e.name.startswith(".") and e.name not in _NESTED_SKIP]
+                children = sorted(e.name for e in entries if _real_dir(e))
+        except (OSError, ValueError):
+            continue
+        for name in children:
+            child = os.path.join(folder, name)
+            if os.path.isdir(os.path.join(child, ".claude", "skills")):
+                found.append(Path(child, ".claude", "skills"))
+            if depth + 1 < MAX_NESTED_DEPTH:
+                queue.append((child, depth + 1))
+    return found
+
+
+def _real_dir(entry: os.DirEntry[str]) -> bool:
+    # Symlinked folders are not followed: a link back up the tree would be walked for ever.
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _next_order(tiers: list[Tier]) -> int:
+    # A plugin gives two tiers (commands, skills) that share one source.
+    return len({id(t.source) for t in tiers})
+
+
+def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, nested: bool = True) -> list[Tier]:
+    """Every tier in Claude Code 2.1.328's listing order, which is also its precedence order
+    (the first of a name wins): managed, user, project (nearest folder first), --add-dir
+    skills; then the legacy commands of all those places, sorted together by name; then each
+    plugin's commands, then each plugin's skills; then the bundled skills. With `nested`,
+    `.claude/skills` folders below the start folder come last, marked as not loaded at start.
+    With `cache`, what did not change since the last call is reused (see LoadCache)."""
+    plan: list[tuple[SourceKind, Path, str, str]] = [
+        (SourceKind.MANAGED, locations.managed_skills(), "managed", ""),
+        (SourceKind.USER, locations.user_skills(), "user", ""),
     ]
     for folder in locations.project_dirs():
-        plan.append(
-            (SourceKind.PROJECT, folder / ".claude" / "skills", _project_label("project", folder, locations), LoadedFrom.SKILLS)
-        )
+        plan.append((SourceKind.PROJECT, folder / ".claude" / "skills", _project_label("project", folder, locations), ""))
     for folder in locations.add_dirs:
-        plan.append((SourceKind.ADD_DIR, folder / ".claude" / "skills", f"add-dir {folder.name or folder}", LoadedFrom.SKILLS))
+        label = f"add-dir {folder.name or folder}"
+        plan.append((SourceKind.ADD_DIR, folder / ".claude" / "skills", label, add_dir_scope(folder, locations)))
 
     tiers: list[Tier] = []
-    for kind, root, label, loaded_from in plan:
-        source = _intern(Source(kind, root, label, len(tiers)), cache)
+    for kind, root, label, scope in plan:
+        source = _intern(Source(kind, root, label, len(tiers), scope=scope), cache)
         names = cache.root(root) if cache is not None else None
-        tiers.append(Tier(source, tuple(scan_skills_root(root, sink, cache=names)), loaded_from))
+        tiers.append(Tier(source, tuple(scan_skills_root(root, sink, cache=names)), LoadedFrom.SKILLS))
+
+    commands = [
+        (locations.managed / ".claude" / "commands", "commands (managed)"),
+        (locations.user_commands(), "commands (user)"),
+    ]
+    for folder in locations.project_dirs():
+        commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
+    for folder in locations.add_dirs:
+        commands.append((folder / ".claude" / "commands", f"commands (add-dir {folder.name or folder})"))
+    for root, label in commands:
+        source = _intern(Source(SourceKind.COMMANDS, root, label, len(tiers)), cache)
+        tiers.append(Tier(source, _commands(root, sink, cache), LoadedFrom.COMMANDS, merge="commands"))
 
     tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers), cache=cache))
 
-    commands = [(locations.user_commands(), "commands (user)")]
-    for folder in locations.project_dirs():
-        commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
-    for root, label in commands:
-        source = _intern(Source(SourceKind.COMMANDS, root, label, len(tiers)), cache)
-        tiers.append(Tier(source, _commands(root, sink, cache), LoadedFrom.COMMANDS))
-
     bundled = locations.bundled_skills()
     if bundled is not None:
-        source = _intern(Source(SourceKind.BUNDLED, bundled, "bundled", len(tiers)), cache)
+        source = _intern(Source(SourceKind.BUNDLED, bundled, "bundled", _next_order(tiers)), cache)
         names = cache.root(bundled) if cache is not None else None
         tiers.append(Tier(source, tuple(scan_skills_root(bundled, sink, cache=names)), LoadedFrom.BUNDLED))
+
+    if nested:
+        added = {folder / ".claude" / "skills" for folder in locations.add_dirs}
+        for root in nested_skill_roots(locations.project):
+            folder = root.parent.parent
+            if root in added:
+                continue
+            scope = _relative_inside(folder, locations.project)
+            source = _intern(Source(SourceKind.PROJECT, root, f"nested ({scope}/)", _next_order(tiers), scope=scope), cache)
+            names = cache.root(root) if cache is not None else None
+            tiers.append(Tier(source, tuple(scan_skills_root(root, sink, cache=names)), LoadedFrom.SKILLS, nested=True))
     return tiers
 
 

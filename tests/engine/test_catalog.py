@@ -21,8 +21,13 @@ def test_precedence_managed_user_project_add_dir(tree: Tree, tmp_path: Path) -> 
     catalog = tree.load(add_dirs=(extra,))
     assert catalog.skills["x"].description == "managed"
     losers = [(s.skill.description, s.shadowed_by.description) for s in catalog.shadowed]
-    assert losers == [("user", "managed"), ("project", "managed"), ("add-dir", "managed")]
-    assert codes(catalog).count("shadowed") == 3
+    assert losers == [("user", "managed"), ("project", "managed")]
+    assert codes(catalog).count("shadowed") == 2
+    # Claude Code keeps an --add-dir skill whose name is taken, scoped to its folder, last.
+    assert list(catalog.skills) == ["x", "extra:x"]
+    scoped = catalog.skills["extra:x"]
+    assert (scoped.description, scoped.scope, scoped.source.kind) == ("add-dir", "extra", SourceKind.ADD_DIR)
+    assert "/extra:x" in next(d for d in catalog.diagnostics if d.code == "scoped").message
 
 
 def test_project_tiers_run_from_start_folder_up_to_git_root(tree: Tree) -> None:
@@ -38,14 +43,30 @@ def test_project_tiers_run_from_start_folder_up_to_git_root(tree: Tree) -> None:
     assert catalog.shadowed[0].skill.description == "root"
 
 
-def test_outside_a_repository_only_the_start_folder_counts(tmp_path: Path) -> None:
-    start = tmp_path / "a" / "b"
+def test_outside_a_repository_the_walk_stops_below_home(tmp_path: Path) -> None:
+    # Recorded: load_nogit_home (up to $HOME, not including it), load_nogit_root (no $HOME above:
+    # up to the filesystem root).
+    home = tmp_path / "home"
+    start = home / "a" / "b"
     write(start / ".claude" / "skills" / "here" / "SKILL.md", _desc("here"))
-    write(tmp_path / "a" / ".claude" / "skills" / "parent" / "SKILL.md", _desc("parent"))
-    loc = Locations(project=start, user_dir=tmp_path / "u", managed_dir=tmp_path / "m", bundled=False, environ={})
+    write(home / "a" / ".claude" / "skills" / "parent" / "SKILL.md", _desc("parent"))
+    write(home / ".claude" / "skills" / "home" / "SKILL.md", _desc("the home folder's, read only as the user tier"))
+    loc = Locations(
+        project=start, user_dir=tmp_path / "u", managed_dir=tmp_path / "m", bundled=False, environ={"HOME": str(home)}
+    )
     assert loc.git_root() is None
-    assert loc.project_dirs() == [start]
-    assert set(Workspace(loc).load().skills) == {"here"}
+    assert loc.project_dirs() == [start, home / "a"]
+    assert list(Workspace(loc).load().skills) == ["here", "parent"]
+    elsewhere = Locations(project=start, environ={"HOME": str(tmp_path / "other")})
+    assert elsewhere.project_dirs() == [start, *start.parents]
+
+
+def test_inside_a_repository_the_walk_stops_at_its_root_and_at_home(tree: Tree) -> None:
+    start = tree.repo / "a"
+    assert tree.locations(project=start).project_dirs() == [start, tree.repo]
+    # A repository that holds $HOME: the walk still stops below it.
+    home_inside = tree.locations(project=start, environ={"HOME": str(start)})
+    assert home_inside.project_dirs() == []
 
 
 def test_skill_beats_legacy_command_and_local_beats_bundled(tree: Tree) -> None:
@@ -93,7 +114,8 @@ def test_sources_are_listed_in_precedence_order(tree: Tree, tmp_path: Path) -> N
     write(plugin / "skills" / "p" / "SKILL.md", _desc("p"))
     catalog = tree.load(add_dirs=(tmp_path / "extra",), plugin_dirs=(plugin,), bundled=True)
     kinds = [s.kind.value for s in catalog.sources]
-    assert kinds == ["managed", "user", "project", "add-dir", "plugin", "commands", "commands", "bundled"]
+    # Commands of managed, user, project and --add-dir, then plugins (recorded: plugin_basic).
+    assert kinds == ["managed", "user", "project", "add-dir", *["commands"] * 4, "plugin", "bundled"]
     assert [s.order for s in catalog.sources] == list(range(len(kinds)))
 
 

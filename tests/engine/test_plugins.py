@@ -31,12 +31,31 @@ def test_plugin_dir_namespaces_skills_and_commands(tree: Tree, tmp_path: Path) -
     assert lint.loaded_from is LoadedFrom.PLUGIN
 
 
-def test_plugin_name_field_sets_the_part_after_the_colon(tree: Tree, tmp_path: Path) -> None:
+def test_plugin_skill_is_named_by_its_folder_and_name_is_a_label(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_basic (`- tools:lint (tools:renamed): ...`).
     root = _plugin(tmp_path / "p")
     write(root / "skills" / "folder" / "SKILL.md", skill_text(name="renamed", description="d"))
     catalog = tree.load(plugin_dirs=(root,))
-    assert "tools:renamed" in catalog.skills and "tools:folder" not in catalog.skills
-    assert "in a plugin it sets the command" in only(catalog, "name-mismatch").message
+    assert "tools:folder" in catalog.skills and "tools:renamed" not in catalog.skills
+    assert catalog.skills["tools:folder"].display_name == "tools:renamed"
+    assert "the folder wins" in only(catalog, "name-mismatch").message
+
+
+def test_plugin_skill_folder_characters_and_order(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_basic, plugin_order: `.hid` is `-hid`; commands of every plugin, then
+    # skills of every plugin, each sorted as localeCompare sorts.
+    first = _plugin(tmp_path / "b", name="bp")
+    second = _plugin(tmp_path / "a", name="ap")
+    for root in (first, second):
+        write(root / "skills" / ".hid" / "SKILL.md", skill_text(description="hidden"))
+        write(root / "skills" / "Alpha" / "SKILL.md", skill_text(description="upper"))
+        write(root / "skills" / "ship" / "SKILL.md", skill_text(description="a skill named like a command"))
+    catalog = tree.load(plugin_dirs=(first, second))
+    assert list(catalog.skills) == [
+        "bp:ship", "ap:ship", "bp:-hid", "bp:Alpha", "bp:lint", "ap:-hid", "ap:Alpha", "ap:lint",
+    ]  # fmt: skip
+    assert catalog.skills["bp:ship"].path.name == "ship.md"
+    assert {d.code for d in catalog.diagnostics if d.path.name == ".hid"} == {"renamed"}
 
 
 def test_manifest_skills_paths_add_and_commands_replace(tree: Tree, tmp_path: Path) -> None:
@@ -49,11 +68,18 @@ def test_manifest_skills_paths_add_and_commands_replace(tree: Tree, tmp_path: Pa
 
 
 def test_root_skill_md_plugin(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_root_skill, plugin_order (a top SKILL.md beside skills/ does not load).
     root = tmp_path / "single"
     _manifest(root, {"name": "single"})
     write(root / "SKILL.md", skill_text(description="A one-skill plugin."))
-    catalog = tree.load(plugin_dirs=(root,))
-    assert list(catalog.skills) == ["single:single"]
+    dotted = tmp_path / "dotted"
+    _manifest(dotted, {"name": "dotted", "skills": "."})
+    write(dotted / "SKILL.md", skill_text(name="'dotted:Custom Name!'", description="d"))
+    both = _plugin(tmp_path / "both", name="both")
+    write(both / "SKILL.md", skill_text(description="not loaded"))
+    catalog = tree.load(plugin_dirs=(root, dotted, both))
+    assert list(catalog.skills) == ["both:ship", "single:single", "dotted:Custom-Name-", "both:lint"]
+    assert "does not load" in only(catalog, "not-loaded").message
 
 
 def test_plugin_without_manifest_is_named_by_its_folder(tree: Tree, tmp_path: Path) -> None:
@@ -88,28 +114,62 @@ def test_manifest_path_that_does_not_exist(tree: Tree, tmp_path: Path) -> None:
     assert "tools:lint" in catalog.skills
 
 
-def test_marketplace_loads_local_plugins_and_notes_remote_ones(tree: Tree, tmp_path: Path) -> None:
+def test_plugin_dir_of_plugins(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_folder_of_plugins. Nothing at its top marks it as a plugin: each
+    # subfolder with a manifest is one, in name order; a marketplace.json there is not read.
     market = tmp_path / "market"
-    _plugin(market / "plugins" / "a", name="alpha")
-    _plugin(market / "plugins" / "b", name="beta")
-    write(
-        market / ".claude-plugin" / "marketplace.json",
-        json.dumps(
-            {
-                "name": "mk",
-                "plugins": [
-                    {"name": "alpha", "source": "./plugins/a"},
-                    {"name": "beta", "source": "./plugins/b"},
-                    {"name": "far", "source": {"source": "github", "repo": "o/r"}},
-                    {"name": "gone", "source": "./plugins/gone"},
-                ],
-            }
-        ),
-    )
+    _plugin(market / "zed", name="zed")
+    _plugin(market / "alpha", name="alpha")
+    write(market / "nomani" / "skills" / "s" / "SKILL.md", skill_text(description="d"))
+    write(market / ".claude-plugin" / "marketplace.json", json.dumps({"name": "mk", "plugins": []}))
     catalog = tree.load(plugin_dirs=(market,))
-    assert set(catalog.skills) == {"alpha:lint", "alpha:ship", "beta:lint", "beta:ship"}
-    assert "claude plugin install far@mk" in only(catalog, "plugin-remote").hint
-    assert "gone" in only(catalog, "plugin-manifest").message
+    assert list(catalog.skills) == ["alpha:ship", "zed:ship", "alpha:lint", "zed:lint"]
+    assert "loads alpha, zed" in only(catalog, "plugin-folder").message
+    assert only(catalog, "plugin-manifest").path == market / "nomani"
+
+
+def test_one_plugin_marked_by_a_skills_folder(tree: Tree, tmp_path: Path) -> None:
+    bare = tmp_path / "bare"
+    write(bare / "skills" / "b" / "SKILL.md", skill_text(description="d"))
+    catalog = tree.load(plugin_dirs=(bare,))
+    assert list(catalog.skills) == ["bare:b"]
+    assert "by its folder, `bare`" in only(catalog, "plugin-manifest").message
+
+
+@pytest.mark.parametrize(
+    ("fields", "fatal"),
+    [
+        ({"version": 3}, "`version` must be a string"),
+        ({"name": "bad name"}, "contains spaces"),
+        ({"skills": 5}, "`skills`"),
+        ({"skills": "skills/x"}, "`skills`"),
+        ({"hooks": 5}, "`hooks`"),
+        ({"mcpServers": 5}, "`mcpServers`"),
+        ({"commands": {"x": {"source": "./a.md", "content": "b"}}}, "`commands`"),
+    ],
+)
+def test_invalid_manifest_field_rejects_the_plugin(tree: Tree, tmp_path: Path, fields: dict, fatal: str) -> None:
+    # Recorded: plugin_manifest_fields.
+    root = _plugin(tmp_path / "p", **fields)
+    catalog = tree.load(plugin_dirs=(root,))
+    assert list(catalog.skills) == []
+    diag = only(catalog, "plugin-manifest")
+    assert fatal in diag.message and "rejects this plugin" in diag.message
+
+
+@pytest.mark.parametrize("fields", [{"author": "me"}, {"keywords": "x"}, {"description": 5}, {"homepage": "nope"}])
+def test_invalid_display_field_is_dropped(tree: Tree, tmp_path: Path, fields: dict) -> None:
+    root = _plugin(tmp_path / "p", **fields)
+    catalog = tree.load(plugin_dirs=(root,))
+    assert set(catalog.skills) == {"tools:lint", "tools:ship"}
+    assert "the plugin still loads" in only(catalog, "plugin-manifest").message
+
+
+def test_unknown_field_and_odd_name_still_load(tree: Tree, tmp_path: Path) -> None:
+    root = _plugin(tmp_path / "p", name="Upper_x", foo=1, version="x.y")
+    catalog = tree.load(plugin_dirs=(root,))
+    assert set(catalog.skills) == {"Upper_x:lint", "Upper_x:ship"}
+    assert sorted(d.severity.value for d in catalog.diagnostics) == ["info", "info"]
 
 
 def _install(tree: Tree, key: str, path: Path, scope: str = "user") -> None:
@@ -154,11 +214,13 @@ CORPUS_MARKET = CORPUS / "wshobson__agents"
 
 @pytest.mark.skipif(not CORPUS_MARKET.is_dir(), reason="the shared corpus is not beside this checkout")
 def test_real_marketplace_corpus(tree: Tree) -> None:
-    catalog = tree.load(plugin_dirs=(CORPUS_MARKET,))
+    catalog = tree.load(plugin_dirs=(CORPUS_MARKET / "plugins",))
     skills = [s for s in catalog.skills.values() if s.path.name == "SKILL.md"]
     commands = [s for s in catalog.skills.values() if s.path.name != "SKILL.md"]
-    assert (len(skills), len(commands)) == (181, 105)
+    # pptx-deck-creation names a folder in `agents` (Claude Code wants .md files) and is rejected.
+    assert (len(skills), len(commands)) == (176, 105)
     assert catalog.shadowed == ()
     assert all(":" in s.name and s.source.kind is SourceKind.PLUGIN for s in catalog.skills.values())
-    assert len([s for s in catalog.sources if s.kind is SourceKind.PLUGIN]) == 91
-    assert not [d for d in catalog.diagnostics if d.severity.value == "error"]
+    assert len([s for s in catalog.sources if s.kind is SourceKind.PLUGIN]) == 90
+    errors = [d for d in catalog.diagnostics if d.severity.value == "error"]
+    assert [d.path.parent.parent.name for d in errors] == ["pptx-deck-creation"]
