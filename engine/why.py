@@ -728,7 +728,9 @@ def _budget_and_verdict(tracer: _Tracer, skill: Skill, setting: str, later: str 
         return tracer.result(
             kind, skill.path, name, Outcome.HIDDEN, f"it loads, but the model never sees it because {why}{typed}"
         )
-    if later is not None and entry is None:
+    if later is not None:
+        # Held back at start whatever a listing built without `activation` says (recorded:
+        # load_synced_paths lists no `paths:` skill).
         tracer.set(
             "budget", Status.NOT_APPLICABLE, "not in the listing at the start of a session, so it takes none of the budget"
         )

@@ -29,6 +29,7 @@ from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
 from .run_actions import RunActions
 from .screens.help import HelpScreen, key_rows
+from .screens.why import open_why
 from .search import SearchIndex
 from .view import CatalogView, PathDisplay, build_view
 from .widgets.conversation import ConversationPane
@@ -54,6 +55,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         Binding("r", "reload", "Reload", id="app.reload"),
         Binding("e", "edit", "Edit", id="app.edit"),
         Binding("c", "copy_path", "Copy path", id="app.copy_path"),
+        Binding("w", "why", "Why: trace the selected skill", show=False, id="app.why"),
         Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
         Binding("1", "pane('tiers')", "Tiers pane", show=False, id="app.pane.tiers"),
         Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),
@@ -401,6 +403,10 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         self.notify(f"Edited {self.paths(target[0])} (exit {result.returncode})", title="Edit")
         if self._watch is None:
             self._start_load(reload=True)
+
+    def action_why(self) -> None:
+        target = self._target()
+        open_why(self, target[0] if target else None)
 
     def action_help(self) -> None:
         display = self.get_key_display

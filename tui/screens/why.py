@@ -1,0 +1,77 @@
+"""`w`: why the selected skill (or the file a diagnostic names) does or does not reach the model.
+
+The trace is the one `skilldeck why` prints (engine.trace_why), drawn with the same table. It is
+computed in a thread worker (it stats files and reads the settings), then shown in this modal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from engine import Why, trace_why
+
+from ..cli_why import trace_table
+
+if TYPE_CHECKING:
+    from ..app import SkilldeckApp
+
+
+class WhyScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    WhyScreen {
+        align: center middle;
+    }
+    #why-box {
+        width: 90%;
+        max-width: 140;
+        height: auto;
+        max-height: 90%;
+        border: round $accent;
+        background: $surface;
+        padding: 1 2;
+    }
+    #why-hint {
+        padding: 1 0 0 0;
+        color: $text-muted;
+    }
+    """
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close", id="why.close"),
+        Binding("w", "dismiss", "Close", show=False, id="why.close2"),
+        Binding("q", "dismiss", "Close", show=False, id="why.close3"),
+    ]
+
+    def __init__(self, result: Why) -> None:
+        super().__init__()
+        self.result = result
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="why-box"):
+            yield Static(trace_table(self.result), id="why-trace")
+            yield Static("escape closes · skilldeck why PATH|NAME prints the same trace", id="why-hint", markup=False)
+
+
+def open_why(app: SkilldeckApp, target: Path | None) -> None:
+    """Trace `target` (a skill file, or a file a diagnostic or rule names) in a thread, then show it."""
+    view = app.view
+    if view is None or target is None:
+        app.notify("Nothing selected" if view is not None else "Still loading…", severity="warning", title="Why")
+        return
+    workspace, permissions = app.workspace, app.permissions
+
+    def work() -> None:
+        try:
+            result = trace_why(workspace, view.catalog, str(target), listing=view.listing, permissions=permissions, kind="path")
+        except Exception as exc:  # a skilldeck bug must not close the app: say it, keep going
+            app.call_from_thread(app.notify, f"Could not trace {target}: {exc}", severity="error", title="Why")
+            return
+        app.call_from_thread(app.push_screen, WhyScreen(result))
+
+    app.run_worker(work, thread=True, exclusive=True, group="why", name="why")
