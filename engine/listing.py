@@ -42,20 +42,23 @@ def utf16_len(text: str) -> int:
 
 
 def utf16_cut(text: str, units: int) -> str:
-    """The first `units` UTF-16 units of `text` (a surrogate pair cut in half loses its half)."""
+    """The first `units` UTF-16 units of `text`, as JavaScript's slice takes them. A cut through
+    an emoji leaves half a surrogate pair, which is sent as U+FFFD (recorded: listing_escape_cap)."""
     if utf16_len(text) <= units:
         return text
     out: list[str] = []
     used = 0
     for ch in text:
-        used += 2 if ord(ch) > 0xFFFF else 1
-        if used > units:
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            if used < units:
+                out.append("\ufffd")
             break
         out.append(ch)
+        used += size
     return "".join(out)
 
 
-# What JavaScript's Number() trims: its whitespace and line terminators.
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)")
@@ -250,10 +253,12 @@ def escape(text: str) -> str:
 
 
 def entry_text(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
-    """The description part of an entry and whether it was cut at `cap` UTF-16 units."""
+    """The description part of an entry and whether it was cut at `cap` UTF-16 units. The text
+    is escaped first, then cut, so an escape can be cut in half (recorded: listing_escape_cap)."""
     text = skill.description
     if skill.when_to_use:
         text = f"{text} - {skill.when_to_use}"
+    text = escape(text)
     if utf16_len(text) > cap:
         return utf16_cut(text, cap - 1) + "…", True
     return text, False
@@ -342,8 +347,8 @@ def build_listing(
                 if extra_chars <= room:
                     keep[i] = True
                     room -= extra_chars
-    lines = [escape(r[1] if keep[i] else r[2]) for i, r in enumerate(rows)]
+    lines = [r[1] if keep[i] else r[2] for i, r in enumerate(rows)]
     used = sum(utf16_len(r[1] if keep[i] else r[2]) for i, r in enumerate(rows)) + max(0, len(rows) - 1)
-    entries = tuple(ListingEntry(r[0], lines[i], escape(r[1]), not keep[i], r[3], r[4], r[5], r[6]) for i, r in enumerate(rows))
+    entries = tuple(ListingEntry(r[0], lines[i], r[1], not keep[i], r[3], r[4], r[5], r[6]) for i, r in enumerate(rows))
     text = "\n".join([HEADER, "", *lines]) if rows else ""
     return Listing(text, entries, chars, used, wanted, source, left_out)

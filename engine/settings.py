@@ -10,6 +10,7 @@ their allow rules are kept for display but do not allow. Nothing here writes; se
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +104,55 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _fraction_ok(value: Any) -> bool:
+    return _number(value) and 0 < value <= 1
+
+
+def _count_ok(value: Any) -> bool:
+    return _number(value) and float(value).is_integer() and value > 0
+
+
+def _checked(files: list[SettingsFile], key: str, ok: Any, wanted: str, sink: Sink) -> Any:
+    """A listing setting from the most specific file that sets it validly. Claude Code skips an
+    invalid value ("Invalid setting skipped") and uses the next file's, else its default."""
+    for f in files:
+        if f.data is None or key not in f.data:
+            continue
+        value = f.data[key]
+        if ok(value):
+            return value
+        sink.warning(
+            "settings-entry", f.path, f"`{key}` is {json.dumps(value)[:40]}, not {wanted}; Claude Code skips this setting",
+            f"set {key} to {wanted}, or remove it",
+        )  # fmt: skip
+    return None
+
+
+OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
+
+
+def _skill_overrides(files: list[SettingsFile], sink: Sink) -> dict[str, str]:
+    """skillOverrides merged name by name, the most specific file winning. A file whose
+    skillOverrides is not an object of known values is skipped whole, as Claude Code skips it."""
+    merged: dict[str, str] = {}
+    for f in reversed(files):
+        value = f.data.get("skillOverrides") if f.data else None
+        if value is None:
+            continue
+        bad = None if isinstance(value, dict) else "is not an object"
+        if bad is None:
+            wrong = [k for k, v in value.items() if v not in OVERRIDE_VALUES]
+            bad = f"gives {wrong[0]!r} the value {json.dumps(value[wrong[0]])[:40]}" if wrong else None
+        if bad is not None:
+            sink.warning(
+                "settings-entry", f.path, f"`skillOverrides` {bad}; Claude Code skips this setting in this file",
+                f"map skill names to one of: {', '.join(OVERRIDE_VALUES)}",
+            )  # fmt: skip
+            continue
+        merged.update({str(k): v for k, v in value.items()})
+    return merged
+
+
 def read_settings(locations: Locations) -> Settings:
     sink = Sink()
     files: list[SettingsFile] = []
@@ -147,9 +197,9 @@ def read_settings(locations: Locations) -> Settings:
             for key, value in plugins.items():
                 enabled[key] = (value is True, f.path)
     managed_only = any(f.scope == "managed" and f.data and f.data.get("allowManagedPermissionRulesOnly") is True for f in files)
-    overrides = _value(files, "skillOverrides")
-    fraction = _value(files, "skillListingBudgetFraction")
-    max_desc = _value(files, "skillListingMaxDescChars")
+    overrides = _skill_overrides(files, sink)
+    fraction = _checked(files, "skillListingBudgetFraction", _fraction_ok, "a number above 0 and at most 1", sink)
+    max_desc = _checked(files, "skillListingMaxDescChars", _count_ok, "a whole number above 0", sink)
     model = _value(files, "model")
     return Settings(
         files=tuple(files),
@@ -157,9 +207,9 @@ def read_settings(locations: Locations) -> Settings:
         diagnostics=tuple(sink.items),
         disable_skill_shell_execution=_value(files, "disableSkillShellExecution") is True,
         allow_managed_permission_rules_only=managed_only,
-        skill_overrides=overrides if isinstance(overrides, dict) else {},
-        listing_budget_fraction=float(fraction) if _number(fraction) and 0 < fraction <= 1 else None,
-        listing_max_desc_chars=int(max_desc) if _number(max_desc) and float(max_desc).is_integer() and max_desc > 0 else None,
+        skill_overrides=overrides,
+        listing_budget_fraction=None if fraction is None else float(fraction),
+        listing_max_desc_chars=None if max_desc is None else int(max_desc),
         model=model if isinstance(model, str) and model.strip() else None,
         enabled_plugins=enabled,
         trust=workspace_trust(locations),

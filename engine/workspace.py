@@ -11,6 +11,7 @@ from .diagnostics import Sink
 from .invoke import Prompt, build_prompt
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .locations import Locations
+from .model import Skill
 from .permissions import Permissions
 from .settings import read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
@@ -63,6 +64,11 @@ class Workspace:
         code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
         ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message."""
         return build_prompt(self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview")
+
+    def slash_commands(self, catalog: Catalog) -> list[Skill]:
+        """The skills a user can type as /name: user-invocable, and not turned `off` by skillOverrides."""
+        overrides = read_settings(self.locations).skill_overrides
+        return [s for s in catalog.skills.values() if s.user_invocable and overrides.get(s.name) != "off"]
 
     def listing(
         self,

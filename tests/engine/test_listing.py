@@ -31,7 +31,8 @@ def test_listing_format_and_filters(tree: Tree) -> None:
     assert listing.text == "\n".join([HEADER, "", *lines])
     assert listing.trimmed == ()
     assert listing.left_out == {"hidden": "disable-model-invocation"}
-    assert listing.used == listing.wanted == sum(len(e.line) for e in listing.entries) - 6 + 2
+    # The escaped text is what is counted (and cut): `&lt;` is four characters.
+    assert listing.used == listing.wanted == sum(len(e.line) for e in listing.entries) + 2
 
 
 def test_no_skills_no_listing(tree: Tree) -> None:
@@ -45,8 +46,15 @@ def test_entry_text_is_capped_in_utf16_units(tree: Tree) -> None:
     long, astral = sorted(entries, key=lambda e: e.name, reverse=True)
     assert long.capped and long.line.endswith("…")
     assert len(long.line) == len("- long: ") + ENTRY_TEXT_CAP
-    # An emoji is two UTF-16 units: 767 of them, then the ellipsis.
-    assert astral.capped and astral.line == "- astral: " + "😀" * 767 + "…"
+    # An emoji is two UTF-16 units: 767 of them fill 1,534; the cut at 1,535 halves the next
+    # one, and Claude Code sends that half as U+FFFD.
+    assert astral.capped and astral.line == "- astral: " + "😀" * 767 + "\ufffd…"
+
+
+def test_escaping_comes_before_the_cap(tree: Tree) -> None:
+    tree.skill("lt", skill_text(description="a" * 1530 + "<" * 10))
+    entry = build_listing(tree.load().skills.values(), budget=100_000).entries[0]
+    assert entry.line == "- lt: " + "a" * 1530 + "&lt;&…"
 
 
 def test_max_desc_chars_setting(tree: Tree) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from engine import Catalog, Locations, Workspace
+from engine import Catalog, Locations, Workspace, read_settings
 from engine.listing import Foreign, Listing
 from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
 
@@ -42,7 +42,7 @@ def flag_values(args: list[str], flag: str) -> list[str]:
     return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
 
 
-def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) -> tuple[Catalog, Listing, Places]:
+def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) -> tuple[Catalog, Listing, Places, Workspace]:
     """Load the case's workspace as skilldeck and build its listing as the recorded run did."""
     now_ms = time.time() * 1000
     places = build(case, root, now_ms=int(now_ms))
@@ -67,7 +67,7 @@ def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) 
     ]
     # The model as asked for: the request drops a `[1m]` suffix that sized the budget.
     model = (flag_values(args, "--model") or [recording["model"]])[-1]
-    return catalog, workspace.listing(catalog, model=model, now_ms=now_ms, foreign=foreign), places
+    return catalog, workspace.listing(catalog, model=model, now_ms=now_ms, foreign=foreign), places, workspace
 
 
 def our_lines(listing: Listing) -> list[str] | None:
@@ -81,27 +81,21 @@ def compare(name: str, root: Path) -> dict[str, Any]:
     """What skilldeck and the recording say for one case, side by side."""
     recording = RECORDED[name]
     case = load_cases("listing")[name]
-    catalog, listing, places = skilldeck_side(case, recording, root)
+    catalog, listing, places, workspace = skilldeck_side(case, recording, root)
     skipped = {m.group() for line in recording["skipped"] for m in PATH.finditer(line)}
     flagged = {places.fill(p) for p in skipped}
-    diagnosed = {str(d.path) for d in catalog.diagnostics}
+    settings = read_settings(workspace.locations)
+    diagnosed = {str(d.path) for d in (*catalog.diagnostics, *settings.diagnostics)}
     missing = sorted(
         p for p in flagged if not any(d == p or d.startswith(p + os.sep) or p.startswith(d + os.sep) for d in diagnosed)
     )
-    listed = {e.name for e in listing.entries}
     return {
         "theirs": recording["listing"],
         "ours": our_lines(listing),
-        "skills_theirs": recording["skills"],
-        "skills_ours": [s.name for s in catalog.skills.values() if s.name in listed or s.model_invocable and _typable(s)],
         "commands_theirs": recording["commands"],
-        "commands_ours": [s.name for s in catalog.skills.values() if _typable(s)],
+        "commands_ours": [s.name for s in workspace.slash_commands(catalog)],
         "undiagnosed": missing,
     }
-
-
-def _typable(skill: Any) -> bool:
-    return bool(skill.user_invocable)
 
 
 def test_every_case_is_recorded_with_the_pinned_version() -> None:
