@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 
+import pytest
 from rich.console import Console
 from textual.widgets import Static
 
+from tests.conftest import Tree, skill_text, write
 from tui.app import SkilldeckApp
+from tui.cli import main
 from tui.screens.why import WhyScreen
 from tui.widgets.diagnostics import DiagnosticsTree
 
@@ -73,3 +77,46 @@ async def test_w_on_a_tier_says_nothing_is_selected_and_help_lists_it(app: Skill
         await pilot.press("question_mark")
         rows = [row for _, section in app.screen.sections for row in section]  # type: ignore[attr-defined]
         assert ("w", "Why: trace the selected skill") in rows
+
+
+# The command line ----------------------------------------------------------------------------------
+def _args(tree: Tree, *extra: str) -> list[str]:
+    return [
+        *extra,
+        "--project",
+        str(tree.project),
+        "--user-dir",
+        str(tree.user),
+        "--managed-dir",
+        str(tree.managed),
+        "--no-bundled",
+    ]
+
+
+def test_cli_why_json_and_exit_codes(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("deploy", description="Ship it.")
+    assert main(_args(tree, "why", "/deploy", "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"] == "listed" and out["loads"] is True
+    assert out["verdict"] == "the model sees it as `- deploy: Ship it.`"
+    assert out["gates"][0]["gate"] == "root" and out["gates"][-1]["gate"] == "budget"
+    assert main(_args(tree, "why", "deplo", "--json")) == 1
+    assert json.loads(capsys.readouterr().out)["suggestions"] == ["deploy"]
+    # --name reads a path-looking query as a name.
+    assert main(_args(tree, "why", "--name", str(tree.skills() / "deploy"), "--json")) == 1
+    assert json.loads(capsys.readouterr().out)["kind"] == "name"
+
+
+def test_cli_why_text_names_the_roots_and_the_verdict(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    stray = write(tree.root / "elsewhere" / "x" / "SKILL.md", skill_text(description="x"))
+    assert main(_args(tree, "why", str(stray))) == 1
+    text = capsys.readouterr().out
+    assert "no root Claude Code scans holds this file" in text
+    assert "checked:" in text and "verdict" in text
+
+
+def test_cli_why_shows_terminal_controls_from_a_file_inertly(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("evil", '---\ndescription: "wipe \\e[2J \\e]52;c;aGk=\\a done"\n---\nbody\n')
+    assert main(_args(tree, "why", "evil")) == 0
+    text = capsys.readouterr().out
+    assert "wipe" in text and "\x1b" not in text and "\x07" not in text
