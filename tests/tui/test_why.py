@@ -116,7 +116,8 @@ def test_cli_why_text_names_the_roots_and_the_verdict(tree: Tree, capsys: pytest
 
 
 def test_cli_why_shows_terminal_controls_from_a_file_inertly(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
-    tree.skill("evil", '---\ndescription: "wipe \\e[2J \\e]52;c;aGk=\\a done"\n---\nbody\n')
-    assert main(_args(tree, "why", "evil")) == 0
+    # A cloned repository chooses its folder names: one that clears the screen and writes the clipboard.
+    path = tree.skill("wipe\x1b[2J\x1b]52;c;aGk=\x07", description="x")
+    assert main(_args(tree, "why", str(path))) == 0
     text = capsys.readouterr().out
     assert "wipe" in text and "\x1b" not in text and "\x07" not in text
