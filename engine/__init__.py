@@ -19,6 +19,7 @@ from .sanitize import json_printable, printable
 from .settings import PlacedRule, Settings, read_settings
 from .settings_edit import EDITABLE_SCOPES, SettingsEditError
 from .skilltree import skill_files
+from .spec import with_missing_skill_md
 from .trust import Trust
 from .watch import WatchHandle
 from .why import Why, trace_why
@@ -67,4 +68,5 @@ __all__ = [
     "read_settings",
     "skill_files",
     "trace_why",
+    "with_missing_skill_md",
 ]

@@ -37,6 +37,18 @@ _ALIASES = {
     "globs": "paths",
     "model-invocable": "disable-model-invocation",
 }
+# What the field a typo meant would have done, for the unknown-field warning.
+_EFFECTS = {
+    "allowed-tools": "pre-approve those tools while the skill runs",
+    "disable-model-invocation": "keep the model from invoking the skill and take it out of the listing",
+    "user-invocable": "hide the skill from the / menu",
+    "when_to_use": "add to the description in the listing",
+    "argument-hint": "show a hint after /name",
+    "context": "run the skill in a forked subagent",
+    "paths": "load the skill only when matching files are touched",
+    "model": "switch the model while the skill runs",
+    "description": "set the text the model sees",
+}
 _NORMALISED = {k.replace("_", "-").lower(): k for k in KNOWN_FIELDS}
 # Frontmatter key -> (Skill attribute, how to read it).
 _READERS: dict[str, tuple[str, str]] = {
@@ -295,6 +307,8 @@ class FieldReader:
         for key, value in self.data.items():
             spec = _READERS.get(key)
             if spec is None:
+                if key in GUARD_EVENTS and guard_outside_hooks({key: value}):
+                    continue  # said by the hooks-dropped error below
                 if key not in KNOWN_FIELDS:
                     unknown.append(key)
                     if len(unknown) <= MAX_UNKNOWN_REPORTED:
@@ -356,10 +370,24 @@ class FieldReader:
         return out
 
     def _unknown(self, key: str) -> None:
+        if key in HOOK_EVENTS:
+            self.sink.warning(
+                "unknown-field",
+                self.path,
+                f"`{key}` is a hook event, but at the top level Claude Code ignores it: the hook never runs",
+                f"move it under hooks: (hooks:\n  {key}: [...])",
+                **self._at(key),
+            )
+            return
         guess = suggest_field(key)
         hint = f"did you mean `{guess}`?" if guess else "remove it, or see the list of frontmatter fields"
         self.sink.warning(
-            "unknown-field", self.path, f"unknown frontmatter key `{key}`: Claude Code ignores it", hint, **self._at(key)
+            "unknown-field",
+            self.path,
+            f"unknown frontmatter key `{key}`: Claude Code ignores it"
+            + (f" (`{guess}` would {_EFFECTS[guess]})" if guess in _EFFECTS else ""),
+            hint,
+            **self._at(key),
         )
 
     def limits(self, values: dict[str, str | None], body_chars: int) -> None:

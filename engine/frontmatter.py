@@ -342,10 +342,20 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
                 mark = key_node.start_mark
                 result.duplicates.append((key, mark.line + first_line, mark.column + 1))
             seen.add(key)
-        # Claude Code's parser gives a JavaScript object: every key is a string (`true`, `1`, `null`).
-        data = {js_string(k): v for k, v in data.items()}
+        # Claude Code's parser gives a JavaScript object: every key is a string (`true`, `1`,
+        # `null`), where Python's dict had merged `true` and `1` into one key.
+        data = _string_keys(node) if not all(isinstance(k, str) for k in data) else data
     result.data = data
     return result
+
+
+def _string_keys(node: Any) -> dict[str, Any]:
+    """The mapping rebuilt pair by pair, each key as JavaScript's String() writes it."""
+    loader = _LOADER("")
+    try:
+        return {js_string(loader.construct_object(k, deep=True)): loader.construct_object(v, deep=True) for k, v in node.value}
+    finally:
+        loader.dispose()
 
 
 # JavaScript's String.prototype.trim(): its whitespace and line terminators.

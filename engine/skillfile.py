@@ -32,23 +32,16 @@ class Entry(NamedTuple):
         return self.path.parent
 
 
-_PLUGIN_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+def _effective_name(entry: Entry) -> str:
+    """The command name: from the folder (or file stem), never from `name:` (recorded:
+    tests/oracle/cases/listing/plugin_basic, `- tools:lint (tools:renamed)`). A plugin's own
+    naming (folder characters, a root SKILL.md) is finished by the catalog."""
+    return f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem
 
 
-def _effective_name(entry: Entry, fm_name: str | None = None) -> str:
-    """The command name: from the folder (or file stem), never from `name:`. In a plugin the
-    folder's other characters become `-` (`.hid` -> `tools:-hid`); `name:` is only a label
-    there too (recorded: tests/oracle/cases/listing/plugin_basic)."""
-    stem = _PLUGIN_UNSAFE.sub("-", entry.stem) if entry.name_from_frontmatter else entry.stem
-    return f"{entry.namespace}:{stem}" if entry.namespace else stem
-
-
-def _display_name(entry: Entry, fm_name: str | None) -> str:
-    """The label Claude Code shows (and answers to): `name:` when set; in a plugin prefixed with
-    the plugin's name unless it already is."""
-    if not fm_name:
-        return _effective_name(entry)
-    if entry.name_from_frontmatter and entry.namespace and not fm_name.startswith(f"{entry.namespace}:"):
+def _label(entry: Entry, fm_name: str) -> str:
+    """The label Claude Code lists a skill under: `name:`, in a plugin prefixed with its name."""
+    if entry.namespace and not fm_name.startswith(f"{entry.namespace}:"):
         return f"{entry.namespace}:{fm_name}"
     return fm_name
 
@@ -179,8 +172,8 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         }
         if entry.is_skill_md:
             reader.spec(entry.stem)
-        if fm_name is not None and fm_name != entry.stem and entry.is_skill_md:
-            _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None)
+        if fm_name is not None and fm_name != entry.stem and entry.is_skill_md and not entry.name_from_frontmatter:
+            _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None, loaded_from)
     limit_reader = reader or FieldReader(parse(""), path, sink, name)
     limit_reader.limits(values, body_chars)
     if entry.is_skill_md and not parts.terminated:
@@ -189,7 +182,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
 
     return Skill(
         name=name,
-        display_name=_display_name(entry, fm_name),
+        display_name=fm_name or entry.stem,
         description=description,
         description_source=description_source,
         source=source,
@@ -203,13 +196,19 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     )
 
 
-def _name_mismatch(sink: Sink, path: Path, entry: Entry, fm_name: str, name: str, pos: tuple[int, int] | None) -> None:
+def _name_mismatch(
+    sink: Sink, path: Path, entry: Entry, fm_name: str, name: str, pos: tuple[int, int] | None, loaded_from: LoadedFrom
+) -> None:
     line, column = pos if pos else (None, None)
-    label = _display_name(entry, fm_name)
-    message = (
-        f"name: `{fm_name}` differs from the folder `{entry.stem}`; the command is /{name} (the folder wins) "
-        f"and `{label}` is only the label Claude Code lists it under (`- {name} ({label}): ...`)"
-    )
+    if loaded_from is LoadedFrom.COMMANDS:
+        # Claude Code reads a SKILL.md under commands/ as a command: no label at all.
+        message = f"name: `{fm_name}` is ignored here: a SKILL.md under commands/ is the command /{name}, with no label"
+    else:
+        label = _label(entry, fm_name)
+        message = (
+            f"name: `{fm_name}` differs from the folder `{entry.stem}`; the command is /{name} (the folder wins) "
+            f"and `{label}` is only the label Claude Code lists it under (`- {name} ({label}): ...`)"
+        )
     sink.warning(
         "name-mismatch",
         path,

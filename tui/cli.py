@@ -13,7 +13,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from engine import Catalog, CatalogDiff, Locations, Severity, Workspace, json_printable, load_paths, printable
+from engine import (
+    Catalog,
+    CatalogDiff,
+    Locations,
+    Severity,
+    Workspace,
+    json_printable,
+    load_paths,
+    printable,
+    with_missing_skill_md,
+)
 from engine.llm import run_environ
 
 from . import cli_rules, cli_run, cli_why, render
@@ -147,6 +157,8 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    # A folder named on the command line that holds no skill breaks the spec (engine/spec.py).
+    catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
     diags = list(catalog.diagnostics)
 
     def fails(d: Any) -> bool:

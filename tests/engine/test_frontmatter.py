@@ -140,7 +140,9 @@ def test_description_from_body(body: str, expected: tuple[str, str]) -> None:
 # BEHAVIOR.md §2's pattern, as one regular expression (the JavaScript `.` never matches a line
 # terminator): the reference the linear `repair` must agree with.
 _JS_S = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-_REFERENCE = re.compile(rf"^([a-zA-Z_-]+):{_JS_S}+([^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff][^\r\n\u2028\u2029]*)\Z")
+_REFERENCE = re.compile(
+    rf"^([a-zA-Z_-]+):{_JS_S}+([^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff][^\r\n\u2028\u2029]*)\Z"
+)
 _NEEDS = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 
 
