@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .model import Skill, SourceKind
+from .model import LoadedFrom, Skill, SourceKind
 
 HEADER = "The following skills are available for use with the Skill tool:"
 ENTRY_TEXT_CAP = 1536
@@ -320,6 +320,11 @@ def build_listing(
             continue
         if setting in ("off", "user-invocable-only"):
             left_out[skill.name] = f"skillOverrides: {setting}"
+            continue
+        if skill.loaded_from is LoadedFrom.PLUGIN and not skill.has_user_description and not skill.when_to_use:
+            # Claude Code lists a plugin's skill or command only with a description or
+            # when_to_use of its own, never on a heading fallback (recorded: corpus_plugins).
+            left_out[skill.name] = "a plugin entry with no description or when_to_use of its own"
             continue
         if setting == "name-only":
             line = f"- {skill.name}"

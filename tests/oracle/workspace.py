@@ -13,6 +13,7 @@ anywhere:
      "symlinks": {"{project}/docs": "{outside}"},
      "padded": {"{project}/big.md": {"text": "---\n...", "size": 1000001}},   # padded with x lines
      "binary": {"{project}/raw.md": "<base64>"},
+     "archives": {"{outside}/corpus": "corpus/wshobson-agents.tar.gz"},   # extracted there
      "many": [{"dir": "{project}/.claude/skills", "count": 40, "desc_chars": 900, "prefix": "s"}],
      "cwd": "{project}/sub",     # where Claude Code starts (default: {project})
      "claude_json": {...},       # merged into {home}/.claude.json
@@ -32,6 +33,7 @@ import base64
 import json
 import os
 import subprocess
+import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -126,6 +128,10 @@ def build(case: dict[str, Any], root: Path, git: bool = True, now_ms: int = 0) -
         head = places.fill(spec["text"]).encode()
         rest = max(0, spec["size"] - len(head))
         path.write_bytes(head + (b"x" * 99 + b"\n") * (rest // 100) + b"x" * (rest % 100))
+    for name, archive in case.get("archives", {}).items():
+        # A real collection, kept compressed in tests/oracle/corpus/ (our own test data: trusted).
+        with tarfile.open(HERE / archive) as tar:
+            tar.extractall(places.fill(name), filter="data")
     for name, data in case.get("binary", {}).items():
         path = Path(places.fill(name))
         path.parent.mkdir(parents=True, exist_ok=True)
