@@ -256,6 +256,13 @@ def entry_text(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
     """The description part of an entry and whether it was cut at `cap` UTF-16 units. The text
     is escaped first, then cut, so an escape can be cut in half (recorded: listing_escape_cap)."""
     text = skill.description
+    if skill.scope:
+        # A scoped name (`extra:deploy`) says where it applies (recorded: load_add_dir_clash).
+        unscoped = skill.name.removeprefix(f"{skill.scope}:")
+        text = (
+            f'{text} (scoped to {skill.scope}/ — use this instead of the unscoped "{unscoped}" skill '
+            f"when the files being changed are under {skill.scope}/)"
+        )
     if skill.when_to_use:
         text = f"{text} - {skill.when_to_use}"
     text = escape(text)
@@ -287,6 +294,12 @@ def _labels(skills: Sequence[Skill]) -> dict[int, str]:
     return out
 
 
+_HELD_BACK = {
+    "paths": "a paths: skill: listed only once a file matching its paths is read or edited",
+    "nested": "in a .claude/skills below the start folder: loaded once a file under that folder is touched",
+}
+
+
 def build_listing(
     skills: Iterable[Skill],
     budget: float | Budget | None = None,
@@ -295,10 +308,12 @@ def build_listing(
     max_desc_chars: int | None = None,
     overrides: Mapping[str, str] | None = None,
     foreign: Sequence[Foreign] = (),
+    deferred: Iterable[Skill] = (),
 ) -> Listing:
     """The listing for `skills` in catalog order (pass them all: the ones the model cannot invoke
     are left out here, and every name counts for labels). `usage` maps names to usage scores;
-    `overrides` is `skillOverrides`; `foreign` places entries skilldeck did not load."""
+    `overrides` is `skillOverrides`; `foreign` places entries skilldeck did not load; `deferred`
+    are skills Claude Code adds only later in a session (`Catalog.deferred`), named as held back."""
     if budget is None:
         budget = listing_budget({})
     chars, source = (budget.chars, budget.source) if isinstance(budget, Budget) else (float(budget), "")
@@ -308,6 +323,8 @@ def build_listing(
     every = list(skills)
     labels = _labels(every)
     left_out: dict[str, str] = {}
+    for skill in deferred:
+        left_out[skill.name] = _HELD_BACK.get(skill.activation, f"not loaded at start ({skill.activation})")
     rows: list[tuple[str, str, str, bool, str, bool, float]] = []  # name, full, short, capped, override, fixed, score
     for index, skill in enumerate(every):
         setting = overrides.get(skill.name, "on")

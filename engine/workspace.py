@@ -97,6 +97,7 @@ class Workspace:
             max_desc_chars=settings.listing_max_desc_chars,
             overrides=overrides,
             foreign=foreign,
+            deferred=catalog.deferred,
         )
 
 

@@ -142,3 +142,12 @@ def test_usage_scores_halve_weekly_with_a_floor() -> None:
 
 def test_utf16_len() -> None:
     assert utf16_len("a😀é") == 4
+
+
+def test_deferred_and_scoped_skills(tree: Tree) -> None:
+    tree.skill("later", skill_text(description="Only for docs.", paths="docs/**"))
+    tree.skill("now", skill_text(description="Now."))
+    catalog = tree.load()
+    listing = build_listing(catalog.skills.values(), budget=10_000, deferred=catalog.deferred)
+    assert [e.name for e in listing.entries] == ["now"]
+    assert "paths:" in (listing.left_out or {})["later"]
