@@ -388,16 +388,27 @@ def _shape(file: Path, source: Source) -> tuple[str | None, str, str]:
 
 
 def _trace_file(
-    tracer: _Tracer, file: Path, folder: Path | None, source: Source, skill: Skill | None, overrides: dict[str, Any]
+    tracer: _Tracer,
+    file: Path,
+    folder: Path | None,
+    source: Source,
+    skill: Skill | None,
+    overrides: dict[str, Any],
+    kind: str = "path",
+    found_as: str | None = None,
 ) -> Why:
+    """Every gate for one file in `source`; `skill` is what the load made of it (None when it did
+    not load). `found_as` replaces the root gate's sentence when the file was found by name."""
     own = source.kind is SourceKind.BUNDLED
     expected, where, not_there = _shape(file, source)
     diags = tracer.diagnostics(file, *(() if folder is None else (folder,)))
     notes = _notes(diags)
-    if skill is None and expected is None:
+    # A plugin may name skill folders and command files anywhere in it (its manifest): a file
+    # out of the usual places that has a diagnostic was looked at.
+    if skill is None and expected is None and (source.kind is not SourceKind.PLUGIN or not diags):
         tracer.set("root", Status.FAILED, where, notes)
         tracer.skip_rest("Claude Code does not look at this file")
-        return tracer.result("path", file, None, Outcome.NEVER_LOADS, f"it never loads because {not_there}")
+        return tracer.result(kind, file, None, Outcome.NEVER_LOADS, f"it never loads because {not_there}")
     if own:
         tracer.set(
             "root",
@@ -406,13 +417,13 @@ def _trace_file(
         )
         tracer.skip_rest("Claude Code never finds the file")
         return tracer.result(
-            "path",
+            kind,
             file,
             skill.name if skill else None,
             Outcome.NEVER_LOADS,
             "it never loads because it is skilldeck's own skill, not Claude Code's",
         )
-    tracer.set("root", Status.PASSED, where)
+    tracer.set("root", Status.PASSED, found_as or where)
 
     # Reserved names and the size limit come before Claude Code reads the file.
     rel = _relative(file, source)
@@ -424,7 +435,7 @@ def _trace_file(
         )
         tracer.skip_rest("Claude Code skips the folder by its name")
         return tracer.result(
-            "path", file, rel[0], Outcome.NEVER_LOADS, f"it never loads because `{rel[0]}` is a reserved folder name"
+            kind, file, rel[0], Outcome.NEVER_LOADS, f"it never loads because `{rel[0]}` is a reserved folder name"
         )
     tracer.set(
         "reserved",
@@ -434,23 +445,26 @@ def _trace_file(
         else "reserved folder names apply to skills folders only",
     )
     size = _size(file)
-    if file.name == "SKILL.md" and size is not None and size > SIZE_LIMIT:
+    if source.kind not in _SKILLS_TIERS:
+        tracer.set("size", Status.NOT_APPLICABLE, f"Claude Code's {SIZE_LIMIT:,}-byte limit is recorded for skills folders only")
+    elif size is not None and size > SIZE_LIMIT:
         tracer.set("size", Status.FAILED, f"Claude Code skips a SKILL.md over {SIZE_LIMIT:,} bytes; this one is {size:,} bytes")
         tracer.skip_rest("Claude Code does not read a file that large")
         return tracer.result(
-            "path",
+            kind,
             file,
             skill.name if skill else expected,
             Outcome.NEVER_LOADS,
             f"it never loads because it is {size:,} bytes, over Claude Code's {SIZE_LIMIT:,}-byte limit",
         )
-    tracer.set(
-        "size",
-        Status.PASSED if size is not None else Status.NOT_APPLICABLE,
-        f"{size:,} bytes, within Claude Code's {SIZE_LIMIT:,}-byte limit"
-        if size is not None
-        else "not a regular file, so there is no size to check",
-    )
+    else:
+        tracer.set(
+            "size",
+            Status.PASSED if size is not None else Status.NOT_APPLICABLE,
+            f"{size:,} bytes, within Claude Code's {SIZE_LIMIT:,}-byte limit"
+            if size is not None
+            else "not a regular file, so there is no size to check",
+        )
 
     duplicate = next((d for d in diags if d.code == "duplicate-file"), None)
     if skill is None and duplicate is None:
@@ -460,7 +474,7 @@ def _trace_file(
         tracer.set("parse", Status.FAILED, f"the file does not load: {reason}", notes)
         tracer.skip_rest("the file did not load")
         return tracer.result(
-            "path", file, expected, Outcome.NEVER_LOADS, f"it never loads because of the file itself: {_clause(reason)}"
+            kind, file, expected, Outcome.NEVER_LOADS, f"it never loads because of the file itself: {_clause(reason)}"
         )
     if skill is not None:
         tracer.set(
@@ -480,14 +494,14 @@ def _trace_file(
         tracer.set("dedup", Status.FAILED, f"Claude Code loads a file reached twice only once: {duplicate.message}")
         tracer.skip_rest("the same file already loaded under another path")
         return tracer.result(
-            "path",
+            kind,
             file,
             duplicate.skill or expected,
             Outcome.NEVER_LOADS,
             "it never loads from here because the same file already loaded from an earlier path",
         )
     assert skill is not None
-    return _trace_skill(tracer, skill, overrides, "path")
+    return _trace_skill(tracer, skill, overrides, kind)
 
 
 def _notes(diags: Iterable[Diagnostic]) -> list[str]:
@@ -526,38 +540,38 @@ def _trace_name(tracer: _Tracer, name: str, overrides: dict[str, Any], permissio
     catalog = tracer.catalog
     skill = _named(catalog, name)
     if skill is not None:
-        tracer.set(
-            "root",
-            Status.PASSED,
-            f"/{skill.name} comes from {skill.path}, in the {skill.source.label} tier ({skill.source.root})",
-        )
-        if skill.source.kind is SourceKind.BUNDLED:
-            return _trace_file(tracer, skill.path, None, skill.source, skill, overrides)
-        return _continue_loaded(tracer, skill, overrides, "name")
-    labelled = next((s for s in catalog.skills.values() if s.display_name == name and s.name != name), None)
+        found = f"/{skill.name} comes from {skill.path}, in the {skill.source.label} tier ({skill.source.root})"
+        return _trace_file(tracer, skill.path, None, skill.source, skill, overrides, "name", found)
+    # A `name:` label (`- folder (label)` in the listing) finds its skill; a plugin skill's folder
+    # part (`lint` of `tools:lint`) is no label.
+    labelled = next(
+        (s for s in catalog.skills.values() if s.display_name == name != s.name and not s.name.endswith(f":{name}")), None
+    )
     if labelled is not None:
-        tracer.set(
-            "root",
-            Status.PASSED,
+        found = (
             f"`{name}` is the name: label of /{labelled.name} ({labelled.path}); "
-            f"Claude Code lists it as `{labelled.name} ({name})` and the label finds it",
+            f"Claude Code lists it as `{labelled.name} ({name})` and the label finds it"
         )
-        return _continue_loaded(tracer, labelled, overrides, "name")
-    # A file that would carry the name but did not load: trace it as a path.
-    for source in catalog.sources:
-        if source.kind in _SKILLS_TIERS and "/" not in name and ":" not in name:
+        return _trace_file(tracer, labelled.path, None, labelled.source, labelled, overrides, "name", found)
+    # A file that would carry the name but did not load: trace it. Only plain parts, so that a
+    # name never leads out of its root (`..:..:x`).
+    parts = name.split(":")
+    plain = all(p and p not in (".", "..") and "/" not in p and "\x00" not in p for p in parts)
+    for source in catalog.sources if plain else ():
+        if source.kind in _SKILLS_TIERS and len(parts) == 1:
             candidate = source.root / name / "SKILL.md"
             if _lexists(candidate):
-                return _trace_file(tracer, candidate, candidate.parent, source, tracer.loaded_at(candidate), overrides)
-        if source.kind is SourceKind.COMMANDS and "/" not in name:
-            candidate = source.root.joinpath(*name.split(":")).with_name(name.split(":")[-1] + ".md")
+                return _trace_file(tracer, candidate, candidate.parent, source, tracer.loaded_at(candidate), overrides, "name")
+        if source.kind is SourceKind.COMMANDS:
+            candidate = source.root.joinpath(*parts[:-1], parts[-1] + ".md")
             if _lexists(candidate):
-                return _trace_file(tracer, candidate, None, source, tracer.loaded_at(candidate), overrides)
+                return _trace_file(tracer, candidate, None, source, tracer.loaded_at(candidate), overrides, "name")
     failed = next((d for d in catalog.diagnostics if d.skill == name and d.code not in _NOT_PARSE), None)
-    if failed is not None:
-        source = tracer.holder(failed.path)
-        if source is not None:
-            return _trace_file(tracer, failed.path, None, source, None, overrides)
+    source = tracer.holder(failed.path) if failed is not None else None
+    if failed is not None and source is not None:
+        if _isdir(failed.path):
+            return _folder_without_skill(tracer, failed.path)
+        return _trace_file(tracer, failed.path, None, source, None, overrides, "name")
     names = sorted({s.name for s in _every_skill(catalog)} | {s.display_name for s in catalog.skills.values()})
     suggestions = [n for n in names if n.endswith(f":{name}")]
     folded = name.casefold()
@@ -574,27 +588,6 @@ def _trace_name(tracer: _Tracer, name: str, overrides: dict[str, Any], permissio
     return tracer.result(
         "name", None, name, Outcome.NOT_FOUND, f"it never loads because nothing is named /{name}{hint}", suggestions[:3]
     )
-
-
-def _continue_loaded(tracer: _Tracer, skill: Skill, overrides: dict[str, Any], kind: str) -> Why:
-    size = _size(skill.path)
-    tracer.set(
-        "reserved",
-        Status.PASSED if skill.source.kind in _SKILLS_TIERS else Status.NOT_APPLICABLE,
-        "the folder name is not reserved"
-        if skill.source.kind in _SKILLS_TIERS
-        else "reserved folder names apply to skills folders only",
-    )
-    tracer.set(
-        "size",
-        Status.PASSED if size is not None else Status.NOT_APPLICABLE,
-        f"{size:,} bytes, within Claude Code's {SIZE_LIMIT:,}-byte limit"
-        if size is not None
-        else "not a regular file now, so there is no size to check",
-    )
-    diags = [d for d in tracer.diagnostics(skill.path) if d.code not in _NOT_PARSE]
-    tracer.set("parse", Status.PASSED, _parse_sentence(skill), _notes(diags))
-    return _trace_skill(tracer, skill, overrides, kind)
 
 
 # After the load ----------------------------------------------------------------------------------

@@ -405,8 +405,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self._start_load(reload=True)
 
     def action_why(self) -> None:
-        target = self._target()
-        open_why(self, target[0] if target else None)
+        open_why(self)
 
     def action_help(self) -> None:
         display = self.get_key_display

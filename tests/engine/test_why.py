@@ -92,6 +92,8 @@ def test_a_folder_named_synced_is_reserved(tree: Tree) -> None:
     result = why(tree, path.parent)
     assert statuses(result)["reserved"] == "failed"
     assert result.verdict == "it never loads because `synced` is a reserved folder name"
+    by_name = why(tree, "synced")
+    assert by_name.kind == "name" and by_name.outcome == "never-loads" and statuses(by_name)["reserved"] == "failed"
     # A legacy command of that name is not concerned (recorded: load_synced_paths).
     cmd = write(tree.project / ".claude" / "commands" / "synced.md", "---\ndescription: cmd\n---\n")
     assert statuses(why(tree, cmd))["reserved"] == "n/a"
@@ -250,11 +252,16 @@ def test_hostile_queries_never_crash(tree: Tree) -> None:
     tree.skill("ok")
     loop = tree.skills() / "loop"
     os.symlink(loop, loop)
-    for query in ("", "x" * 10_000, "a\x00b", str(loop), str(loop / "SKILL.md"), "../" * 50 + "etc/passwd", "\x1b]52;c;x\x07"):
+    write(tree.root / "etc.md", "---\ndescription: outside\n---\n")
+    queries = ("", "x" * 10_000, "a\x00b", str(loop), str(loop / "SKILL.md"), "../" * 50 + "etc/passwd", "\x1b]52;c;x\x07")
+    for query in (*queries, "..:..:..:etc", "..", "/.."):
         result = why(tree, query)
         assert result.outcome in ("not-found", "never-loads"), query
         assert result.verdict.startswith("it never loads because")
         json.dumps(result.to_dict())
+    # A name never leads out of its root: `..:..:..:etc` is no way to reach <root>/../../../etc.md.
+    escaped = why(tree, "..:..:..:etc")
+    assert escaped.outcome == "not-found" and escaped.path is None
 
 
 def test_to_dict_carries_every_gate(tree: Tree) -> None:

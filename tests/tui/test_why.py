@@ -14,6 +14,7 @@ from tui.app import SkilldeckApp
 from tui.cli import main
 from tui.screens.why import WhyScreen
 from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.rules import RulesTree
 
 from .conftest import loaded, until
 
@@ -63,6 +64,17 @@ async def test_w_on_a_diagnostic_traces_its_file(app: SkilldeckApp) -> None:
         assert "yaml-invalid" in shown(app.screen)  # type: ignore[arg-type]
         await pilot.press("w")
         assert not isinstance(app.screen, WhyScreen)
+
+
+async def test_w_in_the_rules_pane_traces_the_selected_skill(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(140, 44)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
+        await pilot.press("5")
+        assert isinstance(app.focused, RulesTree)
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, WhyScreen), what="the why screen")
+        assert app.screen.result.name == "security-review"  # type: ignore[attr-defined]
 
 
 async def test_w_on_a_tier_says_nothing_is_selected_and_help_lists_it(app: SkilldeckApp) -> None:

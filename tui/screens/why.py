@@ -18,6 +18,7 @@ from textual.widgets import Static
 from engine import Why, trace_why
 
 from ..cli_why import trace_table
+from ..widgets.diagnostics import DiagnosticsTree
 
 if TYPE_CHECKING:
     from ..app import SkilldeckApp
@@ -58,9 +59,20 @@ class WhyScreen(ModalScreen[None]):
             yield Static("escape closes · skilldeck why PATH|NAME prints the same trace", id="why-hint", markup=False)
 
 
-def open_why(app: SkilldeckApp, target: Path | None) -> None:
-    """Trace `target` (a skill file, or a file a diagnostic or rule names) in a thread, then show it."""
+def why_target(app: SkilldeckApp) -> Path | None:
+    """The file the user means: the focused diagnostic's, else the selected skill's (a rule's
+    settings file is no skill file, so the rules pane traces the selected skill too)."""
+    focused = app.focused
+    if isinstance(focused, DiagnosticsTree) and focused.current is not None:
+        return focused.current.path
+    skill, _ = app._current()
+    return skill.path if skill is not None else None
+
+
+def open_why(app: SkilldeckApp) -> None:
+    """Trace the target in a thread, then show it; the UI thread reads no file."""
     view = app.view
+    target = why_target(app) if view is not None else None
     if view is None or target is None:
         app.notify("Nothing selected" if view is not None else "Still loading…", severity="warning", title="Why")
         return
