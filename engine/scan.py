@@ -3,7 +3,8 @@
 Claude Code only looks at `<skills>/<dir>/SKILL.md`. Everything else a user may have put in a
 skills folder (a loose `foo.md`, a `skill.md`, a skill nested one level too deep, a dangling
 symlink) is reported here instead of being skipped silently. The walk is bounded: depth 6, 2,000
-directories per root, cycles detected by canonical path. Hidden folders load, as in Claude Code
+folders per root that are not skills (skill folders are never bounded: Claude Code loads them
+all), cycles detected by canonical path. Hidden folders load, as in Claude Code
 2.1.328 (`.hidden/SKILL.md` is the skill `.hidden`, `commands/.x.md` the command `.x`); a skills
 folder named `synced` is reserved for Claude Code's account sync and never loads.
 
@@ -67,8 +68,9 @@ class _Walk:
             self.root_sink.warning(
                 "scan-limit",
                 self.root,
-                f"stopped after {MAX_DIRS_PER_ROOT:,} folders, as Claude Code does; skills past this point are not loaded",
-                "split this folder, or move unrelated folders out of it",
+                f"skilldeck stopped after {MAX_DIRS_PER_ROOT:,} folders without a SKILL.md; Claude Code has no such bound "
+                "and still loads the skills past this point, which skilldeck does not show",
+                "move the folders that are not skills out of this folder",
             )
 
 
@@ -282,9 +284,13 @@ def _scan_name(
     if _symlink_problem(entry, sink):
         return []
     if _is_dir(entry):
-        if not walk.enter(entry.path):
+        # Only folders without a SKILL.md count toward the bound: Claude Code loads every skill
+        # folder however many there are (recorded: load_many), and the bound is there for the
+        # walk that explains the other folders.
+        is_skill = _has_skill_file(entry.path)
+        if not is_skill and not walk.enter(entry.path):
             return []
-        if _has_skill_file(entry.path):
+        if is_skill:
             stem = plugin_skill_stem(entry.name) if namespace else entry.name
             if stem != entry.name:
                 sink.info(

@@ -1,0 +1,141 @@
+"""Which files load, under which names and in which order, as Claude Code 2.1.328 loads them.
+
+Each rule here was recorded on the binary; the case that shows it is named in the test.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from engine import SourceKind
+from engine.scan import MAX_DIRS_PER_ROOT
+from engine.sources.collate import collation_key
+from tests.conftest import Tree, codes, skill_text, write
+
+
+def _desc(text: str, **fields: str) -> str:
+    return skill_text(description=text, **fields)
+
+
+def test_names_sort_as_locale_compare_sorts() -> None:
+    # Recorded: load_order_names (the order Claude Code listed these folders in).
+    listed = ["_u", "-h", "(p", "[s", "@at", "#h", "~t", "$d", "10n", "1n", "2n", "ä", "Ä", "a b", "a_b", "a-b",
+              "a:b", "a.b", "a1", "A1", "aa", "ab", "Ab", "ac", "B", "b2", "ea", "éa", "Zed", "zz"]  # fmt: skip
+    assert sorted(reversed(listed), key=collation_key) == listed
+    # Letters ICU reads as two: after the two letters, before what follows them.
+    assert sorted(["af", "æ", "ae", "ad", "straße", "strasse", "strasze"], key=collation_key) == [
+        "ad", "ae", "æ", "af", "strasse", "straße", "strasze",
+    ]  # fmt: skip
+    # Outside the table (other scripts) sorts after Latin, never fails.
+    assert sorted(["日本", "z", "Ωmega"], key=collation_key) == ["z", "Ωmega", "日本"]
+
+
+def test_order_of_tiers_and_of_commands(tree: Tree) -> None:
+    # Recorded: load_order_tiers. Skills folder by folder (user, then nearest project folder
+    # first), then every legacy command, user's and project's, sorted together.
+    start = tree.project / "sub"
+    for name in ("uz", "ua"):
+        tree.skill(name, _desc(name), tier="user")
+    for folder, names in ((tree.project, ("pz", "pa")), (start, ("sb", "sa"))):
+        for name in names:
+            write(folder / ".claude" / "skills" / name / "SKILL.md", _desc(name))
+    write(tree.user / "commands" / "cz.md", _desc("cz"))
+    write(tree.user / "commands" / "cm.md", _desc("cm"))
+    write(tree.project / ".claude" / "commands" / "cn.md", _desc("cn"))
+    write(tree.project / ".claude" / "commands" / "ns" / "cc.md", _desc("cc"))
+    write(start / ".claude" / "commands" / "cb.md", _desc("cb"))
+    catalog = tree.load(project=start)
+    assert list(catalog.skills) == ["ua", "uz", "sa", "sb", "pa", "pz", "cb", "cm", "cn", "cz", "ns:cc"]
+
+
+def test_hidden_folders_and_dot_commands_load_and_synced_is_reserved(tree: Tree) -> None:
+    # Recorded: basics (.hidden, .dot), load_synced_paths (synced, .hid:x, commands/<dir>/SKILL.md).
+    tree.skill(".hidden", _desc("hidden"))
+    synced = tree.skill("synced", _desc("reserved"))
+    commands = tree.project / ".claude" / "commands"
+    write(commands / ".dot.md", _desc("dot"))
+    write(commands / ".hid" / "x.md", _desc("in a hidden folder"))
+    write(commands / "synced.md", _desc("a command may be called synced"))
+    write(commands / "folder" / "SKILL.md", _desc("a skill-format command"))
+    beside = write(commands / "folder" / "other.md", _desc("not loaded"))
+    write(commands / "folder" / "sub" / "deep.md", _desc("still searched"))
+    write(commands / "ns" / "lower" / "skill.md", _desc("any case"))
+    catalog = tree.load()
+    assert list(catalog.skills) == [".hidden", ".dot", ".hid:x", "folder", "folder:sub:deep", "ns:lower", "synced"]
+    assert catalog.skills["folder"].path.name == "SKILL.md"
+    reserved = next(d for d in catalog.diagnostics if d.code == "reserved-name")
+    assert reserved.path == synced.parent and "skips it" in reserved.message
+    assert codes(catalog, beside) == ["not-loaded"]
+
+
+def test_paths_skills_wait_and_leave_their_name_free(tree: Tree) -> None:
+    # Recorded: load_synced_paths (a `paths:` skill and a command of the same name), load_nested.
+    cond = tree.skill("cond", _desc("conditional", paths="src/**"))
+    tree.skill("nopaths", _desc("empty list", paths="[]"))
+    write(tree.project / ".claude" / "commands" / "cond.md", _desc("the command", paths="src/**"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["nopaths", "cond"]
+    assert catalog.skills["cond"].source.kind is SourceKind.COMMANDS
+    [waiting] = catalog.deferred
+    assert (waiting.name, waiting.activation, waiting.path) == ("cond", "paths", cond)
+    assert "only once a file matching src/**" in next(d for d in catalog.diagnostics if d.code == "deferred").message
+
+
+def test_nested_skills_are_deferred_under_the_names_they_would_get(tree: Tree) -> None:
+    # Recorded: load_nested (not listed at start). A nested name another skill has is scoped
+    # by its folder, as Claude Code does when it loads it.
+    tree.skill("deploy", _desc("root"))
+    web = tree.project / "apps" / "web"
+    write(web / ".claude" / "skills" / "deploy" / "SKILL.md", _desc("web deploy"))
+    write(web / ".claude" / "skills" / "webonly" / "SKILL.md", _desc("web only"))
+    write(tree.project / "node_modules" / "pkg" / ".claude" / "skills" / "dep" / "SKILL.md", _desc("a dependency's"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["deploy"]
+    assert [(s.name, s.activation, s.scope) for s in catalog.deferred] == [
+        ("apps/web:deploy", "nested", "apps/web"),
+        ("webonly", "nested", ""),
+    ]
+    assert all("apps/web/" in d.message for d in catalog.diagnostics if d.code == "deferred")
+
+
+def test_add_dir_loads_skills_and_commands_and_scopes_a_clash(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: load_add_dir, load_add_dir_clash.
+    extra = tmp_path / "extra"
+    write(extra / ".claude" / "skills" / "xa" / "SKILL.md", _desc("extra a"))
+    write(extra / ".claude" / "skills" / "same" / "SKILL.md", _desc("extra same"))
+    write(extra / ".claude" / "commands" / "pcmd.md", _desc("extra pcmd"))
+    write(extra / ".claude" / "commands" / "xcmd.md", _desc("extra cmd"))
+    tree.skill("same", _desc("project same"))
+    write(tree.project / ".claude" / "commands" / "pcmd.md", _desc("project pcmd"))
+    catalog = tree.load(add_dirs=(extra,))
+    assert list(catalog.skills) == ["same", "xa", "pcmd", "xcmd", "extra:same"]
+    assert catalog.skills["pcmd"].description == "project pcmd"
+    assert catalog.skills["extra:same"].scope == "extra"
+    # Inside the start folder the scope is the path from it.
+    inner = tree.project / "pkg" / "inner"
+    write(inner / ".claude" / "skills" / "same" / "SKILL.md", _desc("inner same"))
+    assert "pkg/inner:same" in tree.load(add_dirs=(inner,)).skills
+
+
+def test_same_file_twice_loads_once_from_the_first_tier(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: load_symlink_dup.
+    shared = tmp_path / "shared"
+    write(shared / "SKILL.md", _desc("shared"))
+    for tier, name in (("user", "shared"), ("project", "alias")):
+        tree.skills(tier).mkdir(parents=True, exist_ok=True)
+        os.symlink(shared, tree.skills(tier) / name)
+    catalog = tree.load()
+    assert list(catalog.skills) == ["shared"]
+    assert catalog.skills["shared"].source.kind is SourceKind.USER
+    assert "duplicate-file" in codes(catalog, tree.skills() / "alias" / "SKILL.md")
+
+
+def test_every_skill_folder_loads_past_the_folder_bound(tree: Tree) -> None:
+    # Recorded: load_many. The bound is for folders that are not skills.
+    root = tree.skills()
+    for i in range(MAX_DIRS_PER_ROOT + 10):
+        write(root / f"s{i:05d}" / "SKILL.md", "---\ndescription: d\n---\n")
+    catalog = tree.load()
+    assert len(catalog.skills) == MAX_DIRS_PER_ROOT + 10
+    assert "scan-limit" not in codes(catalog)
