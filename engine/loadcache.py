@@ -5,7 +5,8 @@ Three levels, each dropped by `invalidate(path)` when a change touches it:
 - per commands folder, its whole result (command trees are small);
 - per file, the loaded skill and its diagnostics.
 Plugins (manifests, marketplaces, settings, the install registry) are recomputed whenever a
-path they depend on changes; their skills folders still use the per-name cache.
+path they depend on changes; their skills folders still use the per-name cache. The nested
+`.claude/skills` folders below the start folder are searched again when a `.claude` path changes.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class LoadCache:
         self.plugin_inputs: tuple[str, ...] = ()
         self.plugin_direct: tuple[Entry, ...] = ()
         self.sources: dict[Source, Source] = {}
+        # The nested `.claude/skills` folders found below a start folder (sources.tiers).
+        self.nested: dict[str, tuple[Path, ...]] = {}
 
     def root(self, root: Path) -> dict[str, NameResult]:
         return self.roots.setdefault(str(root), {})
@@ -57,6 +60,9 @@ class LoadCache:
         """Forget everything a change at `path` (a file or folder, created, changed or gone)
         may have changed."""
         path = str(path)
+        if f"{SEP}.claude" in path or any(under(start, path) for start in self.nested):
+            # A `.claude` folder came or went, or a whole tree moved: search again.
+            self.nested.clear()
         for root in list(self.roots):
             names = self.roots[root]
             if under(root, path):

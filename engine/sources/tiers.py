@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 
 from ..diagnostics import Sink
@@ -69,26 +70,36 @@ MAX_NESTED_DEPTH = 8
 def nested_skill_roots(start: Path) -> list[Path]:
     """`.claude/skills` folders below the start folder (not in it), nearest first: Claude Code
     loads each once a file under its folder is touched. Bounded: hidden folders and
-    dependency folders are not searched, and at most 2,000 folders are listed."""
+    dependency folders are not searched, and at most 2,000 folders are listed (one directory
+    listing each: a folder's `.claude` is seen in its parent's listing)."""
     found: list[Path] = []
-    queue: list[tuple[str, int]] = [(str(start), 0)]
+    queue: deque[tuple[str, int]] = deque([(str(start), 0)])
     listed = 0
     while queue and listed < MAX_NESTED_DIRS:
-        folder, depth = queue.pop(0)
+        folder, depth = queue.popleft()
         listed += 1
         try:
             with os.scandir(folder) as it:
-                entries = [e for e in it if not e.name.startswith(".") and e.name not in _NESTED_SKIP]
-                children = sorted(e.name for e in entries if _real_dir(e))
+                entries = list(it)
         except (OSError, ValueError):
             continue
-        for name in children:
-            child = os.path.join(folder, name)
-            if os.path.isdir(os.path.join(child, ".claude", "skills")):
-                found.append(Path(child, ".claude", "skills"))
-            if depth + 1 < MAX_NESTED_DEPTH:
-                queue.append((child, depth + 1))
+        if depth and any(e.name == ".claude" for e in entries) and os.path.isdir(os.path.join(folder, ".claude", "skills")):
+            found.append(Path(folder, ".claude", "skills"))
+        if depth + 1 < MAX_NESTED_DEPTH:
+            children = sorted(
+                e.name for e in entries if not e.name.startswith(".") and e.name not in _NESTED_SKIP and _real_dir(e)
+            )
+            queue.extend((os.path.join(folder, name), depth + 1) for name in children)
     return found
+
+
+def _nested(start: Path, cache: LoadCache | None) -> list[Path]:
+    if cache is None:
+        return nested_skill_roots(start)
+    known = cache.nested.get(str(start))
+    if known is None:
+        known = cache.nested[str(start)] = tuple(nested_skill_roots(start))
+    return list(known)
 
 
 def _real_dir(entry: os.DirEntry[str]) -> bool:
@@ -149,7 +160,7 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
 
     if nested:
         added = {folder / ".claude" / "skills" for folder in locations.add_dirs}
-        for root in nested_skill_roots(locations.project):
+        for root in _nested(locations.project, cache):
             folder = root.parent.parent
             if root in added:
                 continue

@@ -9,8 +9,11 @@ import os
 from pathlib import Path
 
 from engine import SourceKind
+from engine.diagnostics import Sink
+from engine.loadcache import LoadCache
 from engine.scan import MAX_DIRS_PER_ROOT
 from engine.sources.collate import collation_key
+from engine.sources.tiers import collect
 from tests.conftest import Tree, codes, skill_text, write
 
 
@@ -139,3 +142,17 @@ def test_every_skill_folder_loads_past_the_folder_bound(tree: Tree) -> None:
     catalog = tree.load()
     assert len(catalog.skills) == MAX_DIRS_PER_ROOT + 10
     assert "scan-limit" not in codes(catalog)
+
+
+def test_a_reload_finds_a_new_nested_skills_folder(tree: Tree) -> None:
+    # The search below the start folder is kept between reloads and done again when a change
+    # touches a `.claude` path.
+    cache = LoadCache()
+    locations = tree.locations()
+    collect(locations, Sink(), cache)
+    assert cache.nested == {str(tree.project): ()}
+    new = write(tree.project / "apps" / "api" / ".claude" / "skills" / "x" / "SKILL.md", _desc("x"))
+    assert [t for t in collect(locations, Sink(), cache) if t.nested] == []
+    cache.invalidate(new.parent.parent)
+    [nested] = [t for t in collect(locations, Sink(), cache) if t.nested]
+    assert (nested.source.scope, [e.stem for e in nested.entries]) == ("apps/api", ["x"])
