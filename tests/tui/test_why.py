@@ -48,6 +48,22 @@ async def test_w_traces_the_selected_skill_and_escape_closes(app: SkilldeckApp) 
         assert not isinstance(app.screen, WhyScreen)
 
 
+async def test_w_on_a_shadowed_skill_names_the_winner(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(140, 44)) as pilot:
+        await loaded(pilot)
+        for _ in range(60):
+            current = app.tree.current
+            if current is not None and current.shadow is not None:
+                break
+            await pilot.press("j")
+        assert app.tree.current is not None and app.tree.current.shadow is not None
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, WhyScreen), what="the why screen")
+        result = app.screen.result  # type: ignore[attr-defined]
+        assert result.outcome == "never-loads" and result.gate("shadowing").status == "failed"
+        assert result.verdict.startswith("it never loads because the managed skill /security-review at ")
+
+
 async def test_w_on_a_diagnostic_traces_its_file(app: SkilldeckApp) -> None:
     async with app.run_test(size=(140, 44)) as pilot:
         await loaded(pilot)
