@@ -156,3 +156,17 @@ def test_a_reload_finds_a_new_nested_skills_folder(tree: Tree) -> None:
     cache.invalidate(new.parent.parent)
     [nested] = [t for t in collect(locations, Sink(), cache) if t.nested]
     assert (nested.source.scope, [e.stem for e in nested.entries]) == ("apps/api", ["x"])
+
+
+def test_managed_skills_and_commands_come_first(tree: Tree) -> None:
+    # Claude Code reads <managed>/.claude/skills and <managed>/.claude/commands (on Linux
+    # /etc/claude-code); on a name clash the managed one wins.
+    tree.skill("policy", _desc("managed skill"), tier="managed")
+    write(tree.managed / ".claude" / "commands" / "ship.md", _desc("managed command"))
+    write(tree.user / "commands" / "ship.md", _desc("user command"))
+    write(tree.user / "commands" / "audit.md", _desc("user command"))
+    tree.skill("mine", _desc("project skill"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["policy", "mine", "audit", "ship"]
+    assert catalog.skills["ship"].description == "managed command"
+    assert [s.skill.description for s in catalog.shadowed] == ["user command"]
