@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from .diagnostics import Sink
 from .loadcache import Loaded
@@ -146,6 +147,18 @@ def _plugin_path_skill(skill: Skill, entry: Entry) -> Skill:
     return skill if name == skill.name else replace(skill, name=name, display_name=name)
 
 
+def _overridden(skill: Skill, spec: Mapping[str, Any]) -> Skill:
+    """A plugin command with the fields its manifest entry sets (recorded: plugin_manifest_commands)."""
+    changes: dict[str, Any] = {}
+    if isinstance(spec.get("description"), str):
+        changes.update(description=spec["description"], description_source="frontmatter")
+    if isinstance(spec.get("argumentHint"), str):
+        changes["argument_hint"] = spec["argumentHint"]
+    if isinstance(spec.get("model"), str):
+        changes["model"] = spec["model"]
+    return replace(skill, **changes) if changes else skill
+
+
 def build(
     tiers: Iterable[Tier],
     sink: Sink,
@@ -188,6 +201,8 @@ def build(
             by_inode[skill.inode] = skill
         if tier.loaded_from is LoadedFrom.PLUGIN and entry.is_skill_md and entry.namespace:
             skill = _plugin_path_skill(skill, entry) if entry.name_from_frontmatter else _plugin_label(skill, entry)
+        if tier.overrides is not None and skill.path in tier.overrides:
+            skill = _overridden(skill, tier.overrides[skill.path])
         if tier.nested:
             deferred.append(replace(skill, activation="nested"))
             continue

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from ..model import LoadedFrom, Source
 from ..skillfile import Entry
@@ -20,3 +23,5 @@ class Tier:
     merge: str = ""
     # The tier's skills are not available at session start (a nested `.claude/skills`).
     nested: bool = False
+    # Per file, fields a plugin manifest sets over the file's own (its `commands` map).
+    overrides: Mapping[Path, Mapping[str, Any]] | None = None

@@ -49,13 +49,6 @@ def _paths(value: Any, key: str, manifest: Path, sink: Sink) -> list[str]:
         return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
-    if isinstance(value, dict) and key == "commands":
-        out = []
-        for spec in value.values():
-            src = spec.get("source") if isinstance(spec, dict) else None
-            if isinstance(src, str):
-                out.append(src)
-        return out
     sink.error("plugin-manifest", manifest, f"`{key}` must be a path or a list of paths; ignored", f'"{key}": "./{key}/"')
     return []
 
@@ -256,6 +249,8 @@ class PluginEntries(NamedTuple):
     skills: list[Entry]
     # The files the manifest names directly (not found by scanning a folder).
     direct: list[Entry]
+    # Manifest fields (`description`, `argumentHint`, `model`) that override a command file's.
+    overrides: dict[Path, dict[str, Any]]
 
 
 def plugin_entries(
@@ -317,8 +312,49 @@ def plugin_entries(
         else:
             add(skills, skills_in(path))
 
-    if "commands" in manifest:
-        for rel in _paths(manifest.get("commands"), "commands", manifest_path, sink):
+    overrides: dict[Path, dict[str, Any]] = {}
+    listed_commands = manifest.get("commands")
+    if "commands" in manifest and os.path.isdir(root / "commands"):
+        sink.info(
+            "not-loaded",
+            root / "commands",
+            f"{MANIFEST} sets `commands`, so Claude Code does not load this folder",
+            'add "./commands" to `commands` in the manifest to load both',
+        )
+    if isinstance(listed_commands, dict):
+        # A map names each command by its key; its other fields override the file's.
+        for key, spec in listed_commands.items():
+            source = spec.get("source") if isinstance(spec, dict) else None
+            if not isinstance(source, str):
+                sink.info(
+                    "not-loaded",
+                    manifest_path,
+                    f"command `{key}` is written inline in the manifest: Claude Code offers it as /{name}:{key}; "
+                    "skilldeck does not show inline commands",
+                    "put it in a file and name it with `source` to see it here",
+                )
+                continue
+            path = _resolve(root, source, "commands", manifest_path, sink)
+            if path is None:
+                continue
+            if os.path.isdir(path):
+                add(commands, scan_commands_root(path, sink, name))
+                continue
+            direct.append(Entry(path, str(key), name, False, False))
+            add(commands, direct[-1:])
+            overrides[path] = spec
+            set_fields = [f"`{k}`" for k in ("description", "argumentHint", "model") if isinstance(spec.get(k), str)]
+            sink.info(
+                "plugin-manifest",
+                path,
+                f"{MANIFEST} names this file /{name}:{key}"
+                + (f" and sets its {', '.join(set_fields)} over the file's" if set_fields else "")
+                + ", as Claude Code reads it",
+                "",
+                skill=f"{name}:{key}",
+            )
+    elif "commands" in manifest:
+        for rel in _paths(listed_commands, "commands", manifest_path, sink):
             path = _resolve(root, rel, "commands", manifest_path, sink)
             if path is None:
                 continue
@@ -329,7 +365,7 @@ def plugin_entries(
                 add(commands, scan_commands_root(path, sink, name))
     else:
         add(commands, scan_commands_root(root / "commands", sink, name))
-    return PluginEntries(commands, skills, direct)
+    return PluginEntries(commands, skills, direct, overrides)
 
 
 def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
@@ -516,6 +552,6 @@ def _plugin_tiers(
             continue
         source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(skill_tiers), plugin=name)
         direct.extend(found.direct)
-        command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN))
+        command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN, overrides=found.overrides or None))
         skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
     return command_tiers + skill_tiers, inputs, direct

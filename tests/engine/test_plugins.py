@@ -67,6 +67,25 @@ def test_manifest_skills_paths_add_and_commands_replace(tree: Tree, tmp_path: Pa
     assert "duplicate-file" not in codes(catalog)
 
 
+def test_manifest_commands_map_and_list(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_manifest_commands. A map names each command by its key and may set its
+    # description; a list keeps its order, a folder in it is sorted; commands/ is then not read.
+    root = _plugin(
+        tmp_path / "pc", commands={"hello": {"source": "./cmds/x.md"}, "bye": {"source": "./cmds/y.md", "description": "set"}}
+    )
+    write(root / "cmds" / "x.md", skill_text(description="x file"))
+    write(root / "cmds" / "y.md", skill_text(description="y file"))
+    listed = _plugin(tmp_path / "pl", name="pl", commands=["./other/z.md", "./more"])
+    write(listed / "other" / "z.md", skill_text(description="z"))
+    for stem in ("m2", "m1"):
+        write(listed / "more" / f"{stem}.md", skill_text(description=stem))
+    catalog = tree.load(plugin_dirs=(root, listed))
+    commands = [s.name for s in catalog.skills.values() if s.path.name != "SKILL.md"]
+    assert commands == ["tools:hello", "tools:bye", "pl:z", "pl:m1", "pl:m2"]
+    assert (catalog.skills["tools:hello"].description, catalog.skills["tools:bye"].description) == ("x file", "set")
+    assert {d.path for d in catalog.diagnostics if d.code == "not-loaded"} == {root / "commands", listed / "commands"}
+
+
 def test_root_skill_md_plugin(tree: Tree, tmp_path: Path) -> None:
     # Recorded: plugin_root_skill, plugin_order (a top SKILL.md beside skills/ does not load).
     root = tmp_path / "single"
