@@ -24,7 +24,7 @@ HEADER = "The following skills are available for use with the Skill tool:"
 ENTRY_TEXT_CAP = 1536
 FRACTION = 0.01
 BUDGET_ENV = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
-# A name longer than this is never shown as a label (Claude Code's limit is at least this).
+# A name longer than this is never shown as a label (Claude Code 2.1.328: 256).
 LABEL_MAX = 256
 # Claude Code 2.1.328's own slash commands: a skill labelled with one of these names is not
 # labelled, since the name finds the command (recorded: tests/oracle/cases/listing/labels.json).

@@ -63,6 +63,9 @@ class Settings:
     disable_skill_shell_execution: bool = False
     allow_managed_permission_rules_only: bool = False
     skill_overrides: dict[str, Any] = field(default_factory=dict)
+    # The managed settings' skillOverrides alone: the only ones Claude Code applies to a
+    # plugin's skills (recorded: listing_plugin_overrides).
+    plugin_skill_overrides: dict[str, Any] = field(default_factory=dict)
     # skillListingBudgetFraction (0 < x <= 1) and skillListingMaxDescChars (a positive integer);
     # None when unset or invalid, which Claude Code treats alike (its schema drops a bad value).
     listing_budget_fraction: float | None = None
@@ -131,7 +134,7 @@ def _checked(files: list[SettingsFile], key: str, ok: Any, wanted: str, sink: Si
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
 
 
-def _skill_overrides(files: list[SettingsFile], sink: Sink) -> dict[str, str]:
+def _skill_overrides(files: list[SettingsFile], sink: Sink | None) -> dict[str, str]:
     """skillOverrides merged name by name, the most specific file winning. A file whose
     skillOverrides is not an object of known values is skipped whole, as Claude Code skips it."""
     merged: dict[str, str] = {}
@@ -144,6 +147,8 @@ def _skill_overrides(files: list[SettingsFile], sink: Sink) -> dict[str, str]:
             wrong = [k for k, v in value.items() if v not in OVERRIDE_VALUES]
             bad = f"gives {wrong[0]!r} the value {json.dumps(value[wrong[0]])[:40]}" if wrong else None
         if bad is not None:
+            if sink is None:
+                continue
             sink.warning(
                 "settings-entry", f.path, f"`skillOverrides` {bad}; Claude Code skips this setting in this file",
                 f"map skill names to one of: {', '.join(OVERRIDE_VALUES)}",
@@ -208,6 +213,7 @@ def read_settings(locations: Locations) -> Settings:
         disable_skill_shell_execution=_value(files, "disableSkillShellExecution") is True,
         allow_managed_permission_rules_only=managed_only,
         skill_overrides=overrides,
+        plugin_skill_overrides=_skill_overrides([f for f in files if f.scope == "managed"], None),
         listing_budget_fraction=None if fraction is None else float(fraction),
         listing_max_desc_chars=None if max_desc is None else int(max_desc),
         model=model if isinstance(model, str) and model.strip() else None,

@@ -11,9 +11,9 @@ from .diagnostics import Sink
 from .invoke import Prompt, build_prompt
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .locations import Locations
-from .model import Skill
+from .model import Skill, SourceKind
 from .permissions import Permissions
-from .settings import read_settings
+from .settings import Settings, read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
 from .trust import Trust, claude_config, trust_workspace, workspace_trust
@@ -67,8 +67,8 @@ class Workspace:
 
     def slash_commands(self, catalog: Catalog) -> list[Skill]:
         """The skills a user can type as /name: user-invocable, and not turned `off` by skillOverrides."""
-        overrides = read_settings(self.locations).skill_overrides
-        return [s for s in catalog.skills.values() if s.user_invocable and overrides.get(s.name) != "off"]
+        settings = read_settings(self.locations)
+        return [s for s in catalog.skills.values() if s.user_invocable and _override(settings, s) != "off"]
 
     def listing(
         self,
@@ -89,7 +89,7 @@ class Workspace:
         chosen = Budget(budget, "--budget") if budget is not None else listing_budget(env, fraction, model)
         now = time.time() * 1000 if now_ms is None else now_ms
         usage = usage_scores(claude_config(self.locations).get("skillUsage"), now)
-        overrides = {str(k): v for k, v in settings.skill_overrides.items() if isinstance(v, str)}
+        overrides = {s.name: value for s in catalog.skills.values() if (value := _override(settings, s)) != "on"}
         return build_listing(
             catalog.skills.values(),
             chosen,
@@ -99,6 +99,12 @@ class Workspace:
             foreign=foreign,
             deferred=catalog.deferred,
         )
+
+
+def _override(settings: Settings, skill: Skill) -> str:
+    """The skillOverrides value for a skill: a plugin's skills answer to managed settings only."""
+    table = settings.plugin_skill_overrides if skill.source.kind is SourceKind.PLUGIN else settings.skill_overrides
+    return str(table.get(skill.name, "on"))
 
 
 def load_paths(paths: Sequence[Path]) -> Catalog:

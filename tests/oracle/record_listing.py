@@ -110,6 +110,8 @@ def run(case: dict[str, Any], keep: Path, now_ms: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
         debug = keep / "debug.log"
+        # Claude Code appends to its debug file: start each run with none.
+        debug.unlink(missing_ok=True)
         with ScriptServer([], lambda index, block: None) as server:
             env = claude_env(places, server.port)
             if not case.get("cc_bundled"):
@@ -177,7 +179,8 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], now_ms: int) ->
         "commands": [c for c in seen["commands"] if c not in own["commands"]],
         "loaded": dict(zip(LOADED_KEYS, map(int, loaded), strict=True)) if loaded else None,
         "budget": dict(zip(("skills", "chars", "budget"), map(int, over), strict=True)) if over else None,
-        "skipped": [line for line in seen["debug"] if SKIP.search(line) and not NOISE.search(line)],
+        # Sorted and once each: Claude Code logs from parallel loaders in no fixed order.
+        "skipped": sorted({line for line in seen["debug"] if SKIP.search(line) and not NOISE.search(line)}),
         "exit": seen["exit"],
     }
 
