@@ -7,6 +7,7 @@ handed to another thread as is.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -159,6 +160,18 @@ def _overridden(skill: Skill, spec: Mapping[str, Any]) -> Skill:
     return replace(skill, **changes) if changes else skill
 
 
+def _same_file(first: Skill, later: Skill) -> bool:
+    """Whether Claude Code loads `later` as a duplicate of `first` (same device and inode).
+    It compares real paths, so a symlink is a duplicate and a hard link is not, except between
+    two legacy commands, which it compares by inode."""
+    if first.loaded_from is LoadedFrom.COMMANDS and later.loaded_from is LoadedFrom.COMMANDS:
+        return True
+    try:
+        return os.path.realpath(first.path) == os.path.realpath(later.path)
+    except (OSError, ValueError):
+        return True
+
+
 def build(
     tiers: Iterable[Tier],
     sink: Sink,
@@ -188,7 +201,7 @@ def build(
         if skill is None:
             continue
         first = by_inode.get(skill.inode) if skill.inode else None
-        if first is not None:
+        if first is not None and _same_file(first, skill):
             sink.info(
                 "duplicate-file",
                 skill.path,

@@ -170,3 +170,16 @@ def test_managed_skills_and_commands_come_first(tree: Tree) -> None:
     assert list(catalog.skills) == ["policy", "mine", "audit", "ship"]
     assert catalog.skills["ship"].description == "managed command"
     assert [s.skill.description for s in catalog.shadowed] == ["user command"]
+
+
+def test_a_hard_link_is_two_skills_except_between_commands(tree: Tree) -> None:
+    # Claude Code tells skill files apart by real path (a hard link is another file) and legacy
+    # commands by inode.
+    first = tree.skill("one", _desc("linked"))
+    tree.skills().joinpath("two").mkdir()
+    os.link(first, tree.skills() / "two" / "SKILL.md")
+    command = write(tree.project / ".claude" / "commands" / "c1.md", _desc("command"))
+    os.link(command, command.with_name("c2.md"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["one", "two", "c1"]
+    assert codes(catalog, command.with_name("c2.md")) == ["duplicate-file"]
