@@ -643,10 +643,16 @@ def guard_outside_hooks(data: dict[str, Any]) -> str | None:
     """The first top-level key (other than `hooks`) through which Claude Code finds a hook it
     cannot load: the skill then loads without its hooks and its allowed-tools."""
     for key in GUARD_EVENTS:
-        if _holds_guard({key: data.get(key)}):
+        if key in data and _holds_guard({key: data[key]}):
             return key
     for key, value in data.items():
-        if key != "hooks" and key not in _UNSCANNED and _hides_guard(value, 3, key not in HOOK_EVENTS, _UNSCANNED):
+        # Only a mapping or a list can hold a hook: the common text values cost one check.
+        if (
+            isinstance(value, (dict, list))
+            and key != "hooks"
+            and key not in _UNSCANNED
+            and _hides_guard(value, 3, key not in HOOK_EVENTS, _UNSCANNED)
+        ):
             return key
     return None
 

@@ -389,7 +389,9 @@ def first_line_description(body: str, default: str, start: int = 0) -> tuple[str
 
 def utf16_len(text: str) -> int:
     """The length JavaScript gives `text`: a character past U+FFFF counts twice."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def utf16_cut(text: str, units: int) -> str:

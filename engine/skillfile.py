@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -145,9 +146,12 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         fm_name = None
     name = _effective_name(entry)
     default = "Skill" if entry.is_skill_md else "Custom command"
-    fallback = first_line_description(text, default, parts.body_offset)
 
-    _file_diagnostics(sink, path, name, data, info, parts, parsed, fallback[0])
+    def fallback() -> tuple[str, str]:
+        # Only needed without a description, or to say in a diagnostic what Claude Code lists.
+        return first_line_description(text, default, parts.body_offset)
+
+    _file_diagnostics(sink, path, name, data, info, parts, parsed, fallback)
 
     # A frontmatter that did not parse leaves nothing to check field by field.
     readable = parsed is not None and parsed.not_mapping is None and not (parsed.error and not parsed.repaired_lines)
@@ -157,7 +161,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     if description_text is not None:
         description, description_source = description_text, "frontmatter"
     else:
-        description, description_source = fallback
+        description, description_source = fallback()
     description = cc_text(description)
 
     values: dict[str, str | None] = {}
@@ -235,9 +239,20 @@ def _lost(yaml_text: str) -> str:
 
 
 def _file_diagnostics(
-    sink: Sink, path: Path, name: str, data: bytes, info: Decoded, parts: Split, parsed: Parsed | None, fallback: str
+    sink: Sink,
+    path: Path,
+    name: str,
+    data: bytes,
+    info: Decoded,
+    parts: Split,
+    parsed: Parsed | None,
+    fallback: Callable[[], tuple[str, str]],
 ) -> None:
-    lists = f"lists this as `{name}: {cc_text(fallback)[:120]}`"
+    clean = bool(data.strip()) and not info.bom and info.bad_utf8_line is None and not info.crlf
+    read = parts.terminated and not parts.close_inline and parsed is not None and not parsed.error
+    if clean and read and not (parsed.not_mapping or parsed.notes or parsed.duplicates):  # type: ignore[union-attr]
+        return  # the common case: nothing to say, and no fallback to work out
+    lists = f"lists this as `{name}: {cc_text(fallback()[0])[:120]}`"
     lists_as = f"Claude Code {lists}"
     if not data.strip():
         sink.warning(
