@@ -163,9 +163,13 @@ def _overridden(skill: Skill, spec: Mapping[str, Any]) -> Skill:
 def _same_file(first: Skill, later: Skill) -> bool:
     """Whether Claude Code loads `later` as a duplicate of `first` (same device and inode).
     It compares real paths, so a symlink is a duplicate and a hard link is not, except between
-    two legacy commands, which it compares by inode."""
+    two legacy commands, which it compares by inode; a plugin's skill is a duplicate only of
+    another plugin's or of a user skill."""
     if first.loaded_from is LoadedFrom.COMMANDS and later.loaded_from is LoadedFrom.COMMANDS:
         return True
+    if later.source.kind is SourceKind.PLUGIN and first.source.kind not in (SourceKind.USER, SourceKind.PLUGIN):
+        # Plugin skills are compared with each other and with the user's skills only.
+        return False
     try:
         return os.path.realpath(first.path) == os.path.realpath(later.path)
     except (OSError, ValueError):

@@ -183,3 +183,18 @@ def test_a_hard_link_is_two_skills_except_between_commands(tree: Tree) -> None:
     catalog = tree.load()
     assert list(catalog.skills) == ["one", "two", "c1"]
     assert codes(catalog, command.with_name("c2.md")) == ["duplicate-file"]
+
+
+def test_a_plugin_skill_linked_from_a_tier(tree: Tree, tmp_path: Path) -> None:
+    # A plugin skill that a user skill links to loads once, as the user's; one a project skill
+    # links to loads twice (Claude Code checks plugin skills against the user's only).
+    plugin = tmp_path / "plug"
+    write(plugin / ".claude-plugin" / "plugin.json", '{"name": "plug"}')
+    for name in ("mine", "ours"):
+        write(plugin / "skills" / name / "SKILL.md", _desc(name))
+    tree.skills("user").mkdir(parents=True)
+    tree.skills().mkdir(parents=True)
+    os.symlink(plugin / "skills" / "mine", tree.skills("user") / "mine")
+    os.symlink(plugin / "skills" / "ours", tree.skills() / "ours")
+    catalog = tree.load(plugin_dirs=(plugin,))
+    assert list(catalog.skills) == ["mine", "ours", "plug:ours"]
