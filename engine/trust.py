@@ -57,10 +57,28 @@ def _load(path: Path) -> Any:
         return None
 
 
+# The last config read, by file identity: it is read again after every reload (for usage
+# scores) and can hold megabytes of history, so an unchanged file is not parsed twice.
+_last_config: tuple[tuple[str, int, int, int], dict[str, Any]] | None = None
+
+
 def claude_config(locations: Locations) -> dict[str, Any]:
-    """Claude Code's global config as a dict; empty when missing, unreadable or not an object."""
-    data = _load(claude_config_file(locations))
-    return data if isinstance(data, dict) else {}
+    """Claude Code's global config as a dict (shared: do not change it); empty when missing,
+    unreadable or not an object."""
+    global _last_config
+    path = claude_config_file(locations)
+    try:
+        st = os.stat(path)
+        key = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+    except OSError:
+        return {}
+    last = _last_config
+    if last is not None and last[0] == key:
+        return last[1]
+    data = _load(path)
+    config = data if isinstance(data, dict) else {}
+    _last_config = (key, config)
+    return config
 
 
 def _folders(locations: Locations) -> list[str]:

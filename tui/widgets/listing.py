@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from engine import OWN_SKILLS_NOTE, Listing, printable
+
+# Names shown inline for the trimmed descriptions; the listing below holds them all.
+SHOWN_NAMES = 40
+
+
+def _not_listed(listing: Listing) -> Text:
+    """What is not in the listing, grouped by why (a few reasons, whatever the catalog's size),
+    and the note about Claude Code's own skills."""
+    groups: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}
+    for name, reason in (listing.left_out or {}).items():
+        groups[reason] += 1
+        if len(shown := examples.setdefault(reason, [])) < 5:
+            shown.append(name)
+    text = Text()
+    if groups:
+        text.append(f"{sum(groups.values())} skills not listed:\n", "bold")
+        for reason, count in groups.most_common():
+            names = examples[reason]
+            more = f", +{count - len(names)} more" if count > len(names) else ""
+            text.append(f"  {count} × {reason}", "yellow")
+            text.append(f"  ({printable(', '.join(names))}{more})\n", "dim")
+    if not listing.own_counted:
+        text.append(OWN_SKILLS_NOTE, "dim")
+    return text
 
 
 class ListingPane(VerticalScroll):
@@ -34,17 +61,15 @@ class ListingPane(VerticalScroll):
         if trimmed:
             note.update(
                 Text.assemble(
-                    (f"{len(trimmed)} descriptions dropped to fit ({listing.wanted:,} characters wanted): ", "yellow"),
-                    printable(", ".join(trimmed)),
+                    (f"{len(trimmed)} descriptions dropped to fit ({listing.wanted:,} characters wanted; ", "yellow"),
+                    ("the most used keep theirs, then the first listed): ", "yellow"),
+                    printable(", ".join(trimmed[:SHOWN_NAMES])),
+                    (f", +{len(trimmed) - SHOWN_NAMES} more" if len(trimmed) > SHOWN_NAMES else "", "dim"),
                 )
             )
         else:
             note.update(Text("Every description fits.", "dim"))
-        left_out = listing.left_out or {}
-        own = "" if listing.own_counted else OWN_SKILLS_NOTE
-        if left_out:
-            own = f"{len(left_out)} skills not listed (disable-model-invocation, skillOverrides, skilldeck's own). " + own
-        self.query_one("#listing-own", Static).update(Text(own, "dim"))
+        self.query_one("#listing-own", Static).update(_not_listed(listing))
         # The exact listing, but a control in a description is shown (^[), not sent to the terminal.
         shown = printable(listing.text)
         text = Text(shown)
