@@ -82,6 +82,8 @@ class Why:
     outcome: Outcome
     verdict: str
     suggestions: tuple[str, ...] = ()
+    # The listing line exactly as sent (the verdict quotes it cut to a sentence's length).
+    line: str | None = None
 
     @property
     def loads(self) -> bool:
@@ -101,6 +103,7 @@ class Why:
             "verdict": self.verdict,
             "gates": [g.to_dict() for g in self.gates],
             "suggestions": list(self.suggestions),
+            "line": self.line,
         }
 
 
@@ -174,6 +177,7 @@ class _Tracer:
         self.permissions = permissions
         self.query = query
         self.gates: dict[str, Gate] = {}
+        self._by_real: dict[Path, Skill] | None = None
 
     def set(self, name: str, status: Status, sentence: str, notes: Iterable[str] = ()) -> None:
         self.gates[name] = Gate(name, status, sentence, tuple(_q(n) for n in notes))
@@ -183,21 +187,33 @@ class _Tracer:
             self.gates.setdefault(name, Gate(name, Status.NOT_APPLICABLE, f"not reached: {why}"))
 
     def result(
-        self, kind: str, path: Path | None, name: str | None, outcome: Outcome, verdict: str, suggestions: Iterable[str] = ()
+        self,
+        kind: str,
+        path: Path | None,
+        name: str | None,
+        outcome: Outcome,
+        verdict: str,
+        suggestions: Iterable[str] = (),
+        line: str | None = None,
     ) -> Why:
         gates = tuple(self.gates[g] for g in GATES if g in self.gates)
-        return Why(self.query, kind, path, name, gates, outcome, verdict, tuple(suggestions))
+        return Why(self.query, kind, path, name, gates, outcome, verdict, tuple(suggestions), line)
 
     # Finding the skill ------------------------------------------------------------------------
-    def loaded_at(self, file: Path) -> Skill | None:
-        """The skill loaded from `file` (the winner or a shadowed one), as found or through links."""
+    def loaded_at(self, file: Path, through_links: bool = True) -> Skill | None:
+        """The skill loaded from `file` (the winner or a shadowed one), as found or, with
+        `through_links`, from a path that leads to the same file."""
         for skill in _every_skill(self.catalog):
             if skill.path == file:
                 return skill
-        real = _real(file)
-        if real == file:
+        if not through_links:
             return None
-        return next((s for s in _every_skill(self.catalog) if _real(s.path) == real and s.path.name == file.name), None)
+        if self._by_real is None:
+            # Once per trace: a skill reached through a symlinked folder is this file too.
+            self._by_real = {}
+            for skill in _every_skill(self.catalog):
+                self._by_real.setdefault(_real(skill.path), skill)
+        return self._by_real.get(_real(file))
 
     def sources(self) -> list[Source]:
         """The roots Claude Code reads (skilldeck's own bundled skills are not Claude Code's)."""
@@ -223,12 +239,21 @@ def _relative(path: Path, source: Source) -> tuple[str, ...]:
     return ()
 
 
-def _root_hint(file: Path, project: Path | None, git_root: Path | None) -> str:
-    """Why a file in some `.claude/skills` or `.claude/commands` is not in any scanned root."""
+def _root_hint(tracer: _Tracer, file: Path, project: Path | None, git_root: Path | None) -> str:
+    """Why a file in some `.claude/skills` or `.claude/commands`, or in a plugin, is not in any scanned root."""
+    for diag in tracer.catalog.diagnostics:
+        if diag.code != "plugin-manifest":
+            continue
+        plugin = diag.path.parent.parent if diag.path.parent.name == ".claude-plugin" else diag.path
+        loaded = any(source.root == plugin for source in tracer.catalog.sources)
+        if plugin != Path("/") and not loaded and _under(file, plugin):
+            return f"the plugin at {plugin} is not loaded: {_q(diag.message, 200)}"
     parts = file.parts
     for index in range(len(parts) - 2, 0, -1):
         if parts[index] in ("skills", "commands") and parts[index - 1] == ".claude":
             base = Path(*parts[: index - 1])
+            if project is not None and base != project and _under(base, project) and parts[index] == "commands":
+                return "Claude Code reads .claude/commands only from the start folder up to the repository root"
             if project is not None and base != project and _under(base, project):
                 return (
                     f"its folder {base} is below the start folder: Claude Code loads a nested .claude/{parts[index]} only "
@@ -315,11 +340,15 @@ def _trace_path(tracer: _Tracer, path: Path, overrides: dict[str, Any], permissi
         tracer.set("root", Status.FAILED, f"there is no file at {path}")
         tracer.skip_rest("the file does not exist")
         return tracer.result("path", path, None, Outcome.NOT_FOUND, f"it never loads because {path} does not exist")
-    skill = tracer.loaded_at(file)
+    skill = tracer.loaded_at(file, through_links=False)
     source = skill.source if skill is not None else tracer.holder(file)
+    if source is None:
+        # Outside every root, yet maybe the target of a skill folder linked into one.
+        skill = tracer.loaded_at(file)
+        source = skill.source if skill is not None else None
     if source is None or source.kind is SourceKind.PATH:
         roots = [f"{s.root} ({s.label})" for s in tracer.sources()]
-        hint = _root_hint(file, permissions.cwd, _git_root(permissions))
+        hint = _root_hint(tracer, file, permissions.cwd, _git_root(permissions))
         tracer.set(
             "root",
             Status.FAILED,
@@ -327,9 +356,11 @@ def _trace_path(tracer: _Tracer, path: Path, overrides: dict[str, Any], permissi
             ["checked: " + r for r in roots] or ["no roots are configured"],
         )
         tracer.skip_rest("Claude Code never finds the file")
-        return tracer.result(
-            "path", file, None, Outcome.NEVER_LOADS, "it never loads because no root Claude Code scans holds this file"
-        )
+        because = hint if hint.startswith("the plugin at") else "no root Claude Code scans holds this file"
+        return tracer.result("path", file, None, Outcome.NEVER_LOADS, f"it never loads because {because}")
+    if skill is not None and skill.path != file:
+        found = f"Claude Code reaches this file through {skill.path}, in the {skill.source.label} tier ({skill.source.root})"
+        return _trace_file(tracer, skill.path, None, source, skill, overrides, "path", found)
     return _trace_file(tracer, file, folder, source, skill, overrides)
 
 
@@ -470,7 +501,13 @@ def _trace_file(
     if skill is None and duplicate is None:
         relevant = [d for d in diags if d.code not in _NOT_PARSE and not d.code.startswith("spec-")]
         blocking = [d for d in relevant if d.severity is Severity.ERROR] or relevant or diags
-        reason = blocking[0].message if blocking else "skilldeck found no skill in it and no diagnostic says why"
+        if blocking:
+            reason = blocking[0].message
+        elif source.kind is SourceKind.PLUGIN:
+            # The one way a plugin leaves a file in its usual place unread, without a word.
+            reason = "the plugin's manifest names its own `skills` or `commands` paths, which replace the default folders"
+        else:
+            reason = "skilldeck found no skill in it and no diagnostic says why"
         tracer.set("parse", Status.FAILED, f"the file does not load: {reason}", notes)
         tracer.skip_rest("the file did not load")
         return tracer.result(
@@ -521,7 +558,8 @@ def _size(file: Path) -> int | None:
 def _clause(message: str) -> str:
     """A diagnostic's message as the end of a sentence (`Cannot read` -> `cannot read`, `YAML` kept)."""
     text = _q(message.rstrip(". "), 200)
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+    keep = text[1:2].isupper() or text.startswith("Claude")
+    return text if keep else text[:1].lower() + text[1:]
 
 
 def _parse_sentence(skill: Skill) -> str:
@@ -561,11 +599,21 @@ def _trace_name(tracer: _Tracer, name: str, overrides: dict[str, Any], permissio
         if source.kind in _SKILLS_TIERS and len(parts) == 1:
             candidate = source.root / name / "SKILL.md"
             if _lexists(candidate):
-                return _trace_file(tracer, candidate, candidate.parent, source, tracer.loaded_at(candidate), overrides, "name")
+                return _trace_file(
+                    tracer,
+                    candidate,
+                    candidate.parent,
+                    source,
+                    tracer.loaded_at(candidate, through_links=False),
+                    overrides,
+                    "name",
+                )
         if source.kind is SourceKind.COMMANDS:
             candidate = source.root.joinpath(*parts[:-1], parts[-1] + ".md")
             if _lexists(candidate):
-                return _trace_file(tracer, candidate, None, source, tracer.loaded_at(candidate), overrides, "name")
+                return _trace_file(
+                    tracer, candidate, None, source, tracer.loaded_at(candidate, through_links=False), overrides, "name"
+                )
     failed = next((d for d in catalog.diagnostics if d.skill == name and d.code not in _NOT_PARSE), None)
     source = tracer.holder(failed.path) if failed is not None else None
     if failed is not None and source is not None:
@@ -754,6 +802,7 @@ def _budget_and_verdict(tracer: _Tracer, skill: Skill, setting: str, later: str 
             name,
             Outcome.NAME_ONLY,
             f"the model sees it as `{_q(entry.line, 200)}` (over budget, no description){refused}",
+            line=entry.line,
         )
     if setting == "name-only":
         tracer.set("budget", Status.PASSED, f"a name-only line always stays whole ({figures})", own)
@@ -763,7 +812,9 @@ def _budget_and_verdict(tracer: _Tracer, skill: Skill, setting: str, later: str 
             name,
             Outcome.NAME_ONLY,
             f"the model sees it as `{_q(entry.line, 200)}` (name only, by skillOverrides){refused}",
+            line=entry.line,
         )
     capped = "; its text is cut at the description cap" if entry.capped else ""
     tracer.set("budget", Status.PASSED, f"it keeps its description ({figures}){capped}", own)
-    return tracer.result(kind, skill.path, name, Outcome.LISTED, f"the model sees it as `{_q(entry.line, 200)}`{refused}")
+    verdict = f"the model sees it as `{_q(entry.line, 200)}`{refused}"
+    return tracer.result(kind, skill.path, name, Outcome.LISTED, verdict, line=entry.line)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine import Why, Workspace, trace_why
+from engine.why import explain
 from tests.conftest import Tree, skill_text, write
+from tests.engine.test_oracle_listing import RECORDED, our_lines, skilldeck_side
+from tests.oracle.workspace import load_cases
 
 
 def why(tree: Tree, query: str | Path, **kw: Any) -> Why:
@@ -132,6 +138,10 @@ def test_the_same_file_reached_twice_loads_once(tree: Tree) -> None:
     assert "the same file already loaded from an earlier path" in second.verdict
     first = why(tree, "shared")
     assert first.outcome == "listed"
+    # The folder the links lead to is in no root, but Claude Code reads it through the first link.
+    target = why(tree, shared)
+    assert target.outcome == "listed" and target.path == tree.skills("user") / "shared" / "SKILL.md"
+    assert target.gate("root").sentence.startswith("Claude Code reaches this file through")  # type: ignore[union-attr]
     assert any("also reached as" in n for n in first.gate("dedup").notes)  # type: ignore[union-attr]
 
 
@@ -229,6 +239,15 @@ def test_plugin_skill_names_and_suffix_suggestions(tree: Tree) -> None:
     assert missing.outcome == "not-found" and missing.suggestions[0] == "tools:lint"
 
 
+def test_a_rejected_plugin_says_why_none_of_its_files_load(tree: Tree) -> None:
+    plugin = tree.root / "broken-plugin"
+    write(plugin / ".claude-plugin" / "plugin.json", "{nope")
+    skill = write(plugin / "skills" / "s" / "SKILL.md", skill_text(description="never"))
+    result = why(tree, skill, plugin_dirs=(plugin,))
+    assert result.outcome == "never-loads"
+    assert result.verdict.startswith(f"it never loads because the plugin at {plugin} is not loaded: ")
+
+
 def test_a_name_label_finds_its_skill(tree: Tree) -> None:
     tree.skill("lab", skill_text(description="Labelled.", name="other-label"))
     result = why(tree, "other-label")
@@ -280,3 +299,34 @@ def test_a_nested_skills_folder_loads_only_once_a_file_under_it_is_touched(tree:
     said = result.verdict + " ".join(g.sentence for g in result.gates)
     assert "once a file under" in said and "apps/web" in said
     assert result.outcome in ("conditional", "never-loads")
+
+
+# Against Claude Code's recordings ------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_why_says_what_claude_code_sent(name: str, tmp_path: Path) -> None:
+    """Every file of every recorded listing case, traced: a file the trace says the model sees is
+    quoted with the line skilldeck's listing sends, and, where that listing is Claude Code's
+    line for line, with the line Claude Code sent. A folder Claude Code logged as reserved never loads."""
+    case, recording = load_cases("listing")[name], RECORDED[name]
+    catalog, listing, places, workspace = skilldeck_side(case, recording, Path(os.path.realpath(tmp_path)))
+    permissions = workspace.permissions()
+    ours = {e.line for e in listing.entries}
+    theirs = set(recording["listing"][2:]) if our_lines(listing) == recording["listing"] else None
+    for written in case.get("files", {}):
+        path = Path(places.fill(written))
+        if path.suffix != ".md":
+            continue
+        result = explain(catalog, str(path), listing, permissions, kind="path")
+        if result.outcome in ("listed", "name-only"):
+            assert result.line in ours, (path, result.verdict)
+            assert theirs is None or result.line in theirs, (path, result.line)
+        else:
+            assert result.line is None and not result.verdict.startswith("the model sees it as"), path
+        # Every file that does not reach the model has a stated reason.
+        assert "no diagnostic says why" not in result.verdict, (path, result.verdict)
+    for logged in recording["skipped"]:
+        reserved = re.search(r"skipping reserved dir name '([^']+)' under (\S+):", logged)
+        if reserved:
+            folder = Path(places.fill(reserved.group(2))) / reserved.group(1)
+            result = explain(catalog, str(folder), listing, permissions, kind="path")
+            assert result.gate("reserved").status == "failed", result.to_dict()  # type: ignore[union-attr]
