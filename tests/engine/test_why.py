@@ -330,3 +330,27 @@ def test_why_says_what_claude_code_sent(name: str, tmp_path: Path) -> None:
             folder = Path(places.fill(reserved.group(2))) / reserved.group(1)
             result = explain(catalog, str(folder), listing, permissions, kind="path")
             assert result.gate("reserved").status == "failed", result.to_dict()  # type: ignore[union-attr]
+
+
+def test_the_gates_after_the_load_agree_with_the_recording(tmp_path: Path) -> None:
+    """why_gates (recorded): a deny rule leaves a skill listed, skillOverrides off takes it out of
+    the listing and the commands, user-invocable-only and disable-model-invocation leave it a
+    command only, user-invocable: false leaves it listed."""
+    case, recording = load_cases("listing")["why_gates"], RECORDED["why_gates"]
+    catalog, listing, _, workspace = skilldeck_side(case, recording, Path(os.path.realpath(tmp_path)))
+    permissions = workspace.permissions()
+    seen = {n: explain(catalog, n, listing, permissions, kind="name") for n in ("denied", "asked", "allowed", "offed", "useronly", "manual", "menuless")}  # fmt: skip
+    for name, result in seen.items():
+        listed = result.line is not None
+        assert (
+            listed == (result.line in recording["listing"]) == any(line.startswith(f"- {name}:") for line in recording["listing"])
+        ), name
+        invocation = result.gate("invocation")
+        in_menu = invocation is not None and "out of the / menu" not in invocation.sentence
+        typed = f"typing /{name} runs it" in result.verdict if result.outcome == "hidden" else result.loads and in_menu
+        assert typed == (name in recording["commands"]), (name, result.verdict)
+    assert seen["denied"].gate("permissions").status == "failed"  # type: ignore[union-attr]
+    assert seen["asked"].gate("permissions").sentence.startswith("Claude Code asks")  # type: ignore[union-attr]
+    assert seen["allowed"].gate("permissions").sentence.startswith("the model's Skill call runs without asking")  # type: ignore[union-attr]
+    assert seen["offed"].outcome == "never-loads"
+    assert seen["useronly"].outcome == seen["manual"].outcome == "hidden"
