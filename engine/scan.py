@@ -333,6 +333,9 @@ def _loose_markdown(path: Path, root: Path, sink: Sink) -> None:
 
 def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink, chain: tuple[str, ...]) -> None:
     """A folder in a skills root without SKILL.md: say what is wrong with it."""
+    if os.path.lexists(skill_dir / ".claude-plugin"):
+        # A plugin kept in a skills folder: the plugin loader reads it (sources.plugins).
+        return
     listing = _scandir(skill_dir, sink)
     real = _cycle_free(str(skill_dir), chain, sink) if listing is not None else None
     if listing is None or real is None:

@@ -40,6 +40,8 @@ class PluginRef:
     root: Path
     # The name to use when the plugin has no manifest (its folder, or its install key).
     fallback_name: str
+    # A folder of a skills folder that is also a plugin (`.claude-plugin/` in it).
+    skills_dir: bool = False
 
 
 def _paths(value: Any, key: str, manifest: Path, sink: Sink) -> list[str]:
@@ -515,6 +517,31 @@ def plugin_dir_refs(folder: Path, sink: Sink) -> list[PluginRef]:
     return [PluginRef(folder / child, child) for child in children]
 
 
+def skills_dir_folders(locations: Locations) -> list[Path]:
+    """The skills folders whose subfolders may be plugins: the user's, and the start folder's."""
+    user = locations.user_skills()
+    project = locations.project / ".claude" / "skills"
+    if os.path.realpath(project) == os.path.realpath(user):
+        return [user]
+    return [user, project]
+
+
+def skills_dir_plugins(folder: Path) -> list[PluginRef]:
+    """Subfolders of a skills folder with a `.claude-plugin` in them: Claude Code loads each as a
+    plugin too (its SKILL.md, if any, is a skill as well). Hidden folders and `synced` are not."""
+    try:
+        names = os.listdir(folder)
+    except (OSError, ValueError):
+        return []
+    refs = []
+    for name in sorted(names, key=lambda n: n.encode("utf-16-be")):
+        if name.startswith(".") or name.casefold() == "synced":
+            continue
+        if os.path.lexists(folder / name / ".claude-plugin"):
+            refs.append(PluginRef(folder / name, name, skills_dir=True))
+    return refs
+
+
 def _plugin_tiers(
     locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None
 ) -> tuple[list[Tier], list[str], list[Entry]]:
@@ -526,6 +553,11 @@ def _plugin_tiers(
     for folder in locations.plugin_dirs:
         refs.extend(plugin_dir_refs(folder, sink))
     refs.extend(installed_plugins(locations, sink))
+    skills_folders = skills_dir_folders(locations)
+    inputs += [str(p) for p in skills_folders]
+    for folder in skills_folders:
+        refs.extend(skills_dir_plugins(folder))
+    adopted: dict[str, Path] = {}
 
     command_tiers: list[Tier] = []
     skill_tiers: list[Tier] = []
@@ -544,6 +576,17 @@ def _plugin_tiers(
             if loaded is None:
                 continue
             name, manifest = loaded
+            if ref.skills_dir:
+                if name in adopted:
+                    sink.error(
+                        "plugin-manifest",
+                        ref.root / MANIFEST,
+                        f"plugin name `{name}` is already the plugin at {adopted[name]}: Claude Code loads that one, "
+                        "not this one",
+                        'give this one another "name" in its plugin.json, or remove one of them',
+                    )
+                    continue
+                adopted[name] = ref.root
             found = plugin_entries(ref, name, manifest, sink, cache)
         except (OSError, RuntimeError, ValueError) as exc:
             # A plugin folder that changed under the load, or paths no system call accepts

@@ -243,3 +243,22 @@ def test_real_marketplace_corpus(tree: Tree) -> None:
     assert len([s for s in catalog.sources if s.kind is SourceKind.PLUGIN]) == 90
     errors = [d for d in catalog.diagnostics if d.severity.value == "error"]
     assert [d.path.parent.parent.name for d in errors] == ["pptx-deck-creation"]
+
+
+def test_a_plugin_inside_a_skills_folder(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_in_skills_dir, plugin_in_skills_dir2. A folder of the user's or the start
+    # folder's skills folder with .claude-plugin/ in it is also a plugin, after the --plugin-dir
+    # ones; not in an --add-dir's skills folder; the user's wins a plugin name.
+    _plugin(tree.skills("user") / "kit", name="kit")
+    write(tree.skills("user") / "kit" / "SKILL.md", skill_text(description="kit top"))
+    _plugin(tree.skills() / "pk", name="kit")
+    _plugin(tree.skills() / "own", name="own")
+    extra = tmp_path / "extra"
+    _plugin(extra / ".claude" / "skills" / "ak", name="ak")
+    dp = _plugin(tmp_path / "dp", name="dp")
+    catalog = tree.load(plugin_dirs=(dp,), add_dirs=(extra,))
+    assert list(catalog.skills) == ["kit", "dp:ship", "kit:ship", "own:ship", "dp:lint", "kit:lint", "own:lint"]
+    clash = only(catalog, "plugin-manifest")
+    assert clash.path == tree.skills() / "pk" / ".claude-plugin" / "plugin.json" and "Claude Code loads that one" in clash.message
+    # A plugin folder without SKILL.md is not reported as a skill folder gone wrong.
+    assert not [d for d in catalog.diagnostics if d.code in ("too-deep", "not-a-skill-dir")]
