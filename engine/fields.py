@@ -54,7 +54,7 @@ _NORMALISED = {k.replace("_", "-").lower(): k for k in KNOWN_FIELDS}
 _READERS: dict[str, tuple[str, str]] = {
     "when_to_use": ("when_to_use", "string"),
     "argument-hint": ("argument_hint", "string"),
-    "arguments": ("arguments", "words"),
+    "arguments": ("arguments", "arguments"),
     "disable-model-invocation": ("disable_model_invocation", "flag"),
     "user-invocable": ("user_invocable", "flag"),
     "allowed-tools": ("allowed_tools", "tools"),
@@ -66,7 +66,7 @@ _READERS: dict[str, tuple[str, str]] = {
     "background": ("background", "flag"),
     "hooks": ("hooks", "hooks"),
     "paths": ("paths", "words"),
-    "shell": ("shell", "text"),
+    "shell": ("shell", "shell"),
     "license": ("license", "text"),
     "compatibility": ("compatibility", "text"),
     "metadata": ("metadata", "raw"),
@@ -101,10 +101,10 @@ def suggest_field(key: str) -> str | None:
 def as_bool(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
+    if isinstance(value, (int, float)):
+        value = js_string(value)  # JavaScript's String(): 1.0 is "1"
     if isinstance(value, str):
-        low = value.strip().lower()
+        low = value.strip(JS_TRIM).lower()
         if low in _TRUE:
             return True
         if low in _FALSE:
@@ -112,30 +112,104 @@ def as_bool(value: Any) -> bool | None:
     return None
 
 
-_TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
-
-
 def split_tools(value: str) -> list[str]:
-    """Split on spaces or commas, never inside parentheses: `Read, Bash(git add:*)`."""
-    # One compiled pattern covers tool names with one level of parentheses; nested
-    # parentheses (rare) take the character loop below.
-    tokens = _TOOL.findall(value)
-    if value.count("(") == value.count(")") == sum(t.count("(") for t in tokens):
-        return tokens
+    """Split one allowed-tools string as Claude Code does: at commas and spaces outside
+    parentheses (`Read, Bash(git add:*)`); other blanks stay inside a name, a `)` ends the
+    parenthesis whatever opened it, blanks before a name are dropped."""
+    if "(" not in value and ")" not in value:
+        # The common case: split at commas, then at spaces.
+        return [t for part in value.split(",") for t in _space_split(part)]
     out: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(value):
+    cur = ""
+    inside = False
+    for ch in value:
         if ch == "(":
+            inside = True
+            cur += ch
+        elif ch == ")":
+            inside = False
+            cur += ch
+        elif ch in ", " and not inside:
+            if cur.strip(JS_TRIM):
+                out.append(cur.strip(JS_TRIM))
+            cur = ""
+        elif cur or ch.strip(JS_TRIM):
+            cur += ch
+    if cur.strip(JS_TRIM):
+        out.append(cur.strip(JS_TRIM))
+    return out
+
+
+def _space_split(part: str) -> list[str]:
+    out = []
+    for word in part.split(" "):
+        word = word.lstrip(JS_TRIM)
+        if word.strip(JS_TRIM):
+            out.append(word.strip(JS_TRIM))
+    return out
+
+
+_JS_WHITESPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+# `paths:` brace expansion bounds, as Claude Code's: at most 1,000 patterns and 4 MiB of them.
+_PATH_RESULTS = 1000
+_PATH_BYTES = 4_194_304
+_BRACE = re.compile(r"([^{]*)\{([^}]+)\}([^\n\r\u2028\u2029]*)\Z")
+
+
+def cc_paths(value: Any) -> tuple[str, ...]:
+    """`paths:` as Claude Code reads it: strings (or the strings of a list) split at commas outside
+    braces, braces expanded (`src/{a,b}/**`), a trailing `/**` dropped; none, or only `**`, is
+    no condition at all (the skill is listed from the start)."""
+    budget = [_PATH_RESULTS, _PATH_BYTES]
+    patterns = [p[:-3] if p.endswith("/**") else p for p in _split_paths(value, budget)]
+    patterns = [p for p in patterns if p]
+    if not patterns or all(p == "**" for p in patterns):
+        return ()
+    return tuple(patterns)
+
+
+def _split_paths(value: Any, budget: list[int]) -> list[str]:
+    if isinstance(value, list):
+        return [p for item in value for p in _split_paths(item, budget)]
+    if not isinstance(value, str):
+        return []
+    parts: list[str] = []
+    cur, depth = "", 0
+    for ch in value:
+        if ch == "{":
             depth += 1
-        elif ch == ")" and depth:
+        elif ch == "}":
             depth -= 1
-        elif depth == 0 and (ch == "," or ch.isspace()):
-            if i > start:
-                out.append(value[start:i])
-            start = i + 1
-    if start < len(value):
-        out.append(value[start:])
+        elif ch == "," and depth == 0:
+            parts.append(cur.strip(JS_TRIM))
+            cur = ""
+            continue
+        cur += ch
+    parts.append(cur.strip(JS_TRIM))
+    return [p for part in parts if part for p in _expand(part, budget)]
+
+
+def _expand(pattern: str, budget: list[int]) -> list[str]:
+    """One pattern's brace expansion, within the shared budget; past it, the pattern unexpanded."""
+    if "{" not in pattern:
+        return [pattern]
+    out: list[str] = []
+    stack = [pattern]
+    while stack:
+        item = stack.pop()
+        m = _BRACE.match(item)
+        if not m:
+            out.append(item)
+            continue
+        head, inner, tail = m.groups()
+        options = [o.strip(JS_TRIM) for o in inner.split(",")]
+        budget[1] -= len(item)
+        count = len(out) + len(stack) + len(options)
+        if budget[1] < 0 or count > budget[0] or count * len(pattern) > budget[1]:
+            return [pattern]
+        stack.extend(head + o + tail for o in reversed(options))
+    budget[0] -= len(out)
+    budget[1] -= len(out) * len(pattern)
     return out
 
 
@@ -260,33 +334,81 @@ class FieldReader:
         return guard_outside_hooks(self.data)
 
     def flag(self, key: str, default: bool) -> bool:
-        if key not in self.data or self.data[key] is None:
+        """A boolean as Claude Code reads it: true/false, or text or a number that reads as
+        1/true/yes/on or 0/false/no/off in any case; anything else, null included, is false."""
+        if key not in self.data:
             return default
-        value = as_bool(self.data[key])
+        raw = self.data[key]
+        value = as_bool(raw)
         if value is None:
+            shown = "empty" if raw is None else f"{js_string(raw)[:60]!r}"
             self._bad(
                 key,
-                f"{key}: {self.data[key]!r} is not a boolean; read as false",
+                f"{key}: {shown} is not a boolean; Claude Code reads it as false"
+                + (", so the skill is hidden from the / menu" if key == "user-invocable" else ""),
                 f"write {key}: true or {key}: false",
             )
             return False
         return value
 
     def tools(self, key: str) -> tuple[str, ...]:
+        """Claude Code's tool list: a string, or the strings of a list (other items dropped),
+        each split at commas and spaces outside parentheses; `*` alone if any entry is `*`."""
         value = self.data.get(key)
-        if value is None:
+        if value is None or value is False or value == "" or (isinstance(value, (int, float)) and value == 0):
             return ()
         if isinstance(value, str):
-            return tuple(split_tools(value))
-        if isinstance(value, list):
-            items = [str(v).strip() for v in value if isinstance(v, (str, int, float))]
+            items = [value]
+        elif isinstance(value, list):
+            items = [v for v in value if isinstance(v, str)]
             if len(items) != len(value):
-                self._bad(key, f"{key} holds items that are not tool names; they are dropped", "list tool names as text")
-            return tuple(i for i in items if i)
-        self._bad(key, f"{key} must be a string or a list of tool names", f"{key}: Read, Grep, Bash(git *)")
-        return ()
+                self._bad(key, f"{key} holds items that are not text; Claude Code drops them", "quote each tool name")
+        else:
+            self._bad(key, f"{key} must be a string or a list of tool names; Claude Code ignores it", f"{key}: Read Grep")
+            return ()
+        tools = [t for item in items for t in split_tools(item)]
+        return ("*",) if "*" in tools else tuple(tools)
+
+    def arguments(self) -> tuple[str, ...]:
+        """Argument names: words of a string or strings of a list; blank and all-digit ones dropped."""
+        value = self.data.get("arguments")
+        if not value or not isinstance(value, (str, list)):
+            return ()
+        items = _JS_WHITESPACE.split(value) if isinstance(value, str) else value
+        names = tuple(v for v in items if isinstance(v, str) and v.strip(JS_TRIM) and not v.isdigit())
+        if isinstance(value, list) and len(names) != len(value):
+            self._bad("arguments", "arguments holds numbers or blanks; Claude Code drops them", "name each argument")
+        return names
+
+    def model(self) -> str | None:
+        value = self.data.get("model")
+        if not isinstance(value, str) or not value.strip(JS_TRIM):
+            if value is not None:
+                self._bad("model", "model must be text; Claude Code ignores it", "model: sonnet")
+            return None
+        model = value.strip(JS_TRIM)
+        return None if model.lower() == "inherit" else model
+
+    def shell(self) -> str | None:
+        value = self.data.get("shell")
+        if value is None:
+            return None
+        shell = js_string(value).strip(JS_TRIM).lower()
+        if shell == "":
+            return None
+        if shell not in ("bash", "powershell"):
+            self._bad(
+                "shell",
+                f"shell: {js_string(value)[:60]!r} is not bash or powershell; Claude Code falls back to bash "
+                "(\"Frontmatter 'shell: ..' ... is not recognized\")",
+                "shell: bash or shell: powershell",
+            )
+            return None
+        return shell
 
     def words(self, key: str, sep: str | None = None) -> tuple[str, ...]:
+        if key == "paths":
+            return cc_paths(self.data.get(key))
         value = self.data.get(key)
         if value is None:
             return ()
@@ -330,8 +452,11 @@ class FieldReader:
             elif kind == "hooks":
                 result = self.hooks()
             elif kind == "model":
-                result = self.text(key)
-                result = None if result == "inherit" else result
+                result = self.model()
+            elif kind == "arguments":
+                result = self.arguments()
+            elif kind == "shell":
+                result = self.shell()
             elif kind == "context":
                 result = self.text(key)
                 if result is not None and result not in ("fork", "inline"):

@@ -23,7 +23,8 @@ def test_booleans(value: object, expected: bool | None) -> None:
         ("Read Grep", ["Read", "Grep"]),
         ("Read, Grep,Glob", ["Read", "Grep", "Glob"]),
         ("Bash(git add:*), Bash(git commit -m *) Read", ["Bash(git add:*)", "Bash(git commit -m *)", "Read"]),
-        ("Bash(a (b, c) d)", ["Bash(a (b, c) d)"]),
+        # A `)` closes the parenthesis whatever opened it, as in Claude Code: nesting is not counted.
+        ("Bash(a (b, c) d)", ["Bash(a (b, c)", "d)"]),
         ("  ", []),
     ],
 )
