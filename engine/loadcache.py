@@ -80,7 +80,8 @@ class LoadCache:
         for root in list(self.commands):
             if under(root, path) or under(path, root):
                 self._forget(self.commands.pop(root)[0])
-        if self.plugins is not None and any(under(path, p) or under(p, path) for p in self.plugin_inputs):
+        plugin_change = f"{SEP}.claude-plugin" in path or any(under(path, p) or under(p, path) for p in self.plugin_inputs)
+        if self.plugins is not None and plugin_change:
             # Files a plugin names directly (its root SKILL.md, manifest paths) are not under
             # a cached skills folder, so they are forgotten with the plugins.
             self._forget(self.plugin_direct)

@@ -553,9 +553,9 @@ def _plugin_tiers(
     for folder in locations.plugin_dirs:
         refs.extend(plugin_dir_refs(folder, sink))
     refs.extend(installed_plugins(locations, sink))
-    skills_folders = skills_dir_folders(locations)
-    inputs += [str(p) for p in skills_folders]
-    for folder in skills_folders:
+    # A new plugin in a skills folder shows as a new `.claude-plugin` path, which drops the
+    # cached plugins (LoadCache.invalidate); other edits in skills folders do not.
+    for folder in skills_dir_folders(locations):
         refs.extend(skills_dir_plugins(folder))
     adopted: dict[str, Path] = {}
 

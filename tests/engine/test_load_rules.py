@@ -199,3 +199,15 @@ def test_a_plugin_skill_linked_from_a_tier(tree: Tree, tmp_path: Path) -> None:
     os.symlink(plugin / "skills" / "ours", tree.skills() / "ours")
     catalog = tree.load(plugin_dirs=(plugin,))
     assert list(catalog.skills) == ["mine", "ours", "plug:ours"]
+
+
+def test_a_reload_adopts_a_new_plugin_in_a_skills_folder(tree: Tree) -> None:
+    cache = LoadCache()
+    locations = tree.locations()
+    tree.skill("kit", _desc("a skill first"), tier="user")
+    collect(locations, Sink(), cache)
+    manifest = write(tree.skills("user") / "kit" / ".claude-plugin" / "plugin.json", '{"name": "kit"}')
+    write(tree.skills("user") / "kit" / "skills" / "inner" / "SKILL.md", _desc("inner"))
+    cache.invalidate(manifest)
+    plugins = [t for t in collect(locations, Sink(), cache) if t.source.kind is SourceKind.PLUGIN and t.entries]
+    assert [e.stem for t in plugins for e in t.entries] == ["inner"]
