@@ -316,7 +316,9 @@ class FieldReader:
     def hooks(self) -> Any:
         """The skill's hooks, or None when Claude Code drops them (see `guard_trap`)."""
         value = self.data.get("hooks")
-        problems = hooks_problems(value) if value else []
+        problems, ignored = hooks_review(value) if _js_truthy(value) else ([], [])
+        for note in ignored[:5]:
+            self._bad("hooks", f'{note}; Claude Code ignores that entry ("entry ignored")', "fix or remove the entry")
         if problems:
             self.sink.error(
                 "hooks-dropped",
@@ -481,7 +483,7 @@ class FieldReader:
             )
             out.pop("hooks", None)
             out.pop("allowed_tools", None)
-        elif "hooks" in self.data and out.get("hooks") is None and self.data.get("hooks"):
+        elif out.get("hooks") is None and _js_truthy(self.data.get("hooks")):
             out.pop("allowed_tools", None)
         if len(unknown) > MAX_UNKNOWN_REPORTED:
             rest = unknown[MAX_UNKNOWN_REPORTED:]
@@ -727,6 +729,15 @@ HOOK_TYPES = frozenset(("command", "prompt", "agent", "http", "mcp_tool"))
 _UNSCANNED = frozenset(("metadata", "mcpServers", "lspServers"))
 
 
+def _js_truthy(value: Any) -> bool:
+    """JavaScript's truthiness: an empty list or mapping is true, 0, "" and null are not."""
+    if value is None or value is False or value == "":
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == value and value != 0  # NaN is false too
+    return True
+
+
 def _holds_guard(value: Any) -> bool:
     """A mapping with a PreToolUse or PermissionRequest key set to anything but null or []."""
     return isinstance(value, dict) and any(
@@ -784,30 +795,49 @@ def guard_outside_hooks(data: dict[str, Any]) -> str | None:
 
 def hooks_problems(hooks: Any) -> list[str]:
     """Why Claude Code would not load `hooks:` (it then drops the skill's allowed-tools too)."""
+    return hooks_review(hooks)[0]
+
+
+def hooks_review(hooks: Any) -> tuple[list[str], list[str]]:
+    """(what makes Claude Code drop the hooks and allowed-tools, the entries it ignores)."""
     if _is_matcher(hooks) or (isinstance(hooks, list) and any(_is_matcher(h) for h in hooks)):
-        return ["hooks: is a matcher, not a mapping of hook events to matcher lists"]
+        return ["hooks: is a matcher, not a mapping of hook events to matcher lists"], []
     if not isinstance(hooks, dict):
-        return [f"hooks: is {'a list' if isinstance(hooks, list) else 'not a mapping'}"]
+        return [f"hooks: is {'a list' if isinstance(hooks, list) else 'not a mapping'}"], []
     problems: list[str] = []
+    ignored: list[str] = []
     for event, matchers in hooks.items():
         if event not in HOOK_EVENTS:
             if _hides_guard(matchers, 3, not isinstance(matchers, list)):
                 problems.append(f"hooks.{event} is not a hook event but holds PreToolUse/PermissionRequest hooks")
+            else:
+                ignored.append(f"hooks.{event} is not a hook event")
             continue
         if not isinstance(matchers, list):
             if (event in GUARD_EVENTS and matchers is not None) or _hides_guard(matchers, 3, False):
                 problems.append(f"hooks.{event} must be a list of matchers")
-            continue
-        if event not in GUARD_EVENTS:
+            else:
+                ignored.append(f"hooks.{event} must be a list of matchers")
             continue
         for index, matcher in enumerate(matchers):
-            entries = matcher.get("hooks") if isinstance(matcher, dict) else None
-            if not isinstance(entries, list):
-                problems.append(f"hooks.{event}[{index}] must be a mapping with a hooks: list")
+            where = f"hooks.{event}[{index}]"
+            problem = _matcher_problem(matcher, where)
+            if problem is None:
                 continue
-            for entry in entries:
-                kind = entry.get("type") if isinstance(entry, dict) else None
-                if kind not in HOOK_TYPES or (kind == "command" and not isinstance(entry.get("command"), str)):
-                    problems.append(f"hooks.{event}[{index}] holds a hook entry Claude Code cannot load")
-                    break
-    return problems
+            (problems if event in GUARD_EVENTS else ignored).append(problem)
+    return problems, ignored
+
+
+def _matcher_problem(matcher: Any, where: str) -> str | None:
+    if not isinstance(matcher, dict):
+        return f"{where} is not a matcher mapping"
+    if not isinstance(matcher.get("matcher", ""), str):
+        return f"{where}.matcher must be text"
+    entries = matcher.get("hooks")
+    if not isinstance(entries, list):
+        return f"{where}.hooks must be a list of hooks"
+    for number, entry in enumerate(entries):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind not in HOOK_TYPES or (kind == "command" and not isinstance(entry.get("command"), str)):
+            return f"{where}.hooks[{number}] is not a hook Claude Code can load (a type: command needs a command:)"
+    return None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import Severity
-from engine.fields import effort_level, guard_outside_hooks, hooks_problems
+from engine.fields import cc_paths, effort_level, guard_outside_hooks, hooks_problems
 from engine.frontmatter import cc_text, first_line_description, js_number, js_string, parse, split
 from engine.skillfile import MARKDOWN_MAX_BYTES, SKILL_MAX_BYTES
 from tests.conftest import Tree, only, skill_text, write
@@ -342,3 +342,61 @@ def test_strict_fails_on_a_folder_with_no_skill_md(tree: Tree, capsys: pytest.Ca
     assert _validate(tree, empty) == 0
     assert _validate(tree, empty, "--strict") == 1
     assert "no SKILL.md here" in capsys.readouterr().out
+
+
+# --- field values (recorded: fm_field_values, fm_hooks) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "patterns"),
+    [("src/**", ("src",)), ("**", ()), ("**/**, **", ()), ("{a,b}/x.py, c.md", ("a/x.py", "b/x.py", "c.md")),
+     (["src/**", 3], ("src",)), ([1, 2], ()), ("", ()), ("x/{a,{b,c}}", ("x/a}", "x/b", "x/c}"))],
+)  # fmt: skip
+def test_paths_as_claude_code_reads_them(value: object, patterns: tuple[str, ...]) -> None:
+    assert cc_paths(value) == patterns
+
+
+def test_field_values_read_as_claude_code_reads_them(tree: Tree) -> None:
+    text = (
+        "---\ndescription: d\nallowed-tools: [Read, 5, 'Grep, Bash(git add:*)']\narguments: [file, 2, mode]\n"
+        "model: '  Inherit '\nshell: PowerShell\ndisable-model-invocation: 1.0\npaths: '**'\n---\n"
+    )
+    path = tree.skill("v", text)
+    catalog = tree.load()
+    skill = catalog.skills["v"]
+    assert skill.allowed_tools == ("Read", "Grep", "Bash(git add:*)")
+    assert skill.arguments == ("file", "mode")
+    assert skill.model is None and skill.shell == "powershell" and skill.disable_model_invocation
+    assert skill.paths == ()
+    assert {d.line for d in _diags(catalog, path, "invalid-value")} == {3, 4}
+
+
+def test_an_empty_user_invocable_hides_the_skill_and_says_so(tree: Tree) -> None:
+    path = tree.skill("u", "---\ndescription: d\nuser-invocable:\n---\n")
+    catalog = tree.load()
+    assert not catalog.skills["u"].user_invocable
+    (warning,) = _diags(catalog, path, "invalid-value")
+    assert "hidden from the / menu" in warning.message
+
+
+def test_an_unknown_shell_falls_back_to_bash(tree: Tree) -> None:
+    path = tree.skill("s", "---\ndescription: d\nshell: zsh\n---\n")
+    catalog = tree.load()
+    assert catalog.skills["s"].shell is None
+    assert "falls back to bash" in _diags(catalog, path, "invalid-value")[0].message
+
+
+@pytest.mark.parametrize(
+    ("hooks", "dropped"),
+    [("[]", True), ("nope", True), ("{}", False), ("\n  Stop: nope", False), ("\n  PreToolUse:", False),
+     ("\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command", True),
+     ("\n  PreToolUse:\n    - matcher: 5\n      hooks:\n        - type: command\n          command: x", True),
+     ("\n  PostToolUse:\n    - matcher: Bash\n      hooks:\n        - type: nope", False)],
+    ids=["list", "text", "empty-map", "stop-text", "guard-null", "guard-no-command", "guard-matcher-number",
+         "other-event-bad-entry"],
+)  # fmt: skip
+def test_which_hooks_make_claude_code_drop_the_allowed_tools(tree: Tree, hooks: str, dropped: bool) -> None:
+    path = tree.skill("h", f"---\ndescription: d\nallowed-tools: Read\nhooks: {hooks}\n---\n")
+    catalog = tree.load()
+    assert catalog.skills["h"].allowed_tools == (() if dropped else ("Read",))
+    assert bool(_diags(catalog, path, "hooks-dropped")) is dropped
