@@ -710,25 +710,56 @@ def _trace_skill(tracer: _Tracer, skill: Skill, overrides: dict[str, Any], kind:
             flags,
         )
 
-    decision = tracer.permissions.decide_skill(name)
-    where = f" in {decision.file}" if decision.file else ""
-    if decision.decision == "deny":
+    denied = _permission_gate(tracer, skill)
+    return _budget_and_verdict(tracer, skill, setting, later, kind, denied)
+
+
+def _permission_gate(tracer: _Tracer, skill: Skill) -> bool:
+    """The model's Skill call as Claude Code 2.1.328 decides it (recorded: why_skill_calls): a
+    deny rule refuses it; an allow rule runs it; an ask rule is not applied (the call ran); with
+    no rule, a skill that sets allowed-tools or hooks is asked, any other runs without asking.
+    True when the call is refused. (skilldeck's own runs are stricter: engine.permissions asks
+    where no rule allows.)"""
+    name = skill.name
+    permissions = tracer.permissions
+    call = {"skill": name}
+    deny = permissions.first_rule("deny", "Skill", call)
+    if deny is not None:
         tracer.set(
             "permissions",
             Status.FAILED,
-            f"the deny rule {decision.rule.text if decision.rule else ''}{where} makes Claude Code refuse the model's "
-            f"Skill call for it; typing /{name} is not affected",
+            f"the deny rule {deny.text} in {deny.file or deny.scope} makes Claude Code refuse the model's Skill call "
+            f"for it; typing /{name} is not affected",
         )
-    elif decision.decision == "ask":
+        return True
+    unreadable = permissions.settings.unreadable
+    if unreadable:
         tracer.set(
-            "permissions", Status.PASSED, f"Claude Code asks before the model's Skill call runs it ({_q(decision.reason, 160)})"
+            "permissions",
+            Status.PASSED,
+            f"{unreadable[0].path} could not be read, so whether a deny rule there refuses the model's Skill call is unknown",
         )
+        return False
+    allow = permissions.first_rule("allow", "Skill", call)
+    ask = permissions.first_rule("ask", "Skill", call)
+    asked = (
+        f"; the ask rule {ask.text} in {ask.file or ask.scope} is not applied to it (a recorded session ran it)" if ask else ""
+    )
+    if allow is not None:
+        sentence = f"the allow rule {allow.text} in {allow.file or allow.scope} lets the model's Skill call run without asking"
     else:
-        tracer.set(
-            "permissions", Status.PASSED, f"the model's Skill call runs without asking ({_q(decision.reason, 160)}{where})"
-        )
-
-    return _budget_and_verdict(tracer, skill, setting, later, kind, decision.decision == "deny")
+        risky = [f for f, v in (("allowed-tools", skill.allowed_tools), ("hooks", skill.hooks)) if v]
+        if risky and not ask:
+            sentence = (
+                f"no Skill rule matches and it sets {' and '.join(risky)}, so Claude Code asks before the model's call runs it"
+            )
+        elif risky:
+            sentence = f"it sets {' and '.join(risky)}, so Claude Code asks before the model's call runs it"
+            asked = ""
+        else:
+            sentence = "no Skill rule is needed: it sets no allowed-tools or hooks, so the model's Skill call runs without asking"
+    tracer.set("permissions", Status.PASSED, sentence + asked)
+    return False
 
 
 def _later(skill: Skill) -> str | None:

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from engine import Why, Workspace, trace_why
+from engine import Locations, Why, Workspace, trace_why
 from engine.why import explain
 from tests.conftest import Tree, skill_text, write
 from tests.engine.test_oracle_listing import RECORDED, our_lines, skilldeck_side
-from tests.oracle.workspace import load_cases
+from tests.oracle.workspace import RECORDINGS as PERMISSION_RECORDINGS
+from tests.oracle.workspace import build, load_cases
 
 
 def why(tree: Tree, query: str | Path, **kw: Any) -> Why:
@@ -183,13 +184,13 @@ def test_disable_model_invocation_hides_it_from_the_model(tree: Tree) -> None:
 
 
 def test_a_paths_skill_is_conditional(tree: Tree) -> None:
-    tree.skill("cond", description="Only for src.", paths="src/**")
+    tree.skill("cond", description="Only for src.", paths="docs/*.md")
     result = why(tree, "cond")
     assert result.outcome == "conditional"
     assert statuses(result)["invocation"] == "failed"
     assert (
         result.verdict
-        == "the model sees it only once a file matching paths: src/** is read or edited; until then it is not listed"
+        == "the model sees it only once a file matching paths: docs/*.md is read or edited; until then it is not listed"
     )
 
 
@@ -204,7 +205,7 @@ def test_a_deny_rule_blocks_the_models_call_not_the_listing(tree: Tree) -> None:
     assert result.verdict.startswith("the model sees it as `- deploy: Ship it.`; Claude Code refuses the model's Skill call")
     settings(tree, {"permissions": {"allow": ["Skill(deploy)"]}})
     allowed = why(tree, "deploy").gate("permissions")
-    assert allowed is not None and allowed.sentence.startswith("the model's Skill call runs without asking")
+    assert allowed is not None and allowed.sentence.startswith("the allow rule Skill(deploy) in ")
 
 
 def test_over_budget_a_skill_drops_to_its_name(tree: Tree) -> None:
@@ -350,7 +351,27 @@ def test_the_gates_after_the_load_agree_with_the_recording(tmp_path: Path) -> No
         typed = f"typing /{name} runs it" in result.verdict if result.outcome == "hidden" else result.loads and in_menu
         assert typed == (name in recording["commands"]), (name, result.verdict)
     assert seen["denied"].gate("permissions").status == "failed"  # type: ignore[union-attr]
-    assert seen["asked"].gate("permissions").sentence.startswith("Claude Code asks")  # type: ignore[union-attr]
-    assert seen["allowed"].gate("permissions").sentence.startswith("the model's Skill call runs without asking")  # type: ignore[union-attr]
+    assert "the ask rule Skill(asked) in" in seen["asked"].gate("permissions").sentence  # type: ignore[union-attr]
+    assert seen["allowed"].gate("permissions").sentence.startswith("the allow rule Skill(allowed)")  # type: ignore[union-attr]
     assert seen["offed"].outcome == "never-loads"
     assert seen["useronly"].outcome == seen["manual"].outcome == "hidden"
+
+
+def test_the_permission_gate_says_what_claude_code_decided(tmp_path: Path) -> None:
+    """why_skill_calls (recorded permission case): each skill's permission gate says the model's
+    Skill call runs, is asked or is refused exactly as Claude Code decided it."""
+    case = load_cases("permissions")["why_skill_calls"]
+    recording = json.loads((PERMISSION_RECORDINGS / "why_skill_calls.json").read_text())
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    locations = Locations(
+        places.project, user_dir=places.home / ".claude", managed_dir=places.root / "managed", bundled=False,
+        environ={"HOME": str(places.home)},
+    )  # fmt: skip
+    workspace = Workspace(locations)
+    catalog = workspace.load()
+    listing, permissions = workspace.listing(catalog), workspace.permissions()
+    for call in recording["calls"]:
+        gate = explain(catalog, call["input"]["skill"], listing, permissions, kind="name").gate("permissions")
+        assert gate is not None
+        said = "deny" if gate.status == "failed" else "ask" if "Claude Code asks" in gate.sentence else "allow"
+        assert said == call["decision"], (call, gate.sentence)
