@@ -176,7 +176,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         }
         if entry.is_skill_md:
             reader.spec(entry.stem)
-        if fm_name is not None and fm_name != entry.stem and entry.is_skill_md and not entry.name_from_frontmatter:
+        if fm_name and fm_name != entry.stem and entry.is_skill_md and not entry.name_from_frontmatter:
             _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None, loaded_from)
     limit_reader = reader or FieldReader(parse(""), path, sink, name)
     limit_reader.limits(values, body_chars)
@@ -267,7 +267,8 @@ def _file_diagnostics(
         sink.info(
             "bom",
             path,
-            "the file starts with a UTF-8 byte-order mark; Claude Code drops it and reads the frontmatter, other tools may not",
+            "the file starts with a UTF-8 byte-order mark; Claude Code drops it before looking for the frontmatter, "
+            "other tools may not",
             "save the file as UTF-8 without BOM",
             line=1,
             column=1,
@@ -312,7 +313,7 @@ def _file_diagnostics(
                 line=line,
                 skill=name,
             )
-        elif not info.bom:
+        else:
             sink.info(
                 "frontmatter-missing",
                 path,

@@ -75,7 +75,7 @@ def test_a_bom_is_dropped_and_the_frontmatter_read_like_claude_code(tree: Tree) 
     assert skill.description == "real"
     assert not skill.model_invocable
     bom = only(catalog, "bom")
-    assert bom.severity is Severity.INFO and "drops it and reads the frontmatter" in bom.message
+    assert bom.severity is Severity.INFO and "drops it before looking for the frontmatter" in bom.message
 
 
 def test_unterminated_frontmatter_is_all_body(tree: Tree) -> None:
