@@ -226,6 +226,7 @@ def _name_mismatch(
 
 # Keys whose effect a user would miss most when Claude Code drops the whole frontmatter.
 _NOTABLE = ("disable-model-invocation", "user-invocable", "allowed-tools", "context", "model", "paths", "hooks", "agent")
+_DOCUMENT_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*:", re.MULTILINE)
 
 
@@ -345,6 +346,17 @@ def _file_diagnostics(
             "so what skilldeck shows for it may differ from Claude Code",
             "keep the frontmatter small and flat: a few key: value lines, no YAML anchors or aliases",
             line=parts.first_line,
+            skill=name,
+        )
+    elif parsed.error and not parsed.repaired_lines and _DOCUMENT_END.search(parts.yaml_text):
+        sink.error(
+            "yaml-invalid",
+            path,
+            "a `...` line ends the YAML document and more follows: Claude Code reads several documents, not "
+            f"key: value pairs, so it ignores every field and {lists}{_lost(parts.yaml_text)}",
+            "remove the `...` line",
+            line=parsed.error.line,
+            column=parsed.error.column,
             skill=name,
         )
     elif parsed.error and not parsed.repaired_lines:

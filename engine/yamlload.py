@@ -48,6 +48,8 @@ _CORE = (
 )  # fmt: skip
 for _tag, _pattern, _first in _CORE:
     Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), list(_first))
+# Bun's parser also merges `<<: *anchor` into the mapping (recorded: fm_yaml_forms), a YAML 1.1 rule.
+Loader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
 
 
 def _core_int(loader: Loader, node: Any) -> int:
@@ -72,6 +74,14 @@ def _core_float(loader: Loader, node: Any) -> float:
     return float(text)
 
 
+def _binary_as_text(loader: Loader, node: Any) -> Any:
+    """`!!binary` is the text as written there (recorded: fm_yaml_forms), not bytes."""
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    return _as_claude_code_reads(loader, node, node.tag, True)
+
+
+Loader.add_constructor("tag:yaml.org,2002:binary", _binary_as_text)
 Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
 Loader.add_constructor("tag:yaml.org,2002:float", _core_float)
 
@@ -128,6 +138,6 @@ def _unknown(loader: Loader, node: Any) -> Any:
 # The scalar types that can fail. (!!str never fails on a scalar, and is by far the most
 # common: left unwrapped. The collection ones, !!set, !!omap, !!pairs, build in two steps and
 # fail later, as YAML errors the repair retry handles: left as they are too.)
-for _name in ("null", "bool", "int", "float", "binary", "timestamp"):
+for _name in ("null", "bool", "int", "float", "timestamp"):
     _wrap(f"tag:yaml.org,2002:{_name}")
 Loader.add_constructor(None, _unknown)

@@ -400,3 +400,18 @@ def test_which_hooks_make_claude_code_drop_the_allowed_tools(tree: Tree, hooks: 
     catalog = tree.load()
     assert catalog.skills["h"].allowed_tools == (() if dropped else ("Read",))
     assert bool(_diags(catalog, path, "hooks-dropped")) is dropped
+
+
+def test_yaml_forms_as_bun_reads_them() -> None:
+    # Recorded: fm_yaml_forms.
+    assert parse("description: !!binary aGVsbG8=\n").data["description"] == "aGVsbG8="
+    assert parse("base: &b {description: merged}\n<<: *b\n").data["description"] == "merged"
+    assert parse("description: !!int 0x1F\n").data["description"] == 31
+
+
+def test_a_second_yaml_document_is_said_so(tree: Tree) -> None:
+    path = tree.skill("doc", "---\ndescription: before\n...\nname: after\n---\n# Fallback\n")
+    catalog = tree.load()
+    assert catalog.skills["doc"].description == "Fallback"
+    (error,) = _diags(catalog, path, "yaml-invalid")
+    assert "several documents" in error.message and "lists this as `doc: Fallback`" in error.message
