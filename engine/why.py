@@ -398,7 +398,15 @@ def _shape(file: Path, source: Source) -> tuple[str | None, str, str]:
     rel = _relative(file, source)
     where = f"the {source.label} tier scans {source.root}"
     if source.kind is SourceKind.PLUGIN:
-        return source.plugin or "", f"{where} (plugin {source.plugin})", ""
+        where = f"{where} (plugin {source.plugin})"
+        usual = (len(rel) == 3 and rel[0] == "skills" and rel[2] == "SKILL.md") or rel == ("SKILL.md",)
+        if usual or (len(rel) >= 2 and rel[0] == "commands" and file.suffix == ".md"):
+            return source.plugin or "", where, ""
+        if rel and rel[0] == "agents":
+            why = "a plugin's agents/ folder holds subagents, which are not skills or commands"
+        else:
+            why = "Claude Code loads a plugin's skills/<folder>/SKILL.md and commands/*.md, or the paths its manifest names"
+        return None, f"{where}, but {why}", why
     if source.kind is SourceKind.COMMANDS:
         if not rel or not file.name.endswith(".md"):
             why = "Claude Code only loads .md files from a commands folder"
@@ -436,6 +444,14 @@ def _trace_file(
     notes = _notes(diags)
     # A plugin may name skill folders and command files anywhere in it (its manifest): a file
     # out of the usual places that has a diagnostic was looked at.
+    owner = _owner(tracer, file, source) if skill is None and expected is None else None
+    if owner is not None:
+        why = (
+            f"it is a file inside the folder of /{owner.name}, which is the skill: Claude Code never loads such a file as a skill"
+        )
+        tracer.set("root", Status.FAILED, f"{where.split(', but ')[0]}; {why}", notes)
+        tracer.skip_rest("Claude Code does not look at this file")
+        return tracer.result(kind, file, None, Outcome.NEVER_LOADS, f"it never loads because {why}")
     if skill is None and expected is None and (source.kind is not SourceKind.PLUGIN or not diags):
         tracer.set("root", Status.FAILED, where, notes)
         tracer.skip_rest("Claude Code does not look at this file")
@@ -541,6 +557,19 @@ def _trace_file(
     return _trace_skill(tracer, skill, overrides, kind)
 
 
+def _owner(tracer: _Tracer, file: Path, source: Source) -> Skill | None:
+    """The loaded skill whose folder holds `file` (a reference, a script, a template), if any."""
+    folder = file.parent
+    for _ in range(32):  # bounded: a folder chain no deeper than any root Claude Code scans
+        if folder == source.root or not _under(folder, source.root):
+            return None
+        skill = tracer.loaded_at(folder / "SKILL.md", through_links=False)
+        if skill is not None:
+            return skill
+        folder = folder.parent
+    return None
+
+
 def _notes(diags: Iterable[Diagnostic]) -> list[str]:
     """Diagnostics as gate notes; the Agent Skills spec findings are left to the diagnostics pane,
     since they say what other clients do, not Claude Code."""
@@ -620,7 +649,10 @@ def _trace_name(tracer: _Tracer, name: str, overrides: dict[str, Any], permissio
         if _isdir(failed.path):
             return _folder_without_skill(tracer, failed.path)
         return _trace_file(tracer, failed.path, None, source, None, overrides, "name")
-    names = sorted({s.name for s in _every_skill(catalog)} | {s.display_name for s in catalog.skills.values()})
+    labels = {
+        s.display_name for s in catalog.skills.values() if s.display_name != s.name and not s.name.endswith(f":{s.display_name}")
+    }
+    names = sorted({s.name for s in _every_skill(catalog)} | labels)
     suggestions = [n for n in names if n.endswith(f":{name}")]
     folded = name.casefold()
     suggestions += [n for n in difflib.get_close_matches(folded, names, n=3, cutoff=0.6) if n not in suggestions]

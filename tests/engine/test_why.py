@@ -240,6 +240,20 @@ def test_plugin_skill_names_and_suffix_suggestions(tree: Tree) -> None:
     assert missing.outcome == "not-found" and missing.suggestions[0] == "tools:lint"
 
 
+def test_files_beside_a_skill_and_a_plugins_agents_are_not_skills(tree: Tree) -> None:
+    tree.skill("guide", description="Guide.")
+    ref = write(tree.skills() / "guide" / "references" / "api.md", "# API\n")
+    result = why(tree, ref)
+    assert result.verdict == "it never loads because it is a file inside the folder of /guide, which is the skill: " \
+        "Claude Code never loads such a file as a skill"  # fmt: skip
+    plugin = tree.root / "p"
+    write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "tools"}))
+    agent = write(plugin / "agents" / "reviewer.md", "---\nname: reviewer\n---\nReview.\n")
+    readme = write(plugin / "README.md", "# tools\n")
+    assert "agents/ folder holds subagents" in why(tree, agent, plugin_dirs=(plugin,)).verdict
+    assert why(tree, readme, plugin_dirs=(plugin,)).outcome == "never-loads"
+
+
 def test_a_rejected_plugin_says_why_none_of_its_files_load(tree: Tree) -> None:
     plugin = tree.root / "broken-plugin"
     write(plugin / ".claude-plugin" / "plugin.json", "{nope")
