@@ -1,9 +1,12 @@
 """Split a markdown file into YAML frontmatter and body, and parse the YAML as Claude Code does.
 
-Claude Code reads the file as UTF-8 (bad bytes become U+FFFD), takes the block between a first
-line `---` and the next line `---`, parses it, retries once after quoting values that usually
-break YAML, and falls back to empty metadata. This module reproduces that and remembers
-everything a user needs to fix the file: positions, repaired lines, duplicate keys.
+Claude Code 2.1.328 reads the file as UTF-8 (bad bytes become U+FFFD), drops a BOM, takes the
+block from a first line `---` to the next `---` wherever it stands, parses it as YAML 1.2 (Bun's
+parser), retries once after quoting values that usually break YAML and turning leading tabs into
+spaces, and falls back to empty metadata. Descriptions, when_to_use and argument hints are then
+cleaned (`cc_text`). This module reproduces that and remembers everything a user needs to fix the
+file: positions, repaired lines, duplicate keys. Each rule is recorded on the binary:
+tests/oracle/cases/listing/fm_*.json.
 """
 
 from __future__ import annotations
