@@ -186,7 +186,9 @@ def test_precedence_and_flags(tree: Tree) -> None:
     assert [f.scope for f in settings.files] == ["managed", "managed", "local", "project", "user"]
     assert settings.rules[0].file == tree.managed / "managed-settings.d" / "10-team.json"
     assert settings.disable_skill_shell_execution is False, "the project file is more specific than the user's"
-    assert settings.skill_overrides == {"x": {}}
+    # Not one of on / name-only / user-invocable-only / off: Claude Code skips the whole setting.
+    assert settings.skill_overrides == {}
+    assert any("skillOverrides" in d.message for d in settings.diagnostics)
 
 
 def test_bad_json_and_bad_entries(tree: Tree) -> None:
