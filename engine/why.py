@@ -257,7 +257,7 @@ def _root_hint(tracer: _Tracer, file: Path, project: Path | None, git_root: Path
             if project is not None and base != project and _under(base, project):
                 return (
                     f"its folder {base} is below the start folder: Claude Code loads a nested .claude/{parts[index]} only "
-                    f"once a file under {base} is touched, scoped as {base.name}:<name>"
+                    f"once a file under {base} is touched (as <folder>:<name> when an earlier skill has the name)"
                 )
             if project is not None and _under(project, base):
                 stop = git_root or project
@@ -371,7 +371,7 @@ def _git_root(permissions: Permissions) -> Path | None:
 
 def _folder_without_skill(tracer: _Tracer, folder: Path) -> Why:
     source = tracer.holder(folder)
-    notes = [d.message for d in tracer.diagnostics(folder)]
+    notes = _notes(tracer.diagnostics(folder))
     is_root = any(folder == s.root for s in tracer.catalog.sources)
     if is_root:
         count = sum(1 for s in _every_skill(tracer.catalog) if s.source.root == folder)
@@ -442,8 +442,6 @@ def _trace_file(
     expected, where, not_there = _shape(file, source)
     diags = tracer.diagnostics(file, *(() if folder is None else (folder,)))
     notes = _notes(diags)
-    # A plugin may name skill folders and command files anywhere in it (its manifest): a file
-    # out of the usual places that has a diagnostic was looked at.
     owner = _owner(tracer, file, source) if skill is None and expected is None else None
     if owner is not None:
         why = (
@@ -452,6 +450,8 @@ def _trace_file(
         tracer.set("root", Status.FAILED, f"{where.split(', but ')[0]}; {why}", notes)
         tracer.skip_rest("Claude Code does not look at this file")
         return tracer.result(kind, file, None, Outcome.NEVER_LOADS, f"it never loads because {why}")
+    # A plugin may name skill folders and command files anywhere in it (its manifest): a file
+    # out of the usual places that has a diagnostic was looked at.
     if skill is None and expected is None and (source.kind is not SourceKind.PLUGIN or not diags):
         tracer.set("root", Status.FAILED, where, notes)
         tracer.skip_rest("Claude Code does not look at this file")
@@ -527,7 +527,11 @@ def _trace_file(
         tracer.set("parse", Status.FAILED, f"the file does not load: {reason}", notes)
         tracer.skip_rest("the file did not load")
         return tracer.result(
-            kind, file, expected, Outcome.NEVER_LOADS, f"it never loads because of the file itself: {_clause(reason)}"
+            kind,
+            file,
+            expected,
+            Outcome.NEVER_LOADS,
+            f"it never loads because Claude Code cannot use the file: {_clause(reason)}",
         )
     if skill is not None:
         tracer.set(

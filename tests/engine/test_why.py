@@ -123,7 +123,9 @@ def test_a_file_that_cannot_be_read_fails_the_parse_gate_with_its_diagnostic(tre
     result = why(tree, folder)
     assert statuses(result)["parse"] == "failed"
     assert result.outcome == "never-loads"
-    assert result.verdict.startswith("it never loads because of the file itself: symlink to a file that does not exist")
+    assert result.verdict.startswith(
+        "it never loads because Claude Code cannot use the file: symlink to a file that does not exist"
+    )
     by_name = why(tree, "gone")
     assert by_name.path == folder / "SKILL.md" and by_name.outcome == "never-loads"
 
