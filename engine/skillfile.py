@@ -24,7 +24,8 @@ class Entry(NamedTuple):
     stem: str
     # "plugin" for `plugin:stem`, "ns:sub" for a command in commands/ns/sub/, or "".
     namespace: str = ""
-    # Plugin skills: `name:` replaces the part after `plugin:`.
+    # Set by the plugin loaders for a skill the catalog names from its `name:` (a plugin's own
+    # SKILL.md); every other skill is named by its folder, `name:` being only a label.
     name_from_frontmatter: bool = False
     is_skill_md: bool = True
 
