@@ -407,7 +407,7 @@ def _file_diagnostics(
         sink.warning(
             "duplicate-key",
             path,
-            f"`{key}` appears more than once; the last value wins here, strict YAML parsers reject the file",
+            f"`{key}` appears more than once; Claude Code takes the last value, strict YAML parsers reject the file",
             f"keep a single `{key}:`",
             line=line,
             column=column,
