@@ -478,6 +478,7 @@ _IGNORABLE = (
     (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0x110BD, 0x110BD), (0x1D173, 0x1D17A),
     (0x13430, 0x1343F), (0x16FE4, 0x16FE4), (0x1BCA0, 0x1BCA3), (0xE0000, 0xE0FFF),
 )  # fmt: skip
+_IGNORABLE_RE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE) + "]")
 _JOINERS = "\u200c\u200d\ufe0f\U000e007f"
 
 
@@ -493,8 +494,10 @@ def _invisible(ch: str) -> bool:
 
 
 def _emoji_like(ch: str) -> bool:
+    """A character an emoji sequence may start with: the pictographs, and the symbols and
+    punctuation past ASCII that take a U+FE0F (`↔️`, `‼️`, `©️`; recorded: fm_description_text)."""
     code = ord(ch)
-    return 0x1F000 <= code <= 0x1FAFF or unicodedata.category(ch) == "So" or 0x1F3FB <= code <= 0x1F3FF
+    return 0x1F000 <= code <= 0x1FAFF or (code > 0x7F and unicodedata.category(ch)[0] in "SP")
 
 
 def _kept(text: str, i: int) -> bool:
@@ -525,18 +528,21 @@ def cc_text(text: str) -> str:
     """A description, when_to_use or argument hint as Claude Code keeps it after loading."""
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
-    if text.isprintable() and "\u2800" not in text:
-        return text
+    if text.isprintable() and not _IGNORABLE_RE.search(text):
+        return text  # (isprintable() passes the ignorable letters and marks: U+3164, U+FE0F, ...)
     keep_joiners = len(text) <= 4096 and any(j in text for j in _JOINERS)
     out: list[str] = []
-    run = False
+    append = out.append
+    run = False  # the last character was invisible: a run goes on, it gets one space only
     for i, ch in enumerate(text):
-        if not _invisible(ch):
-            out.append(ch)
+        if " " <= ch <= "~" or not _invisible(ch):  # printable ASCII, the bulk of any text: no call
+            append(ch)
             run = False
         elif keep_joiners and _kept(text, i):
-            out.append(ch)
-        elif not run or out[-1] != " ":
-            out.append(" ")
+            append(ch)
+            run = True
+        else:
+            if not (run and out[-1] == " "):
+                append(" ")
             run = True
     return "".join(out)

@@ -113,8 +113,9 @@ def test_string_of_lists_and_maps() -> None:
      ("\x1b[31mred\x1b[0m text", "red text"), ("Head\x07ing\u200b here", "Head ing  here"),
      ("pua \ue000 x \u2800 braille \uffff end", "pua   x   braille   end"),
      ("\U0001f468\u200d\U0001f469 \u2764\ufe0f", "\U0001f468\u200d\U0001f469 \u2764\ufe0f"),
-     ("plain text", "plain text")],
-    ids=["tab-zwsp", "controls", "ansi", "runs-next-to-spaces", "private-and-unassigned", "emoji-joiners", "plain"],
+     ("plain text", "plain text"), ("a\ufe0fb x\u3164y 1\ufe0f\u20e3 \u2194\ufe0f", "a b x y 1\ufe0f\u20e3 \u2194\ufe0f")],
+    ids=["tab-zwsp", "controls", "ansi", "runs-next-to-spaces", "private-and-unassigned", "emoji-joiners", "plain",
+         "printable-but-ignorable"],
 )  # fmt: skip
 def test_text_is_cleaned_as_claude_code_cleans_it_at_load(raw: str, clean: str) -> None:
     # Recorded: fm_description_text.
