@@ -478,7 +478,9 @@ class FieldReader:
                 f"`{trap}` holds a PreToolUse/PermissionRequest hook outside `hooks:`, so Claude Code loads this "
                 'skill with no hooks and no allowed-tools ("PreToolUse/PermissionRequest is declared at the '
                 'frontmatter top level, outside "hooks"")',
-                "move it under hooks: (hooks:\n  PreToolUse: [...])",
+                f"nest it under hooks:, as `hooks: {{{trap}: [...]}}`"
+                if trap in HOOK_EVENTS
+                else "move the hook into hooks:, under its event name (hooks: {PreToolUse: [...]})",
                 **self._at(trap),
             )
             out.pop("hooks", None)
@@ -502,7 +504,7 @@ class FieldReader:
                 "unknown-field",
                 self.path,
                 f"`{key}` is a hook event, but at the top level Claude Code ignores it: the hook never runs",
-                f"move it under hooks: (hooks:\n  {key}: [...])",
+                f"nest it under hooks:, as `hooks: {{{key}: [...]}}`",
                 **self._at(key),
             )
             return

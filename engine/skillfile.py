@@ -373,13 +373,20 @@ def _file_diagnostics(
             skill=name,
         )
     elif parsed.error:
-        lines = ", ".join(str(n) for n in parsed.repaired_lines)
+        source = parts.yaml_text.split("\n")
+        tabbed = [n for n in parsed.repaired_lines if source[n - parts.first_line].startswith("\t")]
+        quoted = [n for n in parsed.repaired_lines if n not in tabbed]
+        changes = []
+        if quoted:
+            changes.append(f"quotes the value on line {', '.join(map(str, quoted))}")
+        if tabbed:
+            changes.append(f"turns the leading tabs on line {', '.join(map(str, tabbed))} into spaces")
         sink.warning(
             "yaml-repaired",
             path,
-            f"invalid YAML ({parsed.error.message}); Claude Code reads it only after its repair retry "
-            f"(quoting values, tabs at line starts as spaces) changes line {lines}; other tools reject it",
-            "put the value in double quotes, and indent with spaces, not tabs",
+            f"invalid YAML ({parsed.error.message}); Claude Code reads it only because its retry "
+            f"{' and '.join(changes)}; other tools reject it",
+            "put the value in double quotes" if quoted else "indent with spaces, not tabs",
             line=parsed.error.line,
             column=parsed.error.column,
             skill=name,
@@ -455,4 +462,8 @@ def _early_close(sink: Sink, path: Path, name: str, parts: Split) -> None:
             "included, becomes the prompt"
         )
         hint = 'never write --- inside the frontmatter: quote the value and write it otherwise (e.g. "—")'
+    # The keys after the early close that the author meant as frontmatter: up to the next `---` line.
+    rest = text[close + 3 : close + 20_003]
+    end_line = re.search(r"^---[ \t]*\r?$", rest, re.MULTILINE)
+    message += _lost(rest[: end_line.start()] if end_line else "")
     sink.warning("frontmatter-early-close", path, message, hint, line=line, skill=name)

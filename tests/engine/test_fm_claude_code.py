@@ -249,7 +249,7 @@ def test_where_claude_code_finds_a_misplaced_guard() -> None:
 def test_a_hook_event_at_the_top_level_says_where_it_belongs(tree: Tree) -> None:
     path = tree.skill("post", "---\ndescription: d\nPostToolUse:\n  - hooks: []\n---\n")
     (warning,) = _diags(tree.load(), path, "unknown-field")
-    assert "hook event" in warning.message and warning.hint.startswith("move it under hooks:")
+    assert "hook event" in warning.message and warning.hint.startswith("nest it under hooks:")
 
 
 @pytest.mark.parametrize(
