@@ -416,3 +416,10 @@ def test_a_second_yaml_document_is_said_so(tree: Tree) -> None:
     assert catalog.skills["doc"].description == "Fallback"
     (error,) = _diags(catalog, path, "yaml-invalid")
     assert "several documents" in error.message and "lists this as `doc: Fallback`" in error.message
+
+
+def test_code_points_of_newer_unicode_are_kept_as_claude_code_keeps_them() -> None:
+    # Claude Code's Unicode is 17.0 (recorded: fm_description_text, `unicode-17`); this Python's
+    # unicodedata may be older and call them unassigned.
+    assert cc_text("blue \U0001fa75 cjk \U00031350 x") == "blue \U0001fa75 cjk \U00031350 x"
+    assert cc_text("gap \U0001faff greek \u0378 x") == "gap   greek   x"
