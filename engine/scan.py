@@ -25,6 +25,9 @@ from .skillfile import Entry
 from .sources.collate import collation_key
 
 MAX_DEPTH = 6
+# Claude Code finds commands at any depth (recorded: load_commands_edge); this only stops a
+# runaway tree.
+MAX_COMMAND_DEPTH = 32
 RESERVED_DIR = "synced"
 # What Claude Code keeps of a plugin skill's folder name: the rest becomes `-` (`.x` is `-x`).
 _PLUGIN_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
@@ -408,7 +411,7 @@ def scan_commands_root(root: Path, sink: Sink, namespace: str = "") -> list[Entr
 def _walk_commands(
     folder: Path, parts: tuple[str, ...], walk: _Walk, sink: Sink, namespace: str, found: list[Entry], chain: tuple[str, ...]
 ) -> None:
-    if len(parts) > MAX_DEPTH:
+    if len(parts) > MAX_COMMAND_DEPTH:
         return
     listing = _scandir(folder, sink)
     if listing is None:
@@ -423,18 +426,29 @@ def _walk_commands(
             folders.append(entry)
         elif entry.name.endswith(".md"):
             files.append(entry)
+        elif entry.name.lower().endswith(".md"):
+            sink.warning(
+                "not-loaded",
+                Path(entry.path),
+                f"{entry.name} is not a command: Claude Code only reads files ending in .md (lower case)",
+                f"rename it to {entry.name[:-3]}.md",
+            )
     skill_files = [f for f in files if f.name.lower() == "skill.md"]
-    if skill_files and parts:
+    if skill_files:
+        # The folder is one command in the skill format, named by the folder (at the top of
+        # commands/, by that folder: `commands`).
         chosen = next((f for f in skill_files if f.name == "SKILL.md"), skill_files[0])
+        stem = parts[-1] if parts else folder.name
         parent_ns = ":".join(p for p in (namespace, *parts[:-1]) if p)
-        found.append(Entry(Path(chosen.path), parts[-1], parent_ns, False, True))
+        command = f"{parent_ns}:{stem}" if parent_ns else stem
+        found.append(Entry(Path(chosen.path), stem, parent_ns, False, True))
         for other in files:
             if other is not chosen:
                 sink.info(
                     "not-loaded",
                     Path(other.path),
                     f"{other.name} sits beside {chosen.name}: Claude Code loads this folder as the one command "
-                    f"/{':'.join(p for p in (namespace, *parts) if p)} and not this file",
+                    f"/{command} and not this file",
                     "move it to its own folder if it should be a command of its own",
                 )
     else:

@@ -211,3 +211,16 @@ def test_a_reload_adopts_a_new_plugin_in_a_skills_folder(tree: Tree) -> None:
     cache.invalidate(manifest)
     plugins = [t for t in collect(locations, Sink(), cache) if t.source.kind is SourceKind.PLUGIN and t.entries]
     assert [e.stem for t in plugins for e in t.entries] == ["inner"]
+
+
+def test_commands_at_any_depth_and_a_top_skill_md(tree: Tree) -> None:
+    # Recorded: load_commands_edge.
+    commands = tree.project / ".claude" / "commands"
+    write(commands / "SKILL.md", _desc("the top folder as one command"))
+    beside = write(commands / "README.md", _desc("not loaded beside it"))
+    write(commands / "d1" / "d2" / "d3" / "d4" / "d5" / "d6" / "d7" / "d8" / "deep.md", _desc("deep"))
+    upper = write(commands / "misc" / "upper.MD", _desc("not .md"))
+    write(commands / "misc" / "README.md", _desc("a command like any other"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["commands", "d1:d2:d3:d4:d5:d6:d7:d8:deep", "misc:README"]
+    assert codes(catalog, beside) == ["not-loaded"] and codes(catalog, upper) == ["not-loaded"]
