@@ -177,7 +177,8 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         }
         if entry.is_skill_md:
             reader.spec(entry.stem)
-        if fm_name and fm_name != entry.stem and entry.is_skill_md and not entry.name_from_frontmatter:
+        commands = loaded_from is LoadedFrom.COMMANDS
+        if fm_name and fm_name != entry.stem and (entry.is_skill_md or commands) and not entry.name_from_frontmatter:
             _name_mismatch(sink, path, entry, fm_name, name, parsed.position("name") if parsed else None, loaded_from)
     limit_reader = reader or FieldReader(parse(""), path, sink, name)
     limit_reader.limits(values, body_chars)
@@ -187,7 +188,8 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
 
     return Skill(
         name=name,
-        display_name=fm_name or entry.stem,
+        # A command has no label in Claude Code: `name:` is ignored (recorded: fm_command_name).
+        display_name=(fm_name if loaded_from is not LoadedFrom.COMMANDS else None) or entry.stem,
         description=description,
         description_source=description_source,
         source=source,
@@ -207,7 +209,7 @@ def _name_mismatch(
     line, column = pos if pos else (None, None)
     if loaded_from is LoadedFrom.COMMANDS:
         # Claude Code reads a SKILL.md under commands/ as a command: no label at all.
-        message = f"name: `{fm_name}` is ignored here: a SKILL.md under commands/ is the command /{name}, with no label"
+        message = f"name: `{fm_name}` is ignored: Claude Code names a command after its file, /{name}, with no label"
     else:
         label = _label(entry, fm_name)
         message = (

@@ -423,3 +423,12 @@ def test_code_points_of_newer_unicode_are_kept_as_claude_code_keeps_them() -> No
     # unicodedata may be older and call them unassigned.
     assert cc_text("blue \U0001fa75 cjk \U00031350 x") == "blue \U0001fa75 cjk \U00031350 x"
     assert cc_text("gap \U0001faff greek \u0378 x") == "gap   greek   x"
+
+
+def test_a_commands_name_is_ignored(tree: Tree) -> None:
+    # Recorded: fm_command_name (`- cmdname: ...`, no label).
+    path = write(tree.repo / ".claude" / "commands" / "cmdname.md", "---\nname: other-label\ndescription: d\n---\n")
+    catalog = tree.load()
+    assert catalog.skills["cmdname"].display_name == "cmdname"
+    (warning,) = _diags(catalog, path, "name-mismatch")
+    assert "is ignored" in warning.message and warning.line == 2
