@@ -288,6 +288,7 @@ def test_an_early_close_names_the_line_and_the_fate_of_the_rest(tree: Tree) -> N
     assert catalog.skills["i"].model_invocable  # the flag was after the early close
     (early,) = _diags(catalog, inline, "frontmatter-early-close")
     assert early.line == 3 and "inside line 3 (`note: a---b`)" in early.message
+    assert early.message.endswith("; disable-model-invocation is not applied")
     (four,) = _diags(catalog, dashes, "frontmatter-early-close")
     assert four.line == 3 and "`-`, becomes the first line of the prompt" in four.message
     assert not _diags(catalog, dashes, "frontmatter-unterminated")
