@@ -21,6 +21,7 @@ from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill,
 from .scan import entry_order, plugin_skill_stem
 from .skillfile import Entry, load_entry
 from .sources import Tier
+from .sources.names import refusal
 
 Progress = Callable[[int, int], None]
 log = logging.getLogger(__name__)
@@ -220,6 +221,16 @@ def build(
             skill = _plugin_path_skill(skill, entry) if entry.name_from_frontmatter else _plugin_label(skill, entry)
         if tier.overrides is not None and skill.path in tier.overrides:
             skill = _overridden(skill, tier.overrides[skill.path])
+        refused = refusal(skill.name)
+        if refused is not None:
+            sink.warning(
+                "name-refused",
+                skill.path,
+                f"Claude Code does not offer /{skill.name}: {refused}; it is neither listed nor typable",
+                "rename the folder (or the file) to letters, digits, - and _",
+                skill=skill.name,
+            )
+            continue
         if tier.nested:
             deferred.append(replace(skill, activation="nested"))
             continue

@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "scoped": "an --add-dir skill whose name another skill has: Claude Code keeps both, this one scoped (`dir:name`)",
     "deferred": "a skill Claude Code loads only later: a `paths:` skill, or one below the start folder",
     "renamed": "a plugin skill folder whose name Claude Code changes (odd characters become -)",
+    "name-refused": "a name Claude Code does not offer at all (hidden characters, < or >, odd spaces, too long)",
 }
 
 

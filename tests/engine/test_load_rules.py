@@ -13,6 +13,7 @@ from engine.diagnostics import Sink
 from engine.loadcache import LoadCache
 from engine.scan import MAX_DIRS_PER_ROOT
 from engine.sources.collate import collation_key
+from engine.sources.names import refusal
 from engine.sources.tiers import collect
 from tests.conftest import Tree, codes, skill_text, write
 
@@ -224,3 +225,15 @@ def test_commands_at_any_depth_and_a_top_skill_md(tree: Tree) -> None:
     catalog = tree.load()
     assert list(catalog.skills) == ["commands", "d1:d2:d3:d4:d5:d6:d7:d8:deep", "misc:README"]
     assert codes(catalog, beside) == ["not-loaded"] and codes(catalog, upper) == ["not-loaded"]
+
+
+def test_names_claude_code_does_not_offer(tree: Tree) -> None:
+    # Recorded: listing_odd_names (`a<b>` is not offered; `amp&er`, `with space`, `ünïcode` are).
+    for name in ("a<b>", "amp&er", "with space", "ünïcode", "two  spaces", "zero\u200bwidth", " lead", "nb\u00a0sp"):
+        tree.skill(name, _desc("d"))
+    write(tree.project / ".claude" / "commands" / "ns" / " odd.md", _desc("space after the colon"))
+    catalog = tree.load()
+    assert list(catalog.skills) == ["amp&er", "ünïcode", "with space"]
+    assert codes(catalog).count("name-refused") == 6
+    assert refusal("x" * 256) is None and refusal("x" * 257) is not None
+    assert refusal("e\u0301") is None and refusal("\u0301e") is not None
