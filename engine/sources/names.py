@@ -20,12 +20,18 @@ _SPACE_AT_COLON = re.compile(r"(?:^|:) | (?::|$)|^:|:$")
 _BLANK = frozenset("\u2028\u2029\u2800\u3164\uffa0\u115f\u1160\ufffc")
 
 
+# Most names: nothing to check further (a catalog may hold 15,000).
+_PLAIN = re.compile(r"[A-Za-z0-9_.-][A-Za-z0-9_.:-]{0,254}[A-Za-z0-9_.-]|[A-Za-z0-9_.-]")
+
+
 def _units(text: str) -> int:
     return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
 
 
 def refusal(name: str) -> str | None:
     """Why Claude Code does not offer `name`, or None when it does."""
+    if _PLAIN.fullmatch(name):
+        return None
     if not name:
         return "the name is empty"
     if _units(name) > MAX_NAME_UNITS:
