@@ -561,7 +561,7 @@ def cc_text(text: str) -> str:
     """A description, when_to_use or argument hint as Claude Code keeps it after loading."""
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
-    if text.isprintable() and not _IGNORABLE_RE.search(text):
+    if text.isprintable() and (text.isascii() or not _IGNORABLE_RE.search(text)):
         return text  # (isprintable() passes the ignorable letters and marks: U+3164, U+FE0F, ...)
     keep_joiners = len(text) <= 4096 and any(j in text for j in _JOINERS)
     out: list[str] = []
