@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .model import LoadedFrom, Skill, SourceKind
@@ -202,6 +203,11 @@ class Listing:
     budget_source: str = ""
     # Skills left out and why: {name: reason}.
     left_out: Mapping[str, str] | None = None
+    # The entries by name, for a lookup per key press that does not grow with the catalog.
+    by_name: Mapping[str, ListingEntry] | None = None
+
+    def entry(self, name: str) -> ListingEntry | None:
+        return (self.by_name or {}).get(name)
 
     @property
     def trimmed(self) -> tuple[str, ...]:
@@ -373,4 +379,5 @@ def build_listing(
     used = sum(utf16_len(r[1] if keep[i] else r[2]) for i, r in enumerate(rows)) + max(0, len(rows) - 1)
     entries = tuple(ListingEntry(r[0], lines[i], r[1], not keep[i], r[3], r[4], r[5], r[6]) for i, r in enumerate(rows))
     text = "\n".join([HEADER, "", *lines]) if rows else ""
-    return Listing(text, entries, chars, used, wanted, source, left_out)
+    by_name = MappingProxyType({e.name: e for e in entries})
+    return Listing(text, entries, chars, used, wanted, source, MappingProxyType(left_out), by_name)

@@ -62,7 +62,7 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
     names = [t["name"] for t in first["tools"]]
     assert names == ["Read", "Glob", "Grep", "Bash", "Write", "Edit", "Skill"]
     skill_tool = first["tools"][-1]
-    assert "The following skills are available for use with the Skill tool:\n- fix: Fixes things." in skill_tool["description"]
+    assert "The following skills are available for use with the Skill tool:\n\n- fix: Fixes things." in skill_tool["description"]
     assert skill_tool["input_schema"]["required"] == ["skill"]
     await runner.send("thanks")
     assert server.requests[1]["model"] == "claude-sonnet-5-5", "the skill's model ends with the next user message"

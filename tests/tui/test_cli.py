@@ -90,8 +90,12 @@ def test_listing_prints_exact_text_and_summary_to_stderr(tree: Tree, capsys: pyt
     tree.skill("b", skill_text(description="y" * 50))
     assert main(_args(tree, "listing", "--budget", "70")) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines()[1:] == ["- a: " + "x" * 50, "- b"]
+    assert captured.out.splitlines()[1:] == ["", "- a: " + "x" * 50, "- b"]
     assert "1 descriptions dropped" in captured.err
+    assert "Claude Code adds its own skills" in captured.err
+    code, out = _json(capsys, _args(tree, "listing", "--budget", "70", "--json"))
+    assert code == 0 and out["over_budget"] is True and out["budget"] == {"chars": 70, "source": "--budget"}
+    assert [(e["name"], e["description_dropped"]) for e in out["entries"]] == [("a", False), ("b", True)]
 
 
 def test_demo_workspace(capsys: pytest.CaptureFixture[str]) -> None:

@@ -80,9 +80,15 @@ def test_json_output_escapes_every_control_and_keeps_the_value(tree: Tree, argv:
     _hostile(tree)
     done = _skilldeck(tree, *argv)
     _clean(done.stdout)
-    text = json.dumps(json.loads(done.stdout))
-    if argv[0] != "validate":  # (its diagnostics do not quote the description)
+    data = json.loads(done.stdout)
+    text = json.dumps(data)
+    if argv[0] in ("show", "prompt"):
+        # The body is sent as written: its escapes are kept, as JSON escapes.
         assert "\\u001b]52;c;cHduZWQ=\\u0007" in text, "the value itself is kept, as JSON escapes"
+    if argv[0] == "list":
+        # Claude Code drops the controls from frontmatter texts; the catalog shows what it keeps.
+        (evil,) = [s for s in data["skills"] if s["name"] == "evil"]
+        assert evil["description"].startswith("Looks fine") and not any(ord(c) < 32 for c in evil["description"])
 
 
 def test_what_was_there_is_shown(tree: Tree) -> None:

@@ -23,7 +23,7 @@ TIER_NOTES = {
     "add-dir": "beats commands and bundled skills of the same name",
     "plugin": "names are plugin:skill, so plugin skills never clash",
     "commands": "legacy .claude/commands: a skill of the same name wins",
-    "bundled": "shipped with skilldeck: any local skill of the same name wins",
+    "bundled": "skilldeck's own, not Claude Code's: never in the listing it sends; a local skill of the same name wins",
     "path": "named on the command line",
 }
 
@@ -44,13 +44,14 @@ def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
-    trimmed = skill.name in view.listing.trimmed
-    if not skill.model_invocable:
-        listed = Text("no", "dim")
-    elif skill.name not in view.listed:
-        listed = Text("no", "red")
-    elif trimmed:
-        listed = Text("name only: description trimmed by the budget", "yellow")
+    entry = view.listing.entry(skill.name)
+    why_not = (view.listing.left_out or {}).get(skill.name)
+    if entry is None:
+        listed = Text.assemble(("no", "dim" if why_not else "red"), (f"  {why_not}" if why_not else "", "dim"))
+    elif entry.override == "name-only":
+        listed = Text("name only: skillOverrides says name-only", "yellow")
+    elif entry.trimmed:
+        listed = Text("name only: description dropped to fit the budget", "yellow")
     else:
         listed = Text("yes", "green")
     rows: list[tuple[str, Text | str]] = [
