@@ -57,6 +57,44 @@ class Locations:
                 return folder
         return None
 
+    def main_worktree(self) -> Path | None:
+        """The main checkout when the start folder is in a linked git worktree (its `.git` is a
+        file naming `<main>/.git/worktrees/<name>`), else None."""
+        root = self.git_root()
+        if root is None:
+            return None
+        try:
+            with open(root / ".git", encoding="utf-8", errors="replace") as f:
+                first = f.read(4096).splitlines()[0] if os.path.isfile(root / ".git") else ""
+        except (OSError, IndexError, ValueError):
+            return None
+        if not first.startswith("gitdir:"):
+            return None
+        gitdir = Path(first[len("gitdir:") :].strip())
+        gitdir = gitdir if gitdir.is_absolute() else root / gitdir
+        try:
+            common = (gitdir / "commondir").read_text(encoding="utf-8", errors="replace").strip()
+        except (OSError, ValueError):
+            return None
+        common_dir = Path(os.path.normpath(gitdir / common)) if common else gitdir
+        main = common_dir.parent if common_dir.name == ".git" else None
+        return main if main is not None and main != root else None
+
+    def project_roots(self, kind: str) -> list[Path]:
+        """The `.claude/<kind>` folders (skills, commands) of the project walk, nearest first.
+
+        In a linked worktree that has no `.claude/<kind>` of its own at its root, Claude Code
+        also reads the main checkout's, last.
+        """
+        out = [d / ".claude" / kind for d in self.project_dirs()]
+        main = self.main_worktree()
+        root = self.git_root()
+        if main is not None and root is not None and not os.path.isdir(root / ".claude" / kind):
+            extra = main / ".claude" / kind
+            if extra not in out:
+                out.append(extra)
+        return out
+
     def home(self) -> Path:
         """The user's home folder ($HOME), where the walk up from the start folder stops."""
         return _abs(self.environ.get("HOME") or os.path.expanduser("~"))

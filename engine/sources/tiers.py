@@ -126,8 +126,8 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
         (SourceKind.MANAGED, locations.managed_skills(), "managed", ""),
         (SourceKind.USER, locations.user_skills(), "user", ""),
     ]
-    for folder in locations.project_dirs():
-        plan.append((SourceKind.PROJECT, folder / ".claude" / "skills", _project_label("project", folder, locations), ""))
+    for root in locations.project_roots("skills"):
+        plan.append((SourceKind.PROJECT, root, _project_label("project", root.parent.parent, locations), ""))
     for folder in locations.add_dirs:
         label = f"add-dir {folder.name or folder}"
         plan.append((SourceKind.ADD_DIR, folder / ".claude" / "skills", label, add_dir_scope(folder, locations)))
@@ -142,8 +142,8 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
         (locations.managed / ".claude" / "commands", "commands (managed)"),
         (locations.user_commands(), "commands (user)"),
     ]
-    for folder in locations.project_dirs():
-        commands.append((folder / ".claude" / "commands", _project_label("commands (project)", folder, locations)))
+    for root in locations.project_roots("commands"):
+        commands.append((root, _project_label("commands (project)", root.parent.parent, locations)))
     for folder in locations.add_dirs:
         commands.append((folder / ".claude" / "commands", f"commands (add-dir {folder.name or folder})"))
     for root, label in commands:

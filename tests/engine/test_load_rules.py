@@ -6,9 +6,10 @@ Each rule here was recorded on the binary; the case that shows it is named in th
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
-from engine import SourceKind
+from engine import Locations, SourceKind, Workspace
 from engine.diagnostics import Sink
 from engine.loadcache import LoadCache
 from engine.scan import MAX_DIRS_PER_ROOT
@@ -237,3 +238,23 @@ def test_names_claude_code_does_not_offer(tree: Tree) -> None:
     assert codes(catalog).count("name-refused") == 6
     assert refusal("x" * 256) is None and refusal("x" * 257) is not None
     assert refusal("e\u0301") is None and refusal("\u0301e") is not None
+
+
+def test_a_linked_worktree_without_skills_reads_the_main_checkouts(tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    write(main / ".claude" / "skills" / "shared" / "SKILL.md", _desc("from the main checkout"))
+    write(main / ".claude" / "commands" / "cmd.md", _desc("main command"))
+    write(main / "README.md", "x\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(main)]
+    subprocess.run([*git[:5], "init", "-q", str(main)], check=True, timeout=30)
+    subprocess.run([*git, "add", "README.md"], check=True, timeout=30)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True, timeout=30)
+    subprocess.run([*git, "worktree", "add", "-q", str(tmp_path / "wt")], check=True, timeout=30)
+    env = {"HOME": str(tmp_path)}
+    linked = Locations(project=tmp_path / "wt", user_dir=tmp_path / "u", managed_dir=tmp_path / "m", bundled=False, environ=env)
+    assert linked.main_worktree() == main
+    assert list(Workspace(linked).load().skills) == ["shared", "cmd"]
+    # Its own skills folder replaces the main checkout's.
+    write(tmp_path / "wt" / ".claude" / "skills" / "own" / "SKILL.md", _desc("its own"))
+    assert list(Workspace(linked).load().skills) == ["own", "cmd"]
+    assert Locations(project=main, environ=env).main_worktree() is None
