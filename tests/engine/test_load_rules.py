@@ -90,12 +90,15 @@ def test_paths_skills_wait_and_leave_their_name_free(tree: Tree) -> None:
 
 def test_nested_skills_are_deferred_under_the_names_they_would_get(tree: Tree) -> None:
     # Recorded: load_nested (not listed at start). A nested name another skill has is scoped
-    # by its folder, as Claude Code does when it loads it.
+    # by its folder, as Claude Code does when it loads it (checked on the binary with a scripted
+    # Read of apps/web/src/index.ts: it then lists `apps/web:deploy` and `webonly`; a nested
+    # commands folder is not discovered).
     tree.skill("deploy", _desc("root"))
     web = tree.project / "apps" / "web"
     write(web / ".claude" / "skills" / "deploy" / "SKILL.md", _desc("web deploy"))
     write(web / ".claude" / "skills" / "webonly" / "SKILL.md", _desc("web only"))
     write(tree.project / "node_modules" / "pkg" / ".claude" / "skills" / "dep" / "SKILL.md", _desc("a dependency's"))
+    write(web / ".claude" / "commands" / "webcmd.md", _desc("not discovered"))
     catalog = tree.load()
     assert list(catalog.skills) == ["deploy"]
     assert [(s.name, s.activation, s.scope) for s in catalog.deferred] == [
