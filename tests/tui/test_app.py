@@ -59,8 +59,10 @@ async def test_first_screen_shows_tiers_and_selects_the_first_skill(app: Skillde
             "user",
             "project",
             "add-dir shared-skills",
-            "plugin demo-tools",
+            # Claude Code's order (recorded: load_order_tiers, plugin_order): legacy commands,
+            # then plugins.
             "commands (project)",
+            "plugin demo-tools",
             "bundled",
         ]
         await until(pilot, lambda: _selected(app) == "security-review", what="first skill")

@@ -74,6 +74,8 @@ async def test_details_and_listing_show_controls_without_sending_them(tree: Tree
 HOSTILE = f"[/b][$accent]{ESCAPES} [link=https://evil.example]x[/link] [@click=app.quit]q[/] [Bold]y"
 # How its start shows: the markup as written, the controls in caret notation.
 SHOWN = "[/b][$accent]^[]52;c;cHduZWQ=^G"
+# A description after Claude Code's cleaning: the markup kept as text, the controls gone.
+CLEANED = "Looks fine [/b][$accent]"
 # A folder name cannot hold `/`.
 FOLDER = "ev" + HOSTILE.replace("/", "") + "il"
 
@@ -103,18 +105,19 @@ def _hostile_tree(tree: Tree) -> None:
         ("\x7f", r"\x7f"),
     ):
         yaml = yaml.replace(raw, escaped)
-    folder = tree.skills() / FOLDER
-    write(
-        folder / "SKILL.md",
-        skill_text(
-            body=f"Body {HOSTILE}\n",
-            name=f'"{yaml}"',
-            description=f'"Looks fine {yaml}"',
-            argument__hint=f'"{yaml}"',
-            allowed__tools=f'"Bash(echo {yaml})"',
-            **{f'"bo{yaml}gus"': "1"},
-        ),
+    text = skill_text(
+        body=f"Body {HOSTILE}\n",
+        name=f'"{yaml}"',
+        description=f'"Looks fine {yaml}"',
+        argument__hint=f'"{yaml}"',
+        allowed__tools=f'"Bash(echo {yaml})"',
+        **{f'"bo{yaml}gus"': "1"},
     )
+    # Loads as /evil: its `name:` is only a label, and Claude Code cleans the controls out of
+    # its description and hint (the body, the tools and the unknown key keep them).
+    write(tree.skills() / "evil" / "SKILL.md", text)
+    # Never loads: Claude Code offers no name with controls in it; its diagnostic names the folder.
+    write(tree.skills() / FOLDER / "SKILL.md", text)
     rule = f"Bash(echo {HOSTILE})"
     write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": [rule], "deny": [rule]}}))
 
@@ -125,13 +128,13 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
     async with app.run_test(size=(200, 60)) as pilot:
         await loaded(pilot)
         await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
-        await _clean(pilot, "the tiers tree", "ev[b][$accent]^[]52;c;cHduZWQ=^G")
+        await _clean(pilot, "the tiers tree", "evil")
         for key, where, shown in (
-            ("2", "the details pane", [f"Looks fine {SHOWN}"]),
-            ("3", "the diagnostics pane", [f"bo{SHOWN}"]),
-            ("4", "the listing pane", [f"Looks fine {SHOWN}"]),
+            ("2", "the details pane", [CLEANED]),
+            ("3", "the diagnostics pane", [f"bo{SHOWN}", "ev[b][$accent]^[]52;c;cHduZWQ=^G"]),
+            ("4", "the listing pane", [CLEANED]),
             ("5", "the rules pane", [f"Bash(echo {SHOWN}"]),
-            ("1", "the tiers pane", ["ev[b][$accent]^[]52;c;cHduZWQ=^G"]),
+            ("1", "the tiers pane", ["evil"]),
             ("6", "the conversation pane", []),
         ):
             await pilot.press(key)
@@ -140,7 +143,7 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
         app.tree.focus()
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen), what="the arguments modal")
-        await _clean(pilot, "the arguments modal", f"hint: {SHOWN}")
+        await _clean(pilot, "the arguments modal", "hint: [/b][$accent]")
         await pilot.press("escape")
         # The composer's hint for a typed /name shows the skill's hint and description.
         await pilot.press("6")
@@ -152,10 +155,10 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
         app.tree.focus()
         await pilot.press("slash", *"looks fine")
         await until(pilot, lambda: bool(app.query_one(ResultsList).results), what="search results")
-        await _clean(pilot, "search", "ev[b][$accent]^[]52;c;cHduZWQ=^G")
+        await _clean(pilot, "search", "evil")
         await pilot.press("escape", "ctrl+p", *"ev")
         await until(pilot, lambda: "Go to /ev" in _screen_text(app), what="the palette's hits")
-        await _clean(pilot, "the command palette", "Go to /ev[b][$accent]^[]52;c;cHduZWQ=^G", f"Looks fine {SHOWN}")
+        await _clean(pilot, "the command palette", "Go to /evil", CLEANED)
         await pilot.press("escape")
     assert not (tree.project / "pwned").exists()
 
