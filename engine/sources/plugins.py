@@ -420,7 +420,23 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
                 f"claude plugin install {key}",
             )
             continue
-        root = Path(record["installPath"])
+        local = _local_marketplace_source(locations, key, sink)
+        root = local or Path(record["installPath"])
+        if local is not None and local != Path(record["installPath"]):
+            sink.info(
+                "plugin-folder",
+                Path(record["installPath"]),
+                f"plugin `{key}` comes from a marketplace in a local folder: Claude Code reads it at {local}, "
+                "not this installed copy",
+                f"edit the plugin at {local}",
+            )
+            sink.info(
+                "plugin-folder",
+                local,
+                f"plugin `{key}` is read here (its marketplace is this local folder), not from the copy at "
+                f"{record['installPath']}",
+                "",
+            )
         if not os.path.isdir(root):
             sink.warning(
                 "plugin-missing",
@@ -431,6 +447,28 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
             continue
         refs.append(PluginRef(root, key.split("@", 1)[0]))
     return refs
+
+
+def known_marketplaces_file(locations: Locations) -> Path:
+    return locations.user / "plugins" / "known_marketplaces.json"
+
+
+def _local_marketplace_source(locations: Locations, key: str, sink: Sink) -> Path | None:
+    """A plugin of a marketplace added from a local folder: Claude Code reads the plugin where
+    the marketplace lists it, not the copy recorded as installed (recorded: plugin_installed)."""
+    marketplace = key.split("@", 1)[1] if "@" in key else ""
+    known = read_json(known_marketplaces_file(locations), sink, "plugin-manifest", "marketplace registry")
+    entry = known.get(marketplace) if isinstance(known, dict) else None
+    source = entry.get("source") if isinstance(entry, dict) else None
+    if not isinstance(source, dict) or source.get("source") != "directory" or not isinstance(source.get("path"), str):
+        return None
+    folder = Path(source["path"])
+    listing = read_json(folder / MARKETPLACE, sink, "plugin-manifest", "marketplace manifest")
+    plugins = listing.get("plugins") if isinstance(listing, dict) else None
+    for item in plugins if isinstance(plugins, list) else []:
+        if isinstance(item, dict) and item.get("name") == key.split("@", 1)[0] and isinstance(item.get("source"), str):
+            return Path(os.path.normpath(folder / item["source"]))
+    return None
 
 
 class PluginResult(NamedTuple):
@@ -549,7 +587,8 @@ def _plugin_tiers(
     before any plugin skill (a command beats a skill of the same name)."""
     refs: list[PluginRef] = []
     inputs = [str(p) for _, p in locations.settings_files()]
-    inputs += [str(locations.installed_plugins_file()), *(str(p) for p in locations.plugin_dirs)]
+    inputs += [str(locations.installed_plugins_file()), str(known_marketplaces_file(locations))]
+    inputs += [str(p) for p in locations.plugin_dirs]
     for folder in locations.plugin_dirs:
         refs.extend(plugin_dir_refs(folder, sink))
     refs.extend(installed_plugins(locations, sink))

@@ -262,3 +262,23 @@ def test_a_plugin_inside_a_skills_folder(tree: Tree, tmp_path: Path) -> None:
     assert clash.path == tree.skills() / "pk" / ".claude-plugin" / "plugin.json" and "Claude Code loads that one" in clash.message
     # A plugin folder without SKILL.md is not reported as a skill folder gone wrong.
     assert not [d for d in catalog.diagnostics if d.code in ("too-deep", "not-a-skill-dir")]
+
+
+def test_a_plugin_from_a_local_marketplace_is_read_where_the_marketplace_lists_it(tree: Tree, tmp_path: Path) -> None:
+    # Recorded: plugin_installed_local.
+    cache = tree.user / "plugins" / "cache" / "mk" / "tools" / "1.0.0"
+    _plugin(cache, name="tools")
+    market = tmp_path / "mk"
+    live = _plugin(market / "plugins" / "tools", name="tools")
+    write(live / "skills" / "live" / "SKILL.md", skill_text(description="d"))
+    write(
+        market / ".claude-plugin" / "marketplace.json",
+        json.dumps({"name": "mk", "plugins": [{"name": "tools", "source": "./plugins/tools"}]}),
+    )
+    known = {"mk": {"source": {"source": "directory", "path": str(market)}, "installLocation": str(market)}}
+    write(tree.user / "plugins" / "known_marketplaces.json", json.dumps(known))
+    _install(tree, "tools@mk", cache)
+    write(tree.user / "settings.json", json.dumps({"enabledPlugins": {"tools@mk": True}}))
+    catalog = tree.load()
+    assert catalog.skills["tools:live"].path.is_relative_to(live)
+    assert {d.path for d in catalog.diagnostics if d.code == "plugin-folder"} == {cache, live}
