@@ -28,6 +28,8 @@ from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
 
 RECORDINGS = HERE / "recordings" / "listing"
 VERSION = (HERE / "VERSION").read_text().strip()
+# Claude Code names the skill, not the file, when it drops a field.
+NAMED = re.compile(r"Description invalid for (\S+) - omitting")
 PATH = re.compile(r"\{(?:project|home|outside|root)\}[^\s'\",:)\]\\]*[^\s'\",:)\]\\.]")
 
 
@@ -89,6 +91,8 @@ def compare(name: str, root: Path) -> dict[str, Any]:
     missing = sorted(
         p for p in flagged if not any(d == p or d.startswith(p + os.sep) or p.startswith(d + os.sep) for d in diagnosed)
     )
+    named = {m.group(1) for line in recording["skipped"] if (m := NAMED.search(line))}
+    missing += sorted(f"skill {n}" for n in named if not any(d.skill == n for d in catalog.diagnostics))
     return {
         "theirs": recording["listing"],
         "ours": our_lines(listing),

@@ -46,7 +46,7 @@ from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
 RECORDINGS = HERE / "recordings" / "listing"
 HEADER = "The following skills are available for use with the Skill tool:"
 # Debug lines that say a skill file was skipped, failed, or loaded with a problem.
-SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b", re.IGNORECASE)
+SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b|invalid|omitting", re.IGNORECASE)
 NOISE = re.compile(
     r"hooks module|telemetry|\$\.fs\.|\$\.store|Plugin autoupdate|settings\.read|plugin\.register|engine\.create|"
     r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin cc-|"
