@@ -145,7 +145,9 @@ def test_cli_why_text_names_the_roots_and_the_verdict(tree: Tree, capsys: pytest
 
 def test_cli_why_shows_terminal_controls_from_a_file_inertly(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
     # A cloned repository chooses its folder names: one that clears the screen and writes the clipboard.
+    # Claude Code never offers a name with controls (name-refused), so the trace exits 1.
     path = tree.skill("wipe\x1b[2J\x1b]52;c;aGk=\x07", description="x")
-    assert main(_args(tree, "why", str(path))) == 0
+    assert main(_args(tree, "why", str(path))) == 1
     text = capsys.readouterr().out
-    assert "wipe" in text and "\x1b" not in text and "\x07" not in text
+    assert "wipe^[[2J" in text and "never loads" in text
+    assert "\x1b" not in text and "\x07" not in text
