@@ -122,10 +122,19 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
     plugin's commands, then each plugin's skills; then the bundled skills. With `nested`,
     `.claude/skills` folders below the start folder come last, marked as not loaded at start.
     With `cache`, what did not change since the last call is reused (see LoadCache)."""
-    plan: list[tuple[SourceKind, Path, str, str]] = [
-        (SourceKind.MANAGED, locations.managed_skills(), "managed", ""),
-        (SourceKind.USER, locations.user_skills(), "user", ""),
-    ]
+    plan: list[tuple[SourceKind, Path, str, str]] = []
+    if locations.environ.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS"):
+        # Claude Code then reads no managed skills (its managed commands still load).
+        if os.path.isdir(locations.managed_skills()):
+            sink.info(
+                "not-loaded",
+                locations.managed_skills(),
+                "CLAUDE_CODE_DISABLE_POLICY_SKILLS is set: Claude Code loads none of these managed skills",
+                "unset CLAUDE_CODE_DISABLE_POLICY_SKILLS to load them",
+            )
+    else:
+        plan.append((SourceKind.MANAGED, locations.managed_skills(), "managed", ""))
+    plan.append((SourceKind.USER, locations.user_skills(), "user", ""))
     for root in locations.project_roots("skills"):
         plan.append((SourceKind.PROJECT, root, _project_label("project", root.parent.parent, locations), ""))
     for folder in locations.add_dirs:

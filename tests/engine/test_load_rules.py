@@ -261,3 +261,11 @@ def test_a_linked_worktree_without_skills_reads_the_main_checkouts(tmp_path: Pat
     write(tmp_path / "wt" / ".claude" / "skills" / "own" / "SKILL.md", _desc("its own"))
     assert list(Workspace(linked).load().skills) == ["own", "cmd"]
     assert Locations(project=main, environ=env).main_worktree() is None
+
+
+def test_policy_skills_can_be_switched_off(tree: Tree) -> None:
+    tree.skill("policy", _desc("managed skill"), tier="managed")
+    write(tree.managed / ".claude" / "commands" / "ship.md", _desc("managed command"))
+    catalog = tree.load(environ={"CLAUDE_CODE_DISABLE_POLICY_SKILLS": "1"})
+    assert list(catalog.skills) == ["ship"]
+    assert codes(catalog, tree.skills("managed")) == ["not-loaded"]
