@@ -123,6 +123,8 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
             {
                 "skills": [s.to_dict() for s in catalog.skills.values()],
                 "shadowed": [s.to_dict() for s in catalog.shadowed],
+                # Skills Claude Code adds only later in a session, under the names they would get.
+                "deferred": [s.to_dict() for s in catalog.deferred],
                 "diagnostics": [d.to_dict() for d in catalog.diagnostics],
                 "sources": [s.to_dict() for s in catalog.sources],
             }

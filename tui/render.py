@@ -71,6 +71,14 @@ def catalog_table(catalog: Catalog) -> None:
             _m(skill.context),
             _m(" ".join(skill.description.split())),
         )
+    for skill in catalog.deferred:
+        table.add_row(
+            _t(skill.name, "dim italic"),
+            _t(skill.source.label, "dim"),
+            Text(f"held back ({skill.activation})", style="dim"),
+            _m(skill.context),
+            _t(" ".join(skill.description.split()), "dim"),
+        )
     for entry in catalog.shadowed:
         table.add_row(
             _t(entry.skill.name, "dim strike"),

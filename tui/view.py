@@ -52,10 +52,12 @@ class TierView:
     shadowed: tuple[Shadowed, ...]
     errors: int
     warnings: int
+    # Skills Claude Code adds only later in a session (`paths:`, nested folders): `Catalog.deferred`.
+    deferred: tuple[Skill, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.skills and not self.shadowed and not self.errors and not self.warnings
+        return not self.skills and not self.shadowed and not self.deferred and not self.errors and not self.warnings
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,9 @@ def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
     skills_by_source: dict[Source, list[Skill]] = defaultdict(list)
     for skill in catalog.skills.values():
         skills_by_source[skill.source].append(skill)
+    deferred_by_source: dict[Source, list[Skill]] = defaultdict(list)
+    for skill in catalog.deferred:
+        deferred_by_source[skill.source].append(skill)
     shadowed_by_source: dict[Source, list[Shadowed]] = defaultdict(list)
     for entry in catalog.shadowed:
         shadowed_by_source[entry.skill.source].append(entry)
@@ -120,6 +125,7 @@ def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
             tuple(shadowed_by_source.get(source, ())),
             errors,
             warnings,
+            tuple(deferred_by_source.get(source, ())),
         )
         if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
             tiers.append(tier)

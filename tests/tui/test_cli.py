@@ -282,3 +282,16 @@ def test_trust_says_and_records_it(tree: Tree) -> None:
     assert done.returncode == 0 and json.loads(done.stdout)["trusted"], done.stderr
     assert json.loads(skilldeck("check", "Bash(make test)", "--json").stdout)["decision"] == "allow"
     assert not tree.trust_file.exists(), "Claude Code's own file is never written"
+
+
+def test_held_back_skills_are_shown_as_such(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
+    tree.skill("later", skill_text(description="Docs only.", paths="docs/**"))
+    tree.skill("now", skill_text(description="Now."))
+    code, out = _json(capsys, _args(tree, "list", "--json"))
+    assert code == 0
+    assert [s["name"] for s in out["skills"]] == ["now"]
+    assert [(s["name"], s["activation"]) for s in out["deferred"]] == [("later", "paths")]
+    assert main(_args(tree, "list")) == 0
+    assert "held back (paths)" in capsys.readouterr().out
+    code, out = _json(capsys, _args(tree, "listing", "--json"))
+    assert out["left_out"]["later"].startswith("a paths: skill")

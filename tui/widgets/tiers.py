@@ -29,6 +29,8 @@ def tier_label(tier: TierView, paths: PathDisplay) -> Text:
     text = Text.assemble((printable(tier.source.label), "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
     if tier.shadowed:
         text.append(f" +{len(tier.shadowed)} shadowed", "dim")
+    if tier.deferred:
+        text.append(f" +{len(tier.deferred)} held back", "dim")
     if tier.errors:
         text.append(f"  ✗{tier.errors}", "bold red")
     if tier.warnings:
@@ -54,6 +56,15 @@ def skill_label(skill: Skill, view: CatalogView) -> Text:
     if marks:
         text.append("  " + " · ".join(marks), "dim cyan")
     return text
+
+
+# How Claude Code adds a held-back skill later in a session (Skill.activation).
+HELD_BACK = {"paths": "held back: listed once a file matching its paths: is touched",
+             "nested": "held back: loads once a file under its folder is touched"}  # fmt: skip
+
+
+def deferred_label(skill: Skill) -> Text:
+    return Text.assemble((printable(skill.name), "dim italic"), (f"  {HELD_BACK.get(skill.activation, 'held back')}", "dim cyan"))
 
 
 def shadow_label(entry: Shadowed) -> Text:
@@ -83,6 +94,8 @@ class TiersTree(NavTree[NodeData]):
             node = self.root.add(tier_label(tier, paths), NodeData(tier.source), expand=True)
             for skill in tier.skills:
                 self._by_path[skill.path] = node.add_leaf(skill_label(skill, view), NodeData(tier.source, skill))
+            for skill in tier.deferred:
+                self._by_path[skill.path] = node.add_leaf(deferred_label(skill), NodeData(tier.source, skill))
             for entry in tier.shadowed:
                 leaf = node.add_leaf(shadow_label(entry), NodeData(tier.source, entry.skill, entry))
                 self._by_path[entry.skill.path] = leaf
