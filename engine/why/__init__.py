@@ -6,10 +6,11 @@ cannot make it read a huge file or follow a link out of bounds. Each gate says w
 does at that step; the last sentence says what the model receives, or why it never loads.
 
 Gates, in the order Claude Code meets them: root (which scanned folder holds the file), reserved
-(a skills folder named `synced`), size (SKILL.md over 1,000,000 bytes), parse (the file read into
-a skill), dedup (the same file reached twice), shadowing (an earlier skill of the same name),
-overrides (`skillOverrides`), invocation (flags and `paths:`), permissions (`Skill(name)` rules on
-the model's call) and budget (whether the listing keeps the description).
+(a skills folder named `synced`), size (a SKILL.md in a skills folder over 1,000,000 bytes, a
+command or plugin file over 1,048,576), parse (the file read into a skill), dedup (the same file
+reached twice), shadowing (an earlier skill of the same name), overrides (`skillOverrides`),
+invocation (flags and `paths:`), permissions (`Skill(name)` rules on the model's call) and budget
+(whether the listing keeps the description).
 
 The rooms: `result` (what a trace says), `find` (which file a PATH or NAME means, did-you-mean),
 `trace` (the walk and the verdict), `path_gates` (root, reserved, size), `catalog_gates` (parse

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..model import Diagnostic, Skill, Source, SourceKind
+from ..model import Diagnostic, LoadedFrom, Skill, Source, SourceKind
+from ..skillfile import size_limit
 from .files import relative, size, under
 from .result import Outcome, Status, Why
 from .tracer import SKILLS_TIERS, Tracer, every_skill, notes_of, quote
@@ -14,9 +15,12 @@ from .tracer import SKILLS_TIERS, Tracer, every_skill, notes_of, quote
 # A skills folder entry with this name is reserved for synced skills (debug log: "skipping reserved
 # dir name 'synced'"); legacy commands and plugins are not concerned.
 RESERVED = "synced"
-# Claude Code 2.1.328 skips a SKILL.md in a skills folder above this size (recorded in its debug log:
-# "[skills] skipping <file>: N bytes exceeds 1000000 byte limit").
-SIZE_LIMIT = 1_000_000
+# The loader's format for a file that did not load, by its tier (a loaded one says its own).
+_LOADED_FROM = {
+    SourceKind.PLUGIN: LoadedFrom.PLUGIN,
+    SourceKind.COMMANDS: LoadedFrom.COMMANDS,
+    SourceKind.BUNDLED: LoadedFrom.BUNDLED,
+}
 
 
 # Root ----------------------------------------------------------------------------------------------
@@ -186,26 +190,39 @@ def reserved_gate(tracer: Tracer, file: Path, source: Source, kind: str) -> Why 
     return None
 
 
+def _kind_of_file(file: Path, loaded_from: LoadedFrom) -> str:
+    """The kind of file a limit applies to, as the object of a sentence."""
+    if loaded_from is LoadedFrom.PLUGIN:
+        return "a plugin's skill or command file"
+    if loaded_from is LoadedFrom.COMMANDS:
+        return "a SKILL.md under commands/" if file.name == "SKILL.md" else "a command file"
+    return "a SKILL.md in a skills folder"
+
+
 def size_gate(tracer: Tracer, file: Path, source: Source, skill: Skill | None, expected: str | None, kind: str) -> Why | None:
+    """Claude Code 2.1.328 skips a SKILL.md in a skills folder over 1,000,000 bytes, and a command
+    file, a SKILL.md under commands/ or a plugin's skill or command file over 1,048,576 (recorded:
+    fm_file_size, fm_plugin_size). The limit follows how the file is read, so an unloaded file's
+    comes from its tier."""
+    loaded_from = skill.loaded_from if skill is not None else _LOADED_FROM.get(source.kind, LoadedFrom.SKILLS)
+    limit = size_limit(loaded_from)
+    what = _kind_of_file(file, loaded_from)
     found = size(file)
-    if source.kind not in SKILLS_TIERS:
-        tracer.set("size", Status.NOT_APPLICABLE, f"Claude Code's {SIZE_LIMIT:,}-byte limit is recorded for skills folders only")
-    elif found is not None and found > SIZE_LIMIT:
-        tracer.set("size", Status.FAILED, f"Claude Code skips a SKILL.md over {SIZE_LIMIT:,} bytes; this one is {found:,} bytes")
+    if found is not None and found > limit:
+        tracer.set("size", Status.FAILED, f"Claude Code skips {what} over {limit:,} bytes; this one is {found:,} bytes")
         tracer.skip_rest("Claude Code does not read a file that large")
         return tracer.result(
             kind,
             file,
             skill.name if skill else expected,
             Outcome.NEVER_LOADS,
-            f"it never loads because it is {found:,} bytes, over Claude Code's {SIZE_LIMIT:,}-byte limit",
+            f"it never loads because it is {found:,} bytes, over Claude Code's {limit:,}-byte limit for {what}",
         )
-    else:
-        tracer.set(
-            "size",
-            Status.PASSED if found is not None else Status.NOT_APPLICABLE,
-            f"{found:,} bytes, within Claude Code's {SIZE_LIMIT:,}-byte limit"
-            if found is not None
-            else "not a regular file, so there is no size to check",
-        )
+    tracer.set(
+        "size",
+        Status.PASSED if found is not None else Status.NOT_APPLICABLE,
+        f"{found:,} bytes, within Claude Code's {limit:,}-byte limit for {what}"
+        if found is not None
+        else "not a regular file, so there is no size to check",
+    )
     return None

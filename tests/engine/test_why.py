@@ -111,9 +111,75 @@ def test_a_skill_file_over_a_million_bytes_is_skipped(tree: Tree) -> None:
     result = why(tree, path)
     assert statuses(result)["size"] == "failed"
     assert "1,000,025 bytes" in result.gate("size").sentence  # type: ignore[union-attr]
-    assert result.verdict == "it never loads because it is 1,000,025 bytes, over Claude Code's 1,000,000-byte limit"
+    assert result.verdict == (
+        "it never loads because it is 1,000,025 bytes, over Claude Code's 1,000,000-byte limit for a SKILL.md in a skills folder"
+    )
     small = tree.skill("small", "---\ndescription: small\n---\n" + "x" * 999_970)
     assert statuses(why(tree, small))["size"] == "passed"
+
+
+def padded(path: Path, description: str, size: int) -> Path:
+    """A real file of exactly `size` bytes: frontmatter, then lines of `x` (as the oracle's padded files)."""
+    head = f"---\ndescription: {description}\n---\n".encode()
+    rest = size - len(head)
+    write(path, head + (b"x" * 99 + b"\n") * (rest // 100) + b"x" * (rest % 100))
+    assert path.stat().st_size == size
+    return path
+
+
+# Each kind of file, where it sits for a name (`at` or `over`), its limit and how the gate names it
+# (recorded: fm_file_size, fm_plugin_size).
+SIZE_KINDS = {
+    "skills-folder": (lambda t, n: t.skills() / n / "SKILL.md", 1_000_000, "a SKILL.md in a skills folder", ""),
+    "command": (lambda t, n: t.project / ".claude" / "commands" / f"{n}.md", 1_048_576, "a command file", ""),
+    "commands-skill-md": (
+        lambda t, n: t.project / ".claude" / "commands" / n / "SKILL.md",
+        1_048_576,
+        "a SKILL.md under commands/",
+        "",
+    ),
+    "plugin-skill": (
+        lambda t, n: t.root / "p" / "skills" / n / "SKILL.md",
+        1_048_576,
+        "a plugin's skill or command file",
+        "tools:",
+    ),
+    "plugin-command": (
+        lambda t, n: t.root / "p" / "commands" / f"{n}.md",
+        1_048_576,
+        "a plugin's skill or command file",
+        "tools:",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SIZE_KINDS))
+def test_each_kind_of_file_has_claude_codes_size_limit_for_it(tree: Tree, kind: str) -> None:
+    place, limit, what, prefix = SIZE_KINDS[kind]
+    plugin = tree.root / "p"
+    write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "tools"}))
+    at = padded(place(tree, "at"), "exactly at the limit", limit)
+    over = padded(place(tree, "over"), "one byte over", limit + 1)
+    # Between the two limits: a skills folder skips it, every other kind loads it.
+    between = padded(place(tree, "between"), "between the limits", 1_000_001)
+
+    result = why(tree, at, plugin_dirs=(plugin,))
+    assert result.outcome == "listed", result.to_dict()
+    assert result.gate("size").sentence == f"{limit:,} bytes, within Claude Code's {limit:,}-byte limit for {what}"  # type: ignore[union-attr]
+    assert result.verdict == f"the model sees it as `- {prefix}at: exactly at the limit`"
+
+    result = why(tree, over, plugin_dirs=(plugin,))
+    assert statuses(result)["size"] == "failed" and result.outcome == "never-loads", result.to_dict()
+    assert result.gate("size").sentence == f"Claude Code skips {what} over {limit:,} bytes; this one is {limit + 1:,} bytes"  # type: ignore[union-attr]
+    assert (
+        result.verdict == f"it never loads because it is {limit + 1:,} bytes, over Claude Code's {limit:,}-byte limit for {what}"
+    )
+    assert all(s == "n/a" for n, s in statuses(result).items() if n in ("parse", "dedup", "budget"))
+
+    result = why(tree, between, plugin_dirs=(plugin,))
+    skipped = kind == "skills-folder"
+    assert statuses(result)["size"] == ("failed" if skipped else "passed"), result.to_dict()
+    assert result.outcome == ("never-loads" if skipped else "listed")
 
 
 def test_a_file_that_cannot_be_read_fails_the_parse_gate_with_its_diagnostic(tree: Tree) -> None:
@@ -323,13 +389,14 @@ def test_a_nested_skills_folder_loads_only_once_a_file_under_it_is_touched(tree:
 def test_why_says_what_claude_code_sent(name: str, tmp_path: Path) -> None:
     """Every file of every recorded listing case, traced: a file the trace says the model sees is
     quoted with the line skilldeck's listing sends, and, where that listing is Claude Code's
-    line for line, with the line Claude Code sent. A folder Claude Code logged as reserved never loads."""
+    line for line, with the line Claude Code sent. A folder Claude Code logged as reserved never loads;
+    a file it logged as over its size limit fails the size gate with that limit."""
     case, recording = load_cases("listing")[name], RECORDED[name]
     catalog, listing, places, workspace = skilldeck_side(case, recording, Path(os.path.realpath(tmp_path)))
     permissions = workspace.permissions()
     ours = {e.line for e in listing.entries}
     theirs = set(recording["listing"][2:]) if our_lines(listing) == recording["listing"] else None
-    for written in case.get("files", {}):
+    for written in (*case.get("files", {}), *case.get("padded", {})):
         path = Path(places.fill(written))
         if path.suffix != ".md":
             continue
@@ -342,6 +409,12 @@ def test_why_says_what_claude_code_sent(name: str, tmp_path: Path) -> None:
         # Every file that does not reach the model has a stated reason.
         assert "no diagnostic says why" not in result.verdict, (path, result.verdict)
     for logged in recording["skipped"]:
+        too_big = re.search(r"[Ss]kipping (?:plugin (?:skill|command) )?(\S+): .*exceeds (\d+) byte limit", logged)
+        if too_big:
+            # The size gate stops it, with the limit Claude Code applied to its kind.
+            result = explain(catalog, places.fill(too_big.group(1)), listing, permissions, kind="path")
+            assert result.gate("size").status == "failed", result.to_dict()  # type: ignore[union-attr]
+            assert f"over Claude Code's {int(too_big.group(2)):,}-byte limit" in result.verdict, result.verdict
         reserved = re.search(r"skipping reserved dir name '([^']+)' under (\S+):", logged)
         if reserved:
             folder = Path(places.fill(reserved.group(2))) / reserved.group(1)
