@@ -154,7 +154,9 @@ def measure(count: int, runs: int) -> tuple[float, float, float]:
         assert floor(base) == count
         loaded = len(workspace.load().skills)
         assert loaded == count, (loaded, count)
-        return paired(lambda: floor(base), workspace.load, runs)
+        # What the app waits for after a load: the catalog and the listing it shows (settings,
+        # usage scores from ~/.claude.json, labels, budget).
+        return paired(lambda: floor(base), lambda: workspace.listing(workspace.load()), runs)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
