@@ -61,6 +61,7 @@ oracle: $(STAMP)
 		npm install --prefix .oracle --no-audit --no-fund @anthropic-ai/claude-code@$(ORACLE_VERSION); fi
 	$(BIN)/python -m tests.oracle.record
 	$(BIN)/python -m tests.oracle.record_listing
+	$(BIN)/python -m tests.oracle.record_invoke
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

@@ -1,0 +1,247 @@
+"""Record what the pinned Claude Code sends when a skill is invoked: `make oracle`.
+
+An invocation case (tests/oracle/cases/invoke/*.json) is a workspace as in workspace.py plus:
+
+    "prompt": "/deploy staging now",                     # the -p text (typed as the user's message)
+    "calls": [{"tool": "Skill", "input": {"skill": "deploy", "args": "x"}}],   # scripted model calls
+    "env": {"CLAUDE_CODE_EFFORT_LEVEL": "high"},          # more environment (placeholders allowed)
+    "args": ["--model", "claude-opus-4-5"],               # more command-line flags
+    "cc_bundled": true                                    # keep Claude Code's bundled skills (default: off)
+
+Claude Code runs once per case in print mode (private HOME, loopback only) against server.py,
+which answers the main conversation with the case's calls, one per turn, then "done". The
+recording keeps only what skilldeck must predict, with the workspace folders as placeholders
+(`{project}`, `{home}`, `{outside}`, `{root}`) and the session id as `{session}`:
+
+- `main`: every request of the main conversation, in order: `model`, `tools` (the names
+  offered, sorted), `effort` (output_config.effort, or null) and `messages`: each message's role
+  and content blocks (text; tool_use name and input; tool_result content and is_error). The
+  conversation's `system` messages are left out (Claude Code's own text) and so are the context
+  reminders it puts first in the first user message (its git status, date and attribution
+  texts): each is kept as `{"type": "text", "own": "context"}`, never its text;
+- `listing`: the listing's lines as the first main request carried them, Claude Code's own
+  entries left out (as record_listing does);
+- `subagents`: every request that is not the main conversation and offers tools (a fork, an
+  agent; told from the main conversation by its own system prompt, compared while recording
+  with a plain run's): its `model`, `tools`, `effort` and first message (the task, its leading
+  context reminders as markers), sorted, once each;
+- `exit`: Claude Code's exit status; `result`: the stream's final result text (a refusal of a
+  typed command is printed there).
+
+Never stored: Claude Code's system prompt, tool descriptions, or its context texts. The raw
+requests, stream and debug log of the last run stay in .oracle/runs/invoke/<case>/ (ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, claude_env, in_private_network
+from tests.oracle.record_listing import baseline, case_names, entry_name, listing_lines
+from tests.oracle.server import ScriptServer
+from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+
+RECORDINGS = HERE / "recordings" / "invoke"
+REMINDER = "<system-reminder>"
+SESSION = re.compile(r'"session_id":"([0-9a-f-]+)"')
+
+
+def placeholders(value: Any, places: Places, session: str | None) -> Any:
+    """`value` with the workspace folders (and the session id) written as placeholders."""
+    if isinstance(value, str):
+        for name, folder in (("project", places.project), ("home", places.home), ("outside", places.outside)):
+            value = value.replace(str(folder), "{" + name + "}")
+        value = value.replace(str(places.root), "{root}")
+        return value.replace(session, "{session}") if session else value
+    if isinstance(value, list):
+        return [placeholders(v, places, session) for v in value]
+    if isinstance(value, dict):
+        return {placeholders(k, places, session): placeholders(v, places, session) for k, v in value.items()}
+    return value
+
+
+def tool_names(body: dict[str, Any]) -> list[str]:
+    return sorted(str(t.get("name")) for t in body.get("tools") or [] if isinstance(t, dict))
+
+
+def effort(body: dict[str, Any]) -> str | None:
+    config = body.get("output_config")
+    return config.get("effort") if isinstance(config, dict) else None
+
+
+def blocks_of(content: Any) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def block(raw: dict[str, Any]) -> dict[str, Any]:
+    """What skilldeck predicts of one content block."""
+    kind = raw.get("type")
+    if kind == "text":
+        return {"type": "text", "text": raw.get("text", "")}
+    if kind == "tool_use":
+        return {"type": "tool_use", "name": raw.get("name"), "input": raw.get("input")}
+    if kind == "tool_result":
+        content = raw.get("content")
+        kept = content if isinstance(content, str) else [block(b) for b in blocks_of(content)]
+        return {"type": "tool_result", "content": kept, "is_error": bool(raw.get("is_error"))}
+    return {"type": kind}
+
+
+def conversation(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request's messages without its system messages, the first user message's leading
+    context reminders kept as markers only."""
+    out: list[dict[str, Any]] = []
+    for message in body.get("messages") or []:
+        if not isinstance(message, dict) or message.get("role") == "system":
+            continue
+        kept = []
+        leading = not out and message.get("role") == "user"
+        for raw in blocks_of(message.get("content")):
+            text = raw.get("text")
+            if leading and raw.get("type") == "text" and isinstance(text, str) and text.startswith(REMINDER):
+                kept.append({"type": "text", "own": "context"})
+                continue
+            leading = False
+            kept.append(block(raw))
+        out.append({"role": message.get("role"), "content": kept})
+    return out
+
+
+def prompt_head(body: dict[str, Any]) -> str:
+    """The opening of the request's own system prompt (its last system block): the main
+    conversation's differs from every subagent's. Compared while recording, never stored."""
+    system = body.get("system")
+    last = system[-1] if isinstance(system, list) and system else {}
+    text = last.get("text", "") if isinstance(last, dict) else str(system or "")
+    return text.strip()[:60]
+
+
+def is_main(body: dict[str, Any], head: str) -> bool:
+    """The main conversation: it offers tools and has the main system prompt (a fork or an agent
+    has its own; a typed fork in print mode sends no main request at all)."""
+    return bool(body.get("tools")) and prompt_head(body) == head
+
+
+def final_result(stream: str) -> str | None:
+    for line in stream.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "result":
+            return event.get("result")
+    return None
+
+
+def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, Any]], str, int, Places, str | None]:
+    """Run Claude Code once on the case: the requests it sent, its stream, its exit status."""
+    tmp = tempfile.mkdtemp(prefix="oracle-")
+    places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
+    debug = keep / "debug.log"
+    # Claude Code appends to its debug file: start each run with none.
+    debug.unlink(missing_ok=True)
+    with ScriptServer([places.fill(c) for c in case.get("calls", [])], lambda index, block: None) as server:
+        env = claude_env(places, server.port)
+        if not case.get("cc_bundled"):
+            env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
+        env.update(places.fill(case.get("env", {})))
+        argv = [str(CLAUDE), "-p", places.fill(case["prompt"]), "--output-format", "stream-json", "--verbose",
+                "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
+        proc = subprocess.run(
+            argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
+            timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        requests = list(server.requests)
+    (keep / "stream.jsonl").write_text(proc.stdout)
+    (keep / "stderr.txt").write_text(proc.stderr)
+    (keep / "requests.json").write_text(json.dumps(requests, indent=1))
+    session = next((m.group(1) for b in requests if (m := SESSION.search(json.dumps(b.get("metadata"))))), None)
+    return requests, proc.stdout, proc.returncode, places, session
+
+
+def subagent(body: dict[str, Any]) -> dict[str, Any]:
+    task = (conversation(body) or [{}])[0].get("content")
+    return {"model": body.get("model"), "tools": tool_names(body), "effort": effort(body), "task": task}
+
+
+def main_head(now_ms: int) -> str:
+    """How the main conversation's system prompt opens, from a plain run of an empty workspace."""
+    keep = ORACLE / "runs" / "invoke" / "_baseline"
+    keep.mkdir(parents=True, exist_ok=True)
+    requests, _, _, places, _ = run({"prompt": "hi"}, keep, now_ms)
+    subprocess.run(["rm", "-rf", str(places.root)], check=False, timeout=120)
+    return next((prompt_head(b) for b in requests if b.get("tools")), "")
+
+
+def record(name: str, case: dict[str, Any], own: dict[str, Any], head: str, now_ms: int) -> dict[str, Any]:
+    keep = ORACLE / "runs" / "invoke" / name
+    keep.mkdir(parents=True, exist_ok=True)
+    requests, stream, status, places, session = run(case, keep, now_ms)
+    try:
+        main = [b for b in requests if is_main(b, head)]
+        others = [b for b in requests if b.get("tools") and not is_main(b, head)]
+        listing = listing_lines(main[:1])
+        kept = None
+        if listing is not None:
+            theirs = own["listing"] - case_names(case)
+            kept = listing[:2] + [line for line in listing[2:] if entry_name(line) not in theirs]
+        subagents = {json.dumps(subagent(b), sort_keys=True) for b in others}
+        recording = {
+            "claude_code_version": VERSION,
+            "case": name,
+            "about": case.get("about", ""),
+            "prompt": case["prompt"],
+            "main": [
+                {"model": b.get("model"), "tools": tool_names(b), "effort": effort(b), "messages": conversation(b)} for b in main
+            ],
+            "listing": kept,
+            # Sorted and once each: subagents run side by side and ask in no fixed order.
+            "subagents": [json.loads(s) for s in sorted(subagents)],
+            "result": final_result(stream),
+            "exit": status,
+        }
+        return placeholders(recording, places, session)
+    finally:
+        subprocess.run(["rm", "-rf", str(places.root)], check=False, timeout=120)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("cases", nargs="*", help="case names (default: all)")
+    args = parser.parse_args()
+    if not CLAUDE.exists():
+        print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
+        return 2
+    in_private_network("tests.oracle.record_invoke")
+    cases = load_cases("invoke")
+    unknown = [n for n in args.cases if n not in cases]
+    if unknown:
+        print(f"oracle: no such invocation case: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    now_ms = int(time.time() * 1000)
+    own = baseline(now_ms)
+    head = main_head(now_ms)
+    if not head:
+        print("oracle: the baseline run sent no main request", file=sys.stderr)
+        return 2
+    RECORDINGS.mkdir(parents=True, exist_ok=True)
+    for name in args.cases or list(cases):
+        recording = record(name, cases[name], own, head, now_ms)
+        (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2, ensure_ascii=False) + "\n")
+        print(f"invoke {name}: {len(recording['main'])} main requests, {len(recording['subagents'])} subagent requests")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
