@@ -18,6 +18,8 @@ from typing import Any
 
 from tests.llm_server import Reply
 
+SUBAGENT_ANSWER = "Subagent answer, line one.\nLine two."
+
 # Called once per finished call, before the next one is sent: (index of the call, its tool_result block).
 Between = Callable[[int, dict[str, Any]], None]
 
@@ -42,9 +44,18 @@ def result_text(block: dict[str, Any]) -> str:
     return ""
 
 
+def is_subagent(body: dict[str, Any]) -> bool:
+    """A fork's or an agent's request: Claude Code marks it in the first system block."""
+    system = body.get("system")
+    first = system[0] if isinstance(system, list) and system else None
+    return isinstance(first, dict) and "cc_is_subagent=true" in str(first.get("text", ""))
+
+
 def is_main(body: dict[str, Any]) -> bool:
+    # A general-purpose fork is offered Bash too: without the subagent mark it would be played
+    # the main script (and call the forked skill again, forever).
     names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
-    return "Bash" in names and bool(body.get("messages"))
+    return "Bash" in names and bool(body.get("messages")) and not is_subagent(body)
 
 
 class ScriptServer:
@@ -107,6 +118,9 @@ class ScriptServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def _reply(self, body: dict[str, Any]) -> Reply:
+        if is_subagent(body):
+            # A fork's final answer, in two lines so that the result's layout shows.
+            return Reply(text=SUBAGENT_ANSWER)
         if not is_main(body):
             return Reply(text="ok")
         results = tool_results(body)
