@@ -52,10 +52,10 @@ def is_subagent(body: dict[str, Any]) -> bool:
 
 
 def is_main(body: dict[str, Any]) -> bool:
-    # A general-purpose fork is offered Bash too: without the subagent mark it would be played
-    # the main script (and call the forked skill again, forever).
-    names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
-    return "Bash" in names and bool(body.get("messages")) and not is_subagent(body)
+    # A general-purpose fork is offered tools too: without the subagent mark it would be played
+    # the main script (and call the forked skill again, forever). Not "offers Bash": a bare
+    # deny of Bash takes it out of the main conversation's tools.
+    return bool(body.get("tools")) and bool(body.get("messages")) and not is_subagent(body)
 
 
 class ScriptServer:
