@@ -17,13 +17,13 @@ recording keeps only what skilldeck must predict, with the workspace folders as 
   offered, sorted), `effort` (output_config.effort, or null) and `messages`: each message's role
   and content blocks (text; tool_use name and input; tool_result content and is_error). The
   conversation's `system` messages are left out (Claude Code's own text) and so are the context
-  reminders it puts first in the first user message (its git status, date and attribution
-  texts): each is kept as `{"type": "text", "own": "context"}`, never its text;
+  reminders it adds to the first user message (its git status and attribution texts, known by
+  their openings in a plain run): each is kept as `{"type": "text", "own": "context"}`;
 - `listing`: the listing's lines as the first main request carried them, Claude Code's own
   entries left out (as record_listing does);
 - `subagents`: every request that is not the main conversation and offers tools (a fork, an
   agent; told from the main conversation by its own system prompt, compared while recording
-  with a plain run's): its `model`, `tools`, `effort` and first message (the task, its leading
+  with a plain run's): its `model`, `tools`, `effort` and first message (the task, its
   context reminders as markers), sorted, once each;
 - `exit`: Claude Code's exit status; `result`: the stream's final result text (a refusal of a
   typed command is printed there).
@@ -37,22 +37,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, claude_env, in_private_network
-from tests.oracle.record_listing import baseline, case_names, entry_name, listing_lines
+from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
 from tests.oracle.server import ScriptServer
 from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
 
 RECORDINGS = HERE / "recordings" / "invoke"
 REMINDER = "<system-reminder>"
-SESSION = re.compile(r'"session_id":"([0-9a-f-]+)"')
 
 
 def placeholders(value: Any, places: Places, session: str | None) -> Any:
@@ -98,22 +97,25 @@ def block(raw: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind}
 
 
-def conversation(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The request's messages without its system messages, the first user message's leading
-    context reminders kept as markers only."""
+def opening(text: str) -> str:
+    """Enough of a context reminder to know it again (compared while recording, never stored)."""
+    return text[:60]
+
+
+def conversation(body: dict[str, Any], context: frozenset[str]) -> list[dict[str, Any]]:
+    """The request's messages without its system messages; Claude Code's context reminders (those
+    a plain run puts in its first message, known by their opening) kept as markers only."""
     out: list[dict[str, Any]] = []
     for message in body.get("messages") or []:
         if not isinstance(message, dict) or message.get("role") == "system":
             continue
         kept = []
-        leading = not out and message.get("role") == "user"
         for raw in blocks_of(message.get("content")):
             text = raw.get("text")
-            if leading and raw.get("type") == "text" and isinstance(text, str) and text.startswith(REMINDER):
+            if raw.get("type") == "text" and isinstance(text, str) and opening(text) in context:
                 kept.append({"type": "text", "own": "context"})
-                continue
-            leading = False
-            kept.append(block(raw))
+            else:
+                kept.append(block(raw))
         out.append({"role": message.get("role"), "content": kept})
     return out
 
@@ -166,44 +168,55 @@ def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, A
     (keep / "stream.jsonl").write_text(proc.stdout)
     (keep / "stderr.txt").write_text(proc.stderr)
     (keep / "requests.json").write_text(json.dumps(requests, indent=1))
-    session = next((m.group(1) for b in requests if (m := SESSION.search(json.dumps(b.get("metadata"))))), None)
-    return requests, proc.stdout, proc.returncode, places, session
+    return requests, proc.stdout, proc.returncode, places, init_event(proc.stdout).get("session_id")
 
 
-def subagent(body: dict[str, Any]) -> dict[str, Any]:
-    task = (conversation(body) or [{}])[0].get("content")
+def subagent(body: dict[str, Any], context: frozenset[str]) -> dict[str, Any]:
+    task = (conversation(body, context) or [{}])[0].get("content")
     return {"model": body.get("model"), "tools": tool_names(body), "effort": effort(body), "task": task}
 
 
-def main_head(now_ms: int) -> str:
-    """How the main conversation's system prompt opens, from a plain run of an empty workspace."""
+@dataclass(frozen=True)
+class Known:
+    """What a plain run of an empty workspace shows of Claude Code's own: how the main system
+    prompt opens, and the openings of the context reminders before the prompt "hi"."""
+
+    head: str
+    context: frozenset[str]
+
+
+def known(now_ms: int) -> Known:
     keep = ORACLE / "runs" / "invoke" / "_baseline"
     keep.mkdir(parents=True, exist_ok=True)
     requests, _, _, places, _ = run({"prompt": "hi"}, keep, now_ms)
     subprocess.run(["rm", "-rf", str(places.root)], check=False, timeout=120)
-    return next((prompt_head(b) for b in requests if b.get("tools")), "")
+    first = next((b for b in requests if b.get("tools")), {})
+    texts = [b.get("text") for m in first.get("messages") or [] if m.get("role") == "user" for b in blocks_of(m.get("content"))]
+    context = frozenset(opening(t) for t in texts if isinstance(t, str) and t.startswith(REMINDER))
+    return Known(prompt_head(first), context)
 
 
-def record(name: str, case: dict[str, Any], own: dict[str, Any], head: str, now_ms: int) -> dict[str, Any]:
+def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, now_ms: int) -> dict[str, Any]:
     keep = ORACLE / "runs" / "invoke" / name
     keep.mkdir(parents=True, exist_ok=True)
     requests, stream, status, places, session = run(case, keep, now_ms)
     try:
-        main = [b for b in requests if is_main(b, head)]
-        others = [b for b in requests if b.get("tools") and not is_main(b, head)]
+        main = [b for b in requests if is_main(b, plain.head)]
+        others = [b for b in requests if b.get("tools") and not is_main(b, plain.head)]
         listing = listing_lines(main[:1])
         kept = None
         if listing is not None:
             theirs = own["listing"] - case_names(case)
             kept = listing[:2] + [line for line in listing[2:] if entry_name(line) not in theirs]
-        subagents = {json.dumps(subagent(b), sort_keys=True) for b in others}
+        subagents = {json.dumps(subagent(b, plain.context), sort_keys=True) for b in others}
         recording = {
             "claude_code_version": VERSION,
             "case": name,
             "about": case.get("about", ""),
             "prompt": case["prompt"],
             "main": [
-                {"model": b.get("model"), "tools": tool_names(b), "effort": effort(b), "messages": conversation(b)} for b in main
+                {"model": b.get("model"), "tools": tool_names(b), "effort": effort(b), "messages": conversation(b, plain.context)}
+                for b in main
             ],
             "listing": kept,
             # Sorted and once each: subagents run side by side and ask in no fixed order.
@@ -231,13 +244,13 @@ def main() -> int:
         return 2
     now_ms = int(time.time() * 1000)
     own = baseline(now_ms)
-    head = main_head(now_ms)
-    if not head:
-        print("oracle: the baseline run sent no main request", file=sys.stderr)
+    plain = known(now_ms)
+    if not plain.head or not plain.context:
+        print("oracle: the plain run sent no main request with context reminders", file=sys.stderr)
         return 2
     RECORDINGS.mkdir(parents=True, exist_ok=True)
     for name in args.cases or list(cases):
-        recording = record(name, cases[name], own, head, now_ms)
+        recording = record(name, cases[name], own, plain, now_ms)
         (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2, ensure_ascii=False) + "\n")
         print(f"invoke {name}: {len(recording['main'])} main requests, {len(recording['subagents'])} subagent requests")
     return 0
