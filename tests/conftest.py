@@ -13,7 +13,6 @@ import pytest
 
 from engine import Catalog, Locations, Workspace
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 def write(path: Path, text: str | bytes) -> Path:

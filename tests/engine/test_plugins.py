@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import tarfile
 from pathlib import Path
 
 import pytest
 
 from engine import LoadedFrom, SourceKind
-from tests.conftest import CORPUS, Tree, codes, only, skill_text, write
+from tests.conftest import Tree, codes, only, skill_text, write
 
 
 def _manifest(root: Path, data: object) -> None:
@@ -228,12 +229,14 @@ def test_broken_settings_file_is_reported_and_skipped(tree: Tree) -> None:
     assert (diag.line, diag.severity.value) == (1, "error")
 
 
-CORPUS_MARKET = CORPUS / "wshobson__agents"
+# A real marketplace (github.com/wshobson/agents), kept compressed beside the oracle cases.
+CORPUS_ARCHIVE = Path(__file__).parents[1] / "oracle" / "corpus" / "wshobson-agents.tar.gz"
 
 
-@pytest.mark.skipif(not CORPUS_MARKET.is_dir(), reason="the shared corpus is not beside this checkout")
-def test_real_marketplace_corpus(tree: Tree) -> None:
-    catalog = tree.load(plugin_dirs=(CORPUS_MARKET / "plugins",))
+def test_real_marketplace_corpus(tree: Tree, tmp_path: Path) -> None:
+    with tarfile.open(CORPUS_ARCHIVE) as tar:
+        tar.extractall(tmp_path / "corpus", filter="data")
+    catalog = tree.load(plugin_dirs=(tmp_path / "corpus" / "plugins",))
     skills = [s for s in catalog.skills.values() if s.path.name == "SKILL.md"]
     commands = [s for s in catalog.skills.values() if s.path.name != "SKILL.md"]
     # pptx-deck-creation names a folder in `agents` (Claude Code wants .md files) and is rejected.
