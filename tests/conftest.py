@@ -14,7 +14,6 @@ import pytest
 from engine import Catalog, Locations, Workspace
 
 
-
 def write(path: Path, text: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(text, bytes):
