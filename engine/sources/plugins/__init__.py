@@ -1,0 +1,124 @@
+"""Plugins: `--plugin-dir` folders and what Claude Code has installed and enabled, made tiers.
+
+Where plugins are found (`folders.py`, `installed.py`), how a manifest is read (`manifest.py`)
+and which skills and commands a plugin holds (`entries.py`) each have their own module; this
+one puts them together, in Claude Code's order, and caches the result.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from ...diagnostics import Sink
+from ...loadcache import LoadCache
+from ...locations import Locations
+from ...model import Diagnostic, LoadedFrom, Source, SourceKind
+from ...skillfile import Entry
+from .. import Tier
+from .entries import PluginEntries, plugin_entries
+from .folders import plugin_dir_refs, skills_dir_folders, skills_dir_plugins
+from .installed import installed_plugins, known_marketplaces_file
+from .manifest import DISPLAY_FIELDS, KNOWN_FIELDS, MANIFEST, MARKETPLACE, PluginRef, load_manifest, validate_manifest
+
+
+class PluginResult(NamedTuple):
+    tiers: tuple[Tier, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    first_order: int
+
+
+def plugin_tiers(locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None = None) -> list[Tier]:
+    if cache is not None:
+        known = cache.plugins
+        if isinstance(known, PluginResult) and known.first_order == first_order:
+            sink.items.extend(known.diagnostics)
+            return list(known.tiers)
+    local = Sink()
+    tiers, inputs, direct = _plugin_tiers(locations, local, first_order, cache)
+    sink.items.extend(local.items)
+    if cache is not None:
+        cache.plugins = PluginResult(tuple(tiers), tuple(local.items), first_order)
+        cache.plugin_inputs = tuple(inputs)
+        cache.plugin_direct = tuple(direct)
+    return tiers
+
+
+def _plugin_tiers(
+    locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None
+) -> tuple[list[Tier], list[str], list[Entry]]:
+    """Every plugin's commands, then every plugin's skills: Claude Code lists all plugin commands
+    before any plugin skill (a command beats a skill of the same name)."""
+    refs: list[PluginRef] = []
+    inputs = [str(p) for _, p in locations.settings_files()]
+    inputs += [str(locations.installed_plugins_file()), str(known_marketplaces_file(locations))]
+    inputs += [str(p) for p in locations.plugin_dirs]
+    for folder in locations.plugin_dirs:
+        refs.extend(plugin_dir_refs(folder, sink))
+    refs.extend(installed_plugins(locations, sink))
+    # A new plugin in a skills folder shows as a new `.claude-plugin` path, which drops the
+    # cached plugins (LoadCache.invalidate); other edits in skills folders do not.
+    for folder in skills_dir_folders(locations):
+        refs.extend(skills_dir_plugins(folder))
+    adopted: dict[str, Path] = {}
+
+    command_tiers: list[Tier] = []
+    skill_tiers: list[Tier] = []
+    direct: list[Entry] = []
+    roots: set[str] = set()
+    for ref in refs:
+        inputs.append(str(ref.root))
+        real = os.path.realpath(ref.root)
+        if real in roots:
+            continue
+        roots.add(real)
+        if real != str(ref.root):
+            inputs.append(real)
+        try:
+            loaded = load_manifest(ref, sink)
+            if loaded is None:
+                continue
+            name, manifest = loaded
+            if ref.skills_dir:
+                if name in adopted:
+                    sink.error(
+                        "plugin-manifest",
+                        ref.root / MANIFEST,
+                        f"plugin name `{name}` is already the plugin at {adopted[name]}: Claude Code loads that one, "
+                        "not this one",
+                        'give this one another "name" in its plugin.json, or remove one of them',
+                    )
+                    continue
+                adopted[name] = ref.root
+            found = plugin_entries(ref, name, manifest, sink, cache)
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A plugin folder that changed under the load, or paths no system call accepts
+            # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
+            sink.error("plugin-manifest", ref.root, f"cannot load this plugin ({type(exc).__name__}: {exc}); skipped", "check it")
+            continue
+        source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(skill_tiers), plugin=name)
+        direct.extend(found.direct)
+        command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN, overrides=found.overrides or None))
+        skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
+    return command_tiers + skill_tiers, inputs, direct
+
+
+__all__ = [
+    "DISPLAY_FIELDS",
+    "KNOWN_FIELDS",
+    "MANIFEST",
+    "MARKETPLACE",
+    "PluginEntries",
+    "PluginRef",
+    "PluginResult",
+    "installed_plugins",
+    "known_marketplaces_file",
+    "load_manifest",
+    "plugin_dir_refs",
+    "plugin_entries",
+    "plugin_tiers",
+    "skills_dir_folders",
+    "skills_dir_plugins",
+    "validate_manifest",
+]
