@@ -1,0 +1,86 @@
+"""Text and values as JavaScript sees them, which is how Claude Code does: `String()` of a number
+or of what its YAML parser gives, the blanks of `trim()` and `\\s`, lengths and cuts in UTF-16 units."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# JavaScript's `\s`: what Claude Code's frontmatter pattern counts as blank.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# JavaScript's String.prototype.trim(): its whitespace and line terminators.
+JS_TRIM = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
+
+
+def utf16_len(text: str) -> int:
+    """The length JavaScript gives `text`: a character past U+FFFF counts twice."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_cut(text: str, units: int) -> str:
+    """`text.substring(0, units)`; a character cut in half becomes a space, as Claude Code's
+    clean-up turns the lone surrogate it leaves into one."""
+    if len(text) * 2 <= units or utf16_len(text) <= units:
+        return text
+    used = 0
+    for index, ch in enumerate(text):
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            return text[:index] + (" " if used < units else "")
+        used += size
+    return text
+
+
+def js_number(value: float | int) -> str:
+    """`String(n)` in JavaScript, for the number Claude Code's parser reads (a double)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    try:
+        x = float(value)
+    except OverflowError:
+        x = math.inf if value > 0 else -math.inf
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    # repr() gives the shortest digits that read back as the same double, as JavaScript does;
+    # the layout (plain up to 21 digits, exponent below 1e-6) is JavaScript's Number::toString.
+    digits, exponent = repr(abs(x)).split("e") if "e" in repr(abs(x)) else (repr(abs(x)), "0")
+    whole, _, frac = digits.partition(".")
+    frac = frac.rstrip("0")
+    mantissa = (whole + frac).lstrip("0")
+    point = len(whole) + int(exponent) - (len(whole + frac) - len((whole + frac).lstrip("0")))
+    mantissa = mantissa.rstrip("0") or "0"
+    k, n = len(mantissa), point
+    if k <= n <= 21:
+        out = mantissa + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = mantissa[:n] + "." + mantissa[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + mantissa
+    else:
+        e = n - 1
+        out = (mantissa if k == 1 else f"{mantissa[0]}.{mantissa[1:]}") + f"e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + out
+
+
+def js_string(value: Any) -> str:
+    """`String(value)` in JavaScript, for what Claude Code's YAML parser gives: lists join their
+    items with commas, a mapping is `[object Object]`, null is `null`."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bool, int, float)):
+        return js_number(value)
+    if isinstance(value, list):
+        # Array.prototype.join writes null (and undefined) items as empty strings.
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
