@@ -1,6 +1,7 @@
 """Agent types a forked skill may name (`agent:`), and the tools each one gets.
 
-Built in: `general-purpose` (every tool), `Explore` and `Plan` (read-only). Custom agents are
+Built in: `general-purpose` (every tool), `Explore` and `Plan` (every tool but the ones that
+write files: Claude Code gives them Bash, Read and Skill, recorded in run_forks). Custom agents are
 Markdown files with frontmatter in `.claude/agents/` of the project (its folders up to the
 repository root, nearest first) and in the user folder's `agents/`; they are known by their
 frontmatter `name` (the file name when it has none), and the project's win over the user's, as
@@ -46,13 +47,18 @@ class Agent:
     model: str | None = None
     path: Path | None = None
 
-    def pick(self, available: dict[str, Any], read_only: Iterable[str]) -> dict[str, Any]:
-        """The subset of `available` tools this agent may use (never more than it says)."""
+    def may_use(self, tool: str, writers: Iterable[str]) -> bool:
+        """Whether this agent is given `tool` (`writers`: the tools a read-only agent lacks)."""
+        if tool in self.disallowed:
+            return False
         if self.path is None and self.name in READ_ONLY_AGENTS:
-            allowed: set[str] | None = set(read_only)
-        else:
-            allowed = None if self.tools is None else set(self.tools)
-        return {k: v for k, v in available.items() if (allowed is None or k in allowed) and k not in self.disallowed}
+            return tool not in set(writers)
+        return self.tools is None or tool in self.tools
+
+    def pick(self, available: dict[str, Any], writers: Iterable[str]) -> dict[str, Any]:
+        """The subset of `available` tools this agent may use (never more than it says)."""
+        names = tuple(writers)
+        return {k: v for k, v in available.items() if self.may_use(k, names)}
 
 
 def agent_folders(locations: Locations) -> list[Path]:

@@ -7,6 +7,21 @@ asked when any is. A file path is matched as written (with `~` expanded) and as 
 and the no-rule pass for reads only applies when the real path is inside a working folder. A
 skill's `allowed-tools` can be layered on as temporary allow rules: they pre-approve, they never
 override a deny or an ask.
+
+`permissions.defaultMode` changes what an unmatched call gets, as recorded on Claude Code
+(tests/oracle/cases/permissions/run_mode_*): `dontAsk` refuses whatever would be asked;
+`plan` refuses a Bash command or a Skill call that would be asked (edits are still asked);
+`acceptEdits` allows Edit and Write inside the working folders. skilldeck is stricter in two
+places, on purpose: `plan` still asks before a read outside the working folders (Claude Code
+reads it), and `acceptEdits` still asks before Bash commands that write files (`touch`,
+`mkdir`, `rm`; Claude Code runs them). `bypassPermissions` decides as the default mode does
+(recorded: Claude Code run as root ignores it; skilldeck never skips the checks).
+
+The model's Skill call (`decide_skill_call`) is decided as Claude Code decides it: a deny rule
+refuses, an allow rule allows, a skill that sets none of `allowed-tools`, `disallowed-tools` or
+`hooks` runs without asking (its other fields cannot widen what the model may do), and any
+other skill is asked. Claude Code does not apply ask rules to the Skill tool (recorded:
+why_skill_calls, run_skill_fields).
 """
 
 from __future__ import annotations
@@ -56,6 +71,27 @@ def call_from_rule(text: str) -> tuple[str, dict[str, Any]] | None:
     return rule.tool, {key: spec}
 
 
+MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
+# Modes that let more run than the default: a cloned repository's own settings cannot set them
+# before the workspace is trusted.
+LOOSER_MODES = ("acceptEdits", "bypassPermissions")
+# What a skill may set that changes what runs under it: any of them and its call is asked.
+SKILL_WIDENING_FIELDS = ("allowed_tools", "disallowed_tools", "hooks")
+
+
+def default_mode(settings: Settings) -> str:
+    """`permissions.defaultMode` from the highest-precedence settings file that sets a known one."""
+    for file in settings.files:
+        permissions = file.data.get("permissions") if file.data else None
+        mode = permissions.get("defaultMode") if isinstance(permissions, dict) else None
+        if mode not in MODES:
+            continue
+        if mode in LOOSER_MODES and file.scope in ("project", "local") and not settings.trust.trusted:
+            continue
+        return str(mode)
+    return "default"
+
+
 class Permissions:
     def __init__(
         self,
@@ -76,6 +112,7 @@ class Permissions:
         # The project's folders up to its repository root: where a cloned repository's own
         # skills live (their allowed-tools wait for workspace trust).
         self.repo_dirs = repo_dirs or (cwd,)
+        self.mode = default_mode(settings)
 
     @classmethod
     def load(cls, locations: Locations) -> Permissions:
@@ -124,7 +161,21 @@ class Permissions:
         )
 
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
-        decision = self._decide(tool, tool_input)
+        return self._in_mode(tool, self._checked(self._decide(tool, tool_input)))
+
+    def _in_mode(self, tool: str, decision: Decision) -> Decision:
+        """What the permission mode makes of a call that would be asked."""
+        if decision.decision != "ask":
+            return decision
+        if self.mode == "dontAsk" or (self.mode == "plan" and tool in ("Bash", "Skill")):
+            return Decision("deny", decision.rule, f"{decision.reason}; defaultMode {self.mode} refuses what it would ask")
+        return decision
+
+    def denied_tools(self) -> set[str]:
+        """Tools a bare deny rule (`Skill`, `Bash(*)`) takes away: Claude Code does not offer them."""
+        return {p.rule.tool for p in self._rules("deny") if p.rule.specifier in (None, "*")}
+
+    def _checked(self, decision: Decision) -> Decision:
         broken = self.settings.unreadable
         if decision.decision == "allow" and broken:
             # A settings file that could not be read may hold a deny for this very call.
@@ -227,6 +278,8 @@ class Permissions:
             return Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
         if tool in READ_TOOLS and all(self.is_inside(t) for t in known):
             return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
+        if tool in EDIT_TOOLS and self.mode == "acceptEdits" and all(self.is_inside(t) for t in known):
+            return Decision("allow", None, "defaultMode acceptEdits: edits inside the working folder are not asked")
         if tool in READ_TOOLS:
             outside = next(t for t in known if not self.is_inside(t))
             return Decision("ask", None, f"{outside} is outside the working folder, so Claude Code asks")
@@ -246,5 +299,25 @@ class Permissions:
         return inside(where, (real(root), *self.real_dirs))
 
     def decide_skill(self, name: str) -> Decision:
-        """What the model's Skill tool meets for `name`. A user typing `/name` meets none of it."""
+        """What the model's Skill tool meets for `name` by the rules alone (the skill unknown).
+        A user typing `/name` meets none of it."""
         return self.decide("Skill", {"skill": name})
+
+    def decide_skill_call(self, skill: Skill) -> Decision:
+        """The model's Skill call for this skill, as Claude Code decides it (module docstring)."""
+        call = {"skill": skill.name}
+        placed = self.first_rule("deny", "Skill", call)
+        if placed is not None:
+            return Decision("deny", placed, f"deny rule {placed.text} ({placed.scope})")
+        placed = self.first_rule("allow", "Skill", call)
+        if placed is not None:
+            decision = Decision("allow", placed, f"allow rule {placed.text} ({placed.scope})")
+        else:
+            widening = [f.replace("_", "-") for f in SKILL_WIDENING_FIELDS if getattr(skill, f)]
+            if widening:
+                decision = Decision("ask", None, f"the skill sets {', '.join(widening)}, so Claude Code asks")
+            else:
+                decision = Decision(
+                    "allow", None, "the skill sets no allowed-tools, disallowed-tools or hooks: Claude Code does not ask"
+                )
+        return self._in_mode("Skill", self._checked(decision))

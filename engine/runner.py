@@ -17,7 +17,7 @@ goes on. What is sent is always rebuilt into a conversation the API accepts (`ap
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +30,11 @@ from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
 from .model import Skill
-from .permissions import Permissions
+from .permissions import Decision, Permissions
 from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule, summary
-from .tools import READ_ONLY, Tool, ToolContext, builtin_tools
+from .tools import WRITE_TOOLS, Tool, ToolContext, builtin_tools, offered
 from .tools.base import api_spec
 
 # Re-exported: callers import the events from here.
@@ -44,6 +44,82 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_TURNS = 25
+
+# What the model's Skill call gets back, in Claude Code's words: the model was trained on them,
+# and the recordings (tests/oracle/recordings/invoke/run_*.json) hold them byte for byte.
+SKILL_DENIED = "Skill execution blocked by permission rules"
+
+
+def tool_use_error(text: str) -> str:
+    """A call refused before it runs, wrapped as Claude Code wraps it."""
+    return f"<tool_use_error>{text}</tool_use_error>"
+
+
+def no_such_tool(name: str, denied: bool) -> str:
+    if denied:
+        return tool_use_error(
+            f"Error: No such tool available: {name}. {name} is disabled for this session, in subagents as well as here."
+        )
+    return tool_use_error(f"Error: No such tool available: {name}")
+
+
+def model_disabled(name: str) -> str:
+    return tool_use_error(
+        f"Skill {name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /{name} "
+        "themselves \u2014 it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by other "
+        "means \u2014 it is reserved for explicit user invocation."
+    )
+
+
+def fork_recursion(name: str) -> str:
+    return tool_use_error(
+        f"Skill {name} is already executing in this forked context \u2014 you are the subagent running it. Execute "
+        "the instructions in the skill body directly instead of re-invoking the Skill tool."
+    )
+
+
+def fork_tool_result(name: str, answer: str) -> str:
+    return f'Skill "{name}" completed (forked execution).\n\nResult:\n{answer}'
+
+
+def reinvoked(name: str) -> str:
+    return (
+        f"(Re-invocation of /{name} \u2014 the skill instructions were previously loaded; the arguments or dynamic "
+        "output below are new.)"
+    )
+
+
+def already_loaded(name: str, args: str) -> str:
+    return f"Skill /{name} is already loaded above; instructions unchanged." + (f" Arguments: {args}" if args else "")
+
+
+def edit_distance(a: str, b: str, bound: int) -> int:
+    """Optimal string alignment distance (an adjacent swap counts 1), or bound + 1 when above it."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > bound:
+            return bound + 1
+        before, previous = previous, current
+    return min(previous[len(b)], bound + 1)
+
+
+def did_you_mean(name: str, names: Iterable[str], bound: int = 2) -> str | None:
+    """The first name nearest to `name` within `bound` edits, as Claude Code suggests one."""
+    best, best_distance = None, bound + 1
+    for candidate in names:
+        distance = edit_distance(name, candidate, bound)
+        if distance < best_distance:
+            best, best_distance = candidate, distance
+    return best
 
 
 class Runner:
@@ -61,6 +137,7 @@ class Runner:
         tools: dict[str, Tool] | None = None,
         skill_tool: bool = True,
         max_turns: int = MAX_TURNS,
+        forks: tuple[str, ...] = (),
     ) -> None:
         self.locations = locations
         self.catalog = catalog
@@ -78,6 +155,14 @@ class Runner:
         # The inline skill whose pre-approvals and model hold until the next user message.
         self.active: Skill | None = None
         self._forks = 0
+        # The forked skills this conversation runs inside (the innermost last): calling one of
+        # them again from here would run it forever.
+        self.forks = forks
+        # What the model's Skill calls loaded, by skill: the same skill again is sent as Claude
+        # Code sends it (a note when its text changed, a line instead of the text when not).
+        self._loaded: dict[str, str] = {}
+        # What this conversation has seen of each file (Read, Write, Edit results depend on it).
+        self._seen: dict[Path, bool] = {}
         self._listing: tuple[Catalog, str] | None = None
         # Why the last run stopped before the model was done (a failed request, the turn bound):
         # `proceed()` goes on from there.
@@ -158,11 +243,20 @@ class Runner:
         )
 
     # The loop ----------------------------------------------------------------------------------
+    def offered(self) -> dict[str, Tool]:
+        """The tools the model is offered now (a bare deny rule takes one away; Claude Code
+        offers Glob and Grep only without Bash)."""
+        return offered(self.tools, self.permissions.denied_tools())
+
+    def offers_skill(self) -> bool:
+        return self.skill_tool and "Skill" not in self.permissions.denied_tools()
+
     def request(self) -> Request:
         model = resolve_model((self.active.model if self.active else None) or self.model, self.locations.environ)
-        tools = [api_spec(t) for t in self.tools.values()]
-        if self.skill_tool:
+        tools = [api_spec(t) for t in sorted(self.offered().values(), key=lambda t: t.name)]
+        if self.offers_skill():
             tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
+            tools.sort(key=lambda t: str(t["name"]))
         system = f"You are Claude, running skills through skilldeck.\nWorking directory: {self.locations.project}"
         return Request(model, system, api_messages(self.messages), tools)
 
@@ -262,15 +356,16 @@ class Runner:
             self._add(closing)
 
     # Tool calls ----------------------------------------------------------------------------------
-    async def _permit(self, name: str, tool_input: dict[str, Any], call_id: str) -> str | None:
+    async def _permit(self, name: str, tool_input: dict[str, Any], call_id: str, decision: Decision | None = None) -> str | None:
         """None when the call may run, else the error the model receives."""
-        permissions = self.permissions.with_allowed_tools(self.active) if self.active else self.permissions
-        decision = permissions.decide(name, tool_input)
+        if decision is None:
+            permissions = self.permissions.with_allowed_tools(self.active) if self.active else self.permissions
+            decision = permissions.decide(name, tool_input)
         self.emit(Call(call_id, name, tool_input, decision.decision, decision.reason))
         if decision.decision == "allow":
             return None
         if decision.decision == "deny":
-            return f"Permission to use {name} has been denied ({decision.reason})."
+            return SKILL_DENIED if name == "Skill" else f"Permission to use {name} has been denied ({decision.reason})."
         answer = await self.ask(name, tool_input, decision)
         if answer == "deny":
             return f"The user doesn't want to proceed with this tool use. The {name} call was rejected."
@@ -299,11 +394,11 @@ class Runner:
             return refuse(f"The {block.name} call was not run: {broken}. Call it again with a JSON object as its input.")
         schema = (
             SKILL_SCHEMA
-            if block.name == "Skill" and self.skill_tool
-            else getattr(self.tools.get(block.name), "input_schema", None)
+            if block.name == "Skill" and self.offers_skill()
+            else getattr(self.offered().get(block.name), "input_schema", None)
         )
         if schema is None:
-            return refuse(f"No such tool available: {block.name}")
+            return refuse(no_such_tool(block.name, block.name in self.permissions.denied_tools()))
         problem = check_input(block.name, block.input, schema)
         if problem:
             return refuse(problem)
@@ -320,30 +415,37 @@ class Runner:
             self.emit(Result(block.id, text, error))
             return Block("tool_result", text, tool_use_id=block.id, is_error=error)
 
-        if block.name == "Skill" and self.skill_tool:
+        if block.name == "Skill" and self.offers_skill():
             return await self._skill_call(block, result)
-        tool = self.tools.get(block.name)
+        tool = self.offered().get(block.name)
         if tool is None:
-            return result(f"No such tool available: {block.name}", True), []
+            return result(no_such_tool(block.name, block.name in self.permissions.denied_tools()), True), []
         refused = await self._permit(block.name, block.input, block.id)
         if refused:
             return result(refused, True), []
-        outcome = await tool.run(block.input, ToolContext(self.locations.project, self.permissions))
+        outcome = await tool.run(block.input, ToolContext(self.locations.project, self.permissions, self._seen))
         return result(outcome.text, outcome.is_error), []
 
     async def _skill_call(self, block: Block, result: Callable[..., Block]) -> tuple[Block, list[Message]]:
+        """The model's Skill call, checked in Claude Code's order (the name, the skill, a fork
+        calling itself, disable-model-invocation, the rules) and answered in its words."""
         raw = str(block.input.get("skill", ""))
-        name = raw.strip().removeprefix("/")
-        args = str(block.input.get("args") or "")
+        name = raw.strip()
         if not name:
-            return result(f"Invalid skill format: {raw}", True), []
+            return result(tool_use_error(f"Invalid skill format: {raw}"), True), []
+        name = name.removeprefix("/")
+        args = str(block.input.get("args") or "")
         skill = self.catalog.get(name)
         if skill is None:
-            return result(f"Unknown skill: {name}", True), []
+            near = did_you_mean(name, (s.name for s in self.catalog.model_invocable()))
+            return result(tool_use_error(f"Unknown skill: {name}" + (f". Did you mean {near}?" if near else "")), True), []
+        if skill.name in self.forks:
+            return result(fork_recursion(name), True), []
         if not skill.model_invocable:
-            return result(f"Skill {skill.name} cannot be used with Skill tool due to disable-model-invocation", True), []
+            return result(model_disabled(skill.name), True), []
         # Rules match the name only; the arguments ride along for the pane and the approval modal.
-        refused = await self._permit("Skill", {"skill": skill.name} | ({"args": args} if args else {}), block.id)
+        call = {"skill": skill.name} | ({"args": args} if args else {})
+        refused = await self._permit("Skill", call, block.id, self.permissions.decide_skill_call(skill))
         if refused:
             return result(refused, True), []
         try:
@@ -355,9 +457,21 @@ class Runner:
                 answer, _path = await self._fork(skill, prompt.messages[0])
             except AgentError as exc:
                 return result(str(exc), True), []
-            return result(fork_result_message(skill.name, answer)), []
+            return result(fork_tool_result(skill.name, answer)), []
         self.active = skill
-        return result(f"Launching skill: {skill.name}"), [prompt.messages[1]]
+        return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, prompt.messages[1])
+
+    def _loading(self, name: str, args: str, content: Message) -> list[Message]:
+        """The skill's text as Claude Code sends it again: when this conversation already holds
+        what the skill loaded last time, an unchanged text becomes one line, a changed one comes
+        after a note that says so."""
+        prior = self._loaded.get(name)
+        self._loaded[name] = content.text
+        if prior is None or not any(m.meta and m.text == prior for m in self.messages):
+            return [content]
+        if prior == content.text:
+            return [Message.user(already_loaded(name, args), meta=True, kind="skill")]
+        return [Message.user(reinvoked(name), meta=True, kind="skill"), content]
 
     def _from_fork(self, skill: str, event: RunEvent) -> None:
         """A fork's own conversation stays in its transcript; its tokens count, and its tool
@@ -374,7 +488,7 @@ class Runner:
     async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:
         """Run the skill in a subagent; AgentError (before anything starts) when its agent is unknown."""
         agent = find_agent(self.locations, skill.agent or "general-purpose")
-        tools = agent.pick(builtin_tools(), READ_ONLY)
+        tools = agent.pick(builtin_tools(), WRITE_TOOLS)
         self._forks += 1
         sub_transcript = Transcript.create(
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
@@ -390,8 +504,11 @@ class Runner:
             emit=lambda event: self._from_fork(skill.name, event),
             model=skill.model or agent.model or self.model,
             tools=tools,
-            skill_tool=False,
+            # Claude Code gives a fork the Skill tool unless its agent leaves it out; a skill
+            # it runs inside cannot be called again from there (`forks`).
+            skill_tool=agent.may_use("Skill", WRITE_TOOLS),
             max_turns=self.max_turns,
+            forks=(*self.forks, skill.name),
         )
         sub._add(task)
         await sub._loop()

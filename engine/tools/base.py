@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,6 +22,11 @@ class ToolContext:
     # The rules the call was decided under: a search shows only what they let the model read
     # (a symlink in the project must not carry a Glob or Grep outside it).
     permissions: Permissions | None = None
+    # What this conversation has seen of each file (shared by its calls, one per conversation):
+    # True when a Read showed all of it or a Write or Edit set it, False after a partial Read.
+    # An Edit's result says the model's copy is current only when it held the whole file, as
+    # Claude Code's does.
+    seen: dict[Path, bool] = field(default_factory=dict)
 
     @property
     def home(self) -> Path:

@@ -31,17 +31,34 @@ def _number(value: Any, default: int) -> int | None:
     return int(min(value, 10**9))
 
 
-def _read_lines(path: Path, start: int, limit: int) -> tuple[list[str], bool]:
-    """Lines start..start+limit-1 (1-based) of a regular file, each cut at LINE_CAP, and whether
-    the output stopped at RESULT_CAP. Reads in blocks: a huge file costs only what is shown."""
+def _read_lines(path: Path, start: int, limit: int) -> tuple[list[str], bool, int | None]:
+    """Lines start..start+limit-1 (1-based) of a regular file, each cut at LINE_CAP; whether the
+    output stopped at RESULT_CAP; and how many lines the file has (None when the read stopped
+    before its end). Lines are counted as Claude Code counts them: what follows the last newline
+    is a line too, so "a\n" has two, the second empty, and an empty file has none. Reads in
+    blocks: a huge file costs only what is shown (or, past its end, what is counted)."""
     fd, _ = open_regular(path)
     lines: list[str] = []
     size = 0
     number = 0
     pending = b""
     scanned = 0
+
+    def keep(raw: bytes) -> bool:
+        """Number one line, keep it when it is in range; False once the result is full."""
+        nonlocal number, size
+        number += 1
+        if number < start or len(lines) >= limit:
+            return True
+        line = raw.decode("utf-8", "replace").removesuffix("\r")[:LINE_CAP]
+        size += len(line) + 8
+        if size > RESULT_CAP:
+            return False
+        lines.append(line)
+        return True
+
     try:
-        while len(lines) < limit:
+        while True:
             block = os.read(fd, 1 << 16)
             scanned += len(block)
             if scanned > SCAN_CAP:
@@ -49,31 +66,23 @@ def _read_lines(path: Path, start: int, limit: int) -> tuple[list[str], bool]:
                     raise OSError(
                         27, f"line {start} is not within the first {SCAN_CAP // 2**20} MB of the file, which is all a Read scans"
                     )
-                return lines, True
+                return lines, True, None
             if not block:
-                if pending:
-                    number += 1
-                    if number >= start:
-                        lines.append(pending.decode("utf-8", "replace")[:LINE_CAP])
-                break
+                if scanned and not keep(pending):
+                    return lines, True, None
+                return lines, False, number
             pending += block
             *complete, pending = pending.split(b"\n")
             if len(pending) > LINE_CAP * 4:
                 pending = pending[: LINE_CAP * 4]  # a line without end: keep what can be shown
             for raw in complete:
-                number += 1
-                if number < start:
-                    continue
-                line = raw.decode("utf-8", "replace").rstrip("\r")[:LINE_CAP]
-                size += len(line) + 8
-                if size > RESULT_CAP:
-                    return lines, True
-                lines.append(line)
-                if len(lines) >= limit:
-                    break
+                if not keep(raw):
+                    return lines, True, None
+            if len(lines) >= limit and number >= start + limit:
+                # Everything asked for is here; the count is only needed past the end.
+                return lines, False, None
     finally:
         os.close(fd)
-    return lines, False
 
 
 class ReadTool:
@@ -91,15 +100,37 @@ class ReadTool:
         start, limit = _number(tool_input.get("offset"), 1), _number(tool_input.get("limit"), READ_LIMIT)
         if start is None or limit is None:
             return ToolResult("offset and limit must be positive numbers", True)
+        start = max(start, 1)
         try:
-            lines, cut = await asyncio.to_thread(_read_lines, path, max(start, 1), limit)
+            lines, cut, total = await asyncio.to_thread(_read_lines, path, start, limit)
+        except FileNotFoundError:
+            return ToolResult(f"File does not exist. Note: your current working directory is {ctx.cwd}.", True)
         except OSError as exc:
             return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
-        # cat -n style, as Claude Code returns it: right-aligned numbers, a tab, the line.
-        text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, max(start, 1)))
+        # What the model was told, in Claude Code's words (recorded: run_tool_results).
+        if total == 0:
+            ctx.seen[path] = True
+            return ToolResult("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>")
+        if not lines and total is not None and start > total:
+            return ToolResult(
+                f"<system-reminder>Warning: the file exists but is shorter than the provided offset ({start}). "
+                f"The file has {total} lines.</system-reminder>"
+            )
+        ctx.seen[path] = start == 1 and not cut and total is not None and len(lines) == total
+        # Numbered as Claude Code numbers them: the line number, a tab, the line.
+        text = "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start))
         if cut:
             text += f"\n\n[... the rest was not shown: the result is capped at {RESULT_CAP:,} characters; read on with offset]"
         return ToolResult(text)
+
+
+# Claude Code's note after a write or an edit whose result the model holds in full.
+CURRENT = " (file state is current in your context \u2014 no need to Read it back)"
+
+
+def tool_use_error(text: str) -> ToolResult:
+    """An input the tool refuses, wrapped as Claude Code wraps its validation errors."""
+    return ToolResult(f"<tool_use_error>{text}</tool_use_error>", True)
 
 
 class WriteTool:
@@ -113,12 +144,16 @@ class WriteTool:
 
     async def run(self, tool_input: dict[str, Any], ctx: ToolContext) -> ToolResult:
         path = resolve(ctx, str(tool_input["file_path"]))
+        existed = os.path.lexists(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(write_regular, path, str(tool_input["content"]).encode("utf-8", "surrogatepass"))
         except OSError as exc:
             return ToolResult(f"Error writing {path}: {exc.strerror or exc}", True)
-        return ToolResult(f"File created successfully at: {path}")
+        ctx.seen[path] = True
+        if existed:
+            return ToolResult(f"The file {path} has been updated successfully.{CURRENT}")
+        return ToolResult(f"File created successfully at: {path}{CURRENT}")
 
 
 class EditTool:
@@ -136,7 +171,7 @@ class EditTool:
         path = resolve(ctx, str(tool_input["file_path"]))
         old, new = str(tool_input["old_string"]), str(tool_input["new_string"])
         if old == new:
-            return ToolResult("No changes to make: old_string and new_string are exactly the same.", True)
+            return tool_use_error("No changes to make: old_string and new_string are exactly the same.")
         if not old:
             return ToolResult("old_string is empty: give the exact text to replace.", True)
         try:
@@ -148,16 +183,26 @@ class EditTool:
             return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
         count = text.count(old)
         if count == 0:
-            return ToolResult(f"String to replace not found in file.\nString: {old}", True)
-        if count > 1 and not tool_input.get("replace_all"):
-            return ToolResult(
+            return tool_use_error(f"String to replace not found in file.\nString: {old}")
+        every = bool(tool_input.get("replace_all"))
+        if count > 1 and not every:
+            return tool_use_error(
                 f"Found {count} matches of the string to replace, but replace_all is false. To replace all "
                 "occurrences, set replace_all to true. To replace only one occurrence, please provide more "
-                "context to uniquely identify the instance.",
-                True,
+                f"context to uniquely identify the instance.\nString: {old}"
             )
         try:
-            await asyncio.to_thread(write_regular, path, text.replace(old, new).encode("utf-8"), st.st_mode & 0o777)
+            await asyncio.to_thread(
+                write_regular,
+                path,
+                (text.replace(old, new) if every else text.replace(old, new, 1)).encode("utf-8"),
+                st.st_mode & 0o777,
+            )
         except OSError as exc:
             return ToolResult(f"Error writing {path}: {exc.strerror or exc}", True)
-        return ToolResult(f"The file {path} has been updated.")
+        # The note that the model's copy is current only when it held the whole file (after a
+        # partial Read it does not: recorded, run_tool_results).
+        note = CURRENT if ctx.seen.get(path) else ""
+        if every:
+            return ToolResult(f"The file {path} has been updated. All occurrences were successfully replaced.{note}")
+        return ToolResult(f"The file {path} has been updated successfully.{note}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import time
 from typing import Any
@@ -151,10 +152,12 @@ class BashTool:
                     await reader
             transport.close()
         code = transport.get_returncode()
-        return self._result(collector, code, timeout if timed_out else None, lingering)
+        return self._result(collector, code, timeout if timed_out else None, lingering, command)
 
-    def _result(self, out: _Collector, code: int | None, timed_out: float | None, lingering: bool) -> ToolResult:
-        text = out.kept.decode("utf-8", "replace").rstrip("\n")
+    def _result(
+        self, out: _Collector, code: int | None, timed_out: float | None, lingering: bool, command: str = ""
+    ) -> ToolResult:
+        text = out.kept.decode("utf-8", "replace").rstrip()
         notes: list[str] = []
         if out.dropped:
             notes.append(f"[output cut at {self.output_cap:,} bytes: {out.dropped:,} more bytes were not kept]")
@@ -163,7 +166,26 @@ class BashTool:
         if timed_out is not None:
             notes.append(f"Command timed out after {timed_out:g} s; its process group was ended.")
             return ToolResult("\n".join([text, *notes]).strip(), True)
-        if code:
-            notes.append(f"Exit code {code}")
-        body = "\n".join([text, *notes]).strip() if notes else text
-        return ToolResult(body or "(no output)", bool(code))
+        if code and failed(command, code):
+            # As Claude Code words a failure: the exit code first, then the output as it came.
+            return ToolResult("\n".join(part for part in [f"Exit code {code}", text, *notes] if part), True)
+        # Leading blank lines go, as in Claude Code's result (recorded: run_tool_results).
+        body = "\n".join(part for part in [re.sub(r"^\s*\n", "", text), *notes] if part)
+        return ToolResult(body or "(Bash completed with no output)")
+
+
+# Commands whose exit status 1 is an answer, not a failure (no match, files differ, false), as
+# Claude Code reads them: the output goes back as a plain result.
+ANSWERING_COMMANDS = frozenset({"grep", "rg", "egrep", "fgrep", "find", "diff", "test", "["})
+
+
+def failed(command: str, code: int) -> bool:
+    """Whether exit status `code` of `command` is a failure. The command that counts is the first
+    word of its last part (after the last `|`, `;`, `&&` or `||`), as Claude Code looks at it."""
+    words = re.split(r"\|\||&&|[|;&\n]", command)[-1].split()
+    name = words[0] if words else ""
+    if name == "git":
+        sub = next((w for i, w in enumerate(words[1:], 1) if not w.startswith("-") and words[i - 1] not in ("-C", "-c")), "")
+        if sub in ("diff", "grep"):
+            return code != 1
+    return not (name in ANSWERING_COMMANDS and code == 1)

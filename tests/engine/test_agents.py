@@ -40,7 +40,7 @@ async def test_a_project_agent_with_a_comma_list_gets_only_those_tools(tree: Tre
     server.script(Reply(text="Looks fine."))
     runner, _ = _runner(tree, server)
     await runner.invoke("review", "main.py")
-    assert _tools(server.requests[0]) == ["Read", "Grep"]
+    assert _tools(server.requests[0]) == ["Grep", "Read"], "Grep is offered where there is no Bash"
     assert runner.messages[-1].text.endswith("Looks fine.")
 
 
@@ -51,7 +51,7 @@ async def test_a_user_agent_with_a_yaml_list_and_disallowed_tools(tree: Tree, se
     server.script(Reply(text="ok"))
     runner, _ = _runner(tree, server)
     await runner.invoke("review")
-    assert _tools(server.requests[0]) == ["Read", "Bash"]
+    assert _tools(server.requests[0]) == ["Bash", "Read"]
 
 
 async def test_an_agent_without_tools_inherits_every_tool_and_disallowed_still_applies(
@@ -65,7 +65,7 @@ async def test_an_agent_without_tools_inherits_every_tool_and_disallowed_still_a
     server.script(Reply(text="ok"))
     runner, _ = _runner(tree, server)
     await runner.invoke("review")
-    assert _tools(server.requests[0]) == ["Read", "Glob", "Grep", "Edit"]
+    assert _tools(server.requests[0]) == ["Edit", "Glob", "Grep", "Read", "Skill"]
 
 
 async def test_an_agent_that_is_not_found_is_refused_not_widened(tree: Tree, server: MessagesServer) -> None:

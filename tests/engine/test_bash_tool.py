@@ -75,7 +75,12 @@ async def test_cancelling_kills_the_group(tmp_path: Path) -> None:
 
 
 async def test_exit_codes_and_bad_inputs(tmp_path: Path) -> None:
-    assert (await BashTool().run({"command": "echo out; exit 3"}, ToolContext(tmp_path))).text == "out\nExit code 3"
+    # Claude Code's layout (recorded: run_tool_results): the exit code first; grep's 1 is no failure.
+    assert (await BashTool().run({"command": "echo out; exit 3"}, ToolContext(tmp_path))).text == "Exit code 3\nout"
+    quiet = await BashTool().run({"command": "echo x | grep nomatch"}, ToolContext(tmp_path))
+    assert (quiet.text, quiet.is_error) == ("(Bash completed with no output)", False)
+    broken = await BashTool().run({"command": "grep x /nonexistent"}, ToolContext(tmp_path))
+    assert broken.is_error and broken.text.startswith("Exit code 2\ngrep:")
     missing = await BashTool().run({}, ToolContext(tmp_path))
     assert missing.is_error and "command" in missing.text
     odd = await BashTool().run({"command": "echo ok", "timeout": "soon"}, ToolContext(tmp_path))

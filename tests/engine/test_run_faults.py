@@ -60,7 +60,7 @@ async def test_malformed_tool_calls_become_error_results_never_exceptions(tree: 
                          {"id": "who", "name": "Teleport", "input": {"to": "mars"}},
                          {"id": "missing", "name": "Bash", "input": {}},
                          {"id": "type", "name": "Read", "input": {"file_path": 5}},
-                         {"id": "extra", "name": "Glob", "input": {"pattern": "*", "rm": True}},
+                         {"id": "extra", "name": "Read", "input": {"file_path": "x", "rm": True}},
                          {"id": "skill", "name": "Skill", "input": {"skill": ["x"]}}]),
         Reply(text="Sorry."),
     )  # fmt: skip
@@ -71,7 +71,7 @@ async def test_malformed_tool_calls_become_error_results_never_exceptions(tree: 
     assert all(r["is_error"] for r in results.values())
     assert "not valid JSON" in results["json"]["content"]
     assert "must be a JSON object, not list" in results["list"]["content"]
-    assert results["who"]["content"] == "No such tool available: Teleport"
+    assert results["who"]["content"] == "<tool_use_error>Error: No such tool available: Teleport</tool_use_error>"
     assert "The required parameter `command` is missing" in results["missing"]["content"]
     assert "`file_path` type is expected as `string` but provided as `number`" in results["type"]["content"]
     assert "An unexpected parameter `rm` was provided" in results["extra"]["content"]
@@ -148,8 +148,7 @@ async def test_a_tool_call_cut_by_max_tokens_never_runs(tree: Tree, server: Mess
 
 
 async def test_the_turn_bound_says_so_and_the_user_can_continue(tree: Tree, server: MessagesServer) -> None:
-    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"allow": ["Glob"]}}))
-    glob = {"name": "Glob", "input": {"pattern": "*.md"}}
+    glob = {"name": "Read", "input": {"file_path": "README.md"}}
     server.script(*[Reply(tool_uses=[{"id": f"g{n}", **glob}]) for n in range(3)], Reply(text="Finished."))
     runner, events = _runner(tree, server, max_turns=2)
     await runner.send("look around")

@@ -60,8 +60,9 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
     ]
     assert first["model"] == "claude-opus-5-5"
     names = [t["name"] for t in first["tools"]]
-    assert names == ["Read", "Glob", "Grep", "Bash", "Write", "Edit", "Skill"]
-    skill_tool = first["tools"][-1]
+    # Claude Code 2.1.328's own tools of skilldeck's kind: no Glob or Grep next to Bash.
+    assert names == ["Bash", "Edit", "Read", "Skill", "Write"]
+    skill_tool = next(t for t in first["tools"] if t["name"] == "Skill")
     assert "The following skills are available for use with the Skill tool:\n\n- fix: Fixes things." in skill_tool["description"]
     assert skill_tool["input_schema"]["required"] == ["skill"]
     await runner.send("thanks")
@@ -106,39 +107,63 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
                          {"id": "s3", "name": "Skill", "input": {"skill": "manual"}}]),
         Reply(text="Ok."),
     )  # fmt: skip
-    runner, events = _runner(tree, server, answers=["once"])
+    runner, events = _runner(tree, server)
     await runner.send("please help")
-    assert [e[1:] for e in events if isinstance(e, tuple)] == [("Skill", {"skill": "helper", "args": "tests"})], (
-        "no Skill rule: Claude Code asks"
-    )
+    assert not [e for e in events if isinstance(e, tuple)], "no rule, no allowed-tools or hooks: Claude Code runs it unasked"
     second = server.requests[1]["messages"]
     results = {b["tool_use_id"]: b["content"] for b in second[-2]["content"]}
     assert results == {
         "s1": "Launching skill: helper",
-        "s2": "Unknown skill: nope",
-        "s3": "Skill manual cannot be used with Skill tool due to disable-model-invocation",
+        "s2": "<tool_use_error>Unknown skill: nope</tool_use_error>",
+        "s3": "<tool_use_error>Skill manual cannot be used with Skill tool due to disable-model-invocation. Ask the user to "
+        "run /manual themselves \u2014 it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by "
+        "other means \u2014 it is reserved for explicit user invocation.</tool_use_error>",
     }
     assert _texts(server.requests[1])[-1] == f"Base directory for this skill: {tree.skills() / 'helper'}\n\nHelp with tests.\n"
-    assert "manual" not in server.requests[0]["tools"][-1]["description"]
+    assert "manual" not in next(t for t in server.requests[0]["tools"] if t["name"] == "Skill")["description"]
+
+
+async def test_a_skill_that_widens_what_runs_is_asked_and_always_writes_its_rule(tree: Tree, server: MessagesServer) -> None:
+    tree.skill("ship", skill_text(name="ship", description="Ships.", allowed__tools="Bash(echo *)"))
+    tree.skill("hooked", skill_text(name="hooked", description="Hooks.", hooks="{}"))
+    call = {"id": "s1", "name": "Skill", "input": {"skill": "ship"}}
+    server.script(Reply(tool_uses=[call, {"id": "s2", "name": "Skill", "input": {"skill": "hooked"}}]), Reply(text="Ok."))
+    runner, events = _runner(tree, server, answers=["always"])
+    await runner.send("ship it")
+    assert [e[1:] for e in events if isinstance(e, tuple)] == [("Skill", {"skill": "ship"})], "an empty hooks map widens nothing"
+    local = json.loads((tree.project / ".claude" / "settings.local.json").read_text())
+    assert local["permissions"]["allow"] == ["Skill(ship)"]
+
+
+async def test_a_fork_cannot_call_the_skill_it_runs(tree: Tree, server: MessagesServer) -> None:
+    tree.skill("loop", skill_text(body="Go.\n", name="loop", description="Loops.", context="fork"))
+    again = {"id": "x", "name": "Skill", "input": {"skill": "loop"}}
+    server.script(Reply(tool_uses=[again]), Reply(text="Done."))
+    runner, _ = _runner(tree, server)
+    await runner.invoke("loop")
+    result = server.requests[1]["messages"][-1]["content"][0]
+    assert result["is_error"] and result["content"].startswith("<tool_use_error>Skill loop is already executing in this forked")
 
 
 async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree, server: MessagesServer) -> None:
     tree.skill("look", skill_text(body="Find $ARGUMENTS.\n", name="look", description="Looks.", context="fork", agent="Explore"))
-    glob = {"id": "g", "name": "Glob", "input": {"pattern": "*.py"}}
-    server.script(Reply(text="Hi."), Reply(tool_uses=[glob]), Reply(text="It is in main.py."))
+    read = {"id": "g", "name": "Read", "input": {"file_path": str(tree.project / "main.py")}}
+    server.script(Reply(text="Hi."), Reply(tool_uses=[read]), Reply(text="It is in main.py."))
+    write(tree.project / "main.py", "print()\n")
     runner, events = _runner(tree, server)
     await runner.send("hello")
     await runner.invoke("look", "the entry point")
     sub = server.requests[1]
     assert _texts(sub) == [f"Base directory for this skill: {tree.skills() / 'look'}\n\nFind the entry point.\n"], "no history"
-    assert [t["name"] for t in sub["tools"]] == ["Read", "Glob", "Grep"]
+    assert [t["name"] for t in sub["tools"]] == ["Bash", "Read", "Skill"], "Explore: no tool that writes (recorded: run_forks)"
+    assert server.requests[2]["messages"][-1]["content"][0]["content"] == "1\tprint()\n2\t"
     assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'
     saved = Transcript.load(runner.transcript.path)[-1]
     assert saved.command == "/look the entry point" and "command" not in saved.to_api(), "kept, never sent"
     assert parse_fork_result(saved.text) == ("look", "It is in main.py.")
     fork = [e for e in events if isinstance(e, Fork)]
     assert [f.phase for f in fork] == ["start", "step", "end"] and fork[2].transcript is not None
-    assert fork[1].result.startswith("Glob *.py · ")
+    assert fork[1].result.startswith("Read ") and fork[1].result.endswith(" · allow")
     assert Transcript.load(fork[2].transcript)[0].text.endswith("Find the entry point.\n")
     assert len([e for e in events if isinstance(e, Usage)]) == 3, "the fork's tokens count too"
     assert not [e for e in events if isinstance(e, Call)], "the fork's calls are steps, not the main conversation's"
