@@ -1,0 +1,172 @@
+"""What every walk of a skills or commands folder shares: its bounds (depth, folders per root),
+cycle detection by canonical path, listing a folder and judging a symlink without ever raising,
+a root that cannot be scanned, and Claude Code's order of the entries found."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from ..diagnostics import Sink
+from ..skillfile import Entry
+from ..sources.collate import collation_key
+
+MAX_DEPTH = 6
+
+
+def entry_order(entry: Entry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    return collation_key(f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem)
+
+
+MAX_DIRS_PER_ROOT = 2000
+
+
+class _Walk:
+    """Bounds shared by one root's walk."""
+
+    def __init__(self, root: Path, sink: Sink) -> None:
+        self.root = root
+        # Where per-name findings go (swapped while a name is read); the bound's own
+        # diagnostic always goes to the root's sink.
+        self.sink = sink
+        self.root_sink = sink
+        self.dirs = 0
+        self.stopped = False
+
+    def enter(self, path: str) -> bool:
+        if self.stopped:
+            return False
+        self.dirs += 1
+        if self.dirs > MAX_DIRS_PER_ROOT:
+            self.stop()
+            return False
+        return True
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.root_sink.warning(
+                "scan-limit",
+                self.root,
+                f"skilldeck stopped after {MAX_DIRS_PER_ROOT:,} folders without a SKILL.md; Claude Code has no such bound "
+                "and still loads the skills past this point, which skilldeck does not show",
+                "move the folders that are not skills out of this folder",
+            )
+
+
+def _cycle_free(path: str, chain: tuple[str, ...], sink: Sink) -> str | None:
+    """The real path of `path`, or None (with a diagnostic) when following it would lead back
+    into a folder on the current walk. Only the path being walked counts, so what one name
+    finds never depends on another (which lets a reload re-read one name alone)."""
+    real = os.path.realpath(path)
+    for folder in chain:
+        if folder == real or folder.startswith(real + os.sep):
+            sink.warning(
+                "symlink-cycle",
+                Path(path),
+                f"this folder leads back to {real}, which contains it; not followed",
+                "remove the symlink or point it somewhere outside its own tree",
+            )
+            return None
+    return real
+
+
+def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
+    try:
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name)
+    except PermissionError:
+        sink.error(
+            "unreadable",
+            Path(path),
+            "cannot list this folder (permission denied); nothing in it loads",
+            f"chmod a+rx {path}",
+        )
+    except OSError as exc:
+        sink.error("unreadable", Path(path), f"cannot list this folder: {exc.strerror}", "check the folder")
+    return None
+
+
+def _symlink_problem(entry: os.DirEntry[str], sink: Sink) -> bool:
+    """Report a dangling, looping or otherwise unusable symlink; True when the entry must be
+    skipped. Any error of the kernel here is a finding about this one link, never a crash."""
+    try:
+        if not entry.is_symlink():
+            return False
+        os.stat(entry.path)
+    except FileNotFoundError:
+        sink.warning(
+            "broken-symlink",
+            Path(entry.path),
+            f"symlink to {_link_target(entry.path)}, which does not exist; skipped",
+            "fix the target or delete the link",
+        )
+        return True
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            sink.warning(
+                "symlink-cycle",
+                Path(entry.path),
+                "this symlink loops back on itself; skipped",
+                "delete the link or point it at a real folder",
+            )
+        else:
+            # ENOTDIR (a link to /etc/hostname/x), EACCES, ENAMETOOLONG, a link deleted meanwhile...
+            sink.warning(
+                "broken-symlink",
+                Path(entry.path),
+                f"symlink to {_link_target(entry.path)}, which cannot be reached ({exc.strerror or exc}); skipped",
+                "fix the target or delete the link",
+            )
+        return True
+    return False
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or type(exc).__name__
+
+
+def _link_target(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "a target that went away"
+
+
+def _has_skill_file(folder: str) -> bool:
+    """Whether `folder/SKILL.md` exists as anything at all. A FIFO, a device or a dangling link
+    named SKILL.md is a skill file that cannot be read: it is loaded (and so reported by the
+    load), not mistaken for a folder without one."""
+    return os.path.lexists(os.path.join(folder, "SKILL.md"))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def root_problem(root: Path, sink: Sink) -> bool:
+    """True when a root cannot be scanned (absent is not a problem, only reported when odd)."""
+    # os.path's checks answer False on any error (pathlib's raise on EACCES in Python 3.11).
+    if os.path.islink(root) and not os.path.exists(root):
+        sink.warning(
+            "broken-symlink", root, f"symlink to {_link_target(str(root))}, which does not exist", "fix or delete the link"
+        )
+        return True
+    try:
+        os.stat(root)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError as exc:
+        # EACCES on a folder above it (a cloned repository's .claude/ with mode 000, say): the
+        # tier may hold skills, and none of them can load.
+        sink.error("unreadable", root, f"cannot reach this folder: {_reason(exc)}; nothing in it loads", "check the permissions")
+        return True
+    except ValueError:  # a NUL byte in a path from a manifest or the command line
+        return True
+    if not os.path.isdir(root):
+        sink.warning("not-a-skill-dir", root, "this is a file, not a folder; nothing loads from it", "make it a folder")
+        return True
