@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .model import Skill
 from .safeio import read_regular_text
 
 # A transcript longer than this is not loaded (a year of daily sessions is far less).
@@ -116,8 +117,10 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
     left it in: no empty or blank text blocks and no empty messages; every tool_use answered
     by a tool_result at the start of the next user message (an error result when it was never
     answered); no result without its call; a user message first; no trailing whitespace at the
-    end of a final assistant message. Neighbours of one role stay apart: the API joins them
-    (a skill's command and prompt are two user messages, as Claude Code sends them)."""
+    end of a final assistant message. Neighbouring user messages are sent as one, as Claude Code
+    sends them (a typed skill's command block and its prompt; a Skill call's result and the
+    skill's text): their blocks in order, tool results first, and a text block followed by
+    another text block gets a newline at its end."""
     out: list[dict[str, Any]] = []
     asked: list[str] = []
     for message in messages:
@@ -130,15 +133,33 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
             asked += [b.id for b in blocks if b.type == "tool_use"]
         else:
             continue  # the conversation must open with a user message
-        if blocks:
-            out.append({"role": message.role, "content": [b.to_api() for b in blocks]})
+        if not blocks:
+            continue
+        content = [b.to_api() for b in blocks]
+        if message.role == "user" and out and out[-1]["role"] == "user":
+            _join(out[-1]["content"], content)
+        else:
+            out.append({"role": message.role, "content": content})
     if asked:
-        out.append({"role": "user", "content": [_unanswered(i) for i in asked]})
+        closing = [_unanswered(i) for i in asked]
+        if out and out[-1]["role"] == "user":
+            _join(out[-1]["content"], closing)
+        else:
+            out.append({"role": "user", "content": closing})
     elif out and out[-1]["role"] == "assistant":
         last = out[-1]["content"][-1]
         if last["type"] == "text":
             last["text"] = last["text"].rstrip()
     return out
+
+
+def _join(into: list[dict[str, Any]], more: list[dict[str, Any]]) -> None:
+    """Claude Code's joining of two user messages: tool results first, then the other blocks in
+    order; a text block that meets another text block ends with a newline."""
+    if into and more and into[-1]["type"] == "text" and more[0]["type"] == "text":
+        into[-1] = {**into[-1], "text": into[-1]["text"] + "\n"}
+    joined = into + more
+    into[:] = [b for b in joined if b["type"] == "tool_result"] + [b for b in joined if b["type"] != "tool_result"]
 
 
 UNANSWERED = "This tool call was never answered (the run was stopped before it finished); it did not run."
@@ -154,12 +175,24 @@ def _fits(block: Block, role: str) -> bool:
     return block.type == ("tool_use" if role == "assistant" else "tool_result")
 
 
-def command_message(name: str, args: str) -> Message:
-    """The visible half of a skill invocation (BEHAVIOR.md §5)."""
-    text = f'<command-message>The "{name}" skill is loading</command-message>\n<command-name>/{name}</command-name>'
-    if args:
-        text += f"\n<command-args>{args}</command-args>"
-    return Message.user(text, kind="command")
+def command_text(name: str, args: str) -> str:
+    """The command block of a typed `/name args`, as Claude Code writes it."""
+    text = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>"
+    return text + f"\n<command-args>{args}</command-args>" if args else text
+
+
+def skill_format_text(name: str) -> str:
+    """The command block Claude Code records for a skill only the model may invoke."""
+    return f"<command-message>{name}</command-message>\n<command-name>{name}</command-name>\n<skill-format>true</skill-format>"
+
+
+def command_message(skill: Skill, args: str) -> Message:
+    """The visible half of a skill invocation: for a skill a user may type (or a command file),
+    the /name block with its arguments; for a skill folder only the model may invoke, the
+    skill-format block."""
+    if not skill.user_invocable and skill.path.name == "SKILL.md" and skill.loaded_from.value in ("skills", "plugin"):
+        return Message.user(skill_format_text(skill.name), kind="command")
+    return Message.user(command_text(skill.name, args), kind="command")
 
 
 def fork_result_message(name: str, result: str) -> str:

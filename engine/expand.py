@@ -1,14 +1,19 @@
 """The prompt a skill run sends, rendered as Claude Code renders it (BEHAVIOR.md §5), minus its holes.
 
-Order: the base-directory line, then one pass that substitutes arguments and variables (so no
-substituted text is expanded again), then the `!` shell commands, whose output is not scanned.
+Order (Claude Code 2.1.328, checked against tests/oracle/recordings/invoke/typed_*): the
+base-directory line (skill folders only, not command files), the `${CLAUDE_...}` variables, then
+the arguments in Claude Code's passes (no substituted value is read again), then the `!` shell
+commands, whose output is not scanned.
 
 Two departures, both for safety, both invisible for a well-behaved skill:
 - The `!` patterns are found in the skill file's own body before anything is substituted, so
-  only a pattern its author wrote can ever run. A `` !`cmd` `` or a ```` ```! ```` fence inside
-  typed arguments or a model's Skill `args` stays text, neutralised as Claude Code does (`\\! `).
+  only a pattern its author wrote can ever run (Claude Code finds them after: a folder name
+  holding `` !`cmd` `` would be run). A pattern in typed arguments or a model's Skill `args`
+  stays text, broken as Claude Code breaks it (`` !` `` becomes `` ! ` ``, a `!` after
+  whitespace `\\!`).
 - Inside a `!` command each substituted value is one inert shell word (engine/shellquote.py),
-  while the prose around it gets the value as typed.
+  while the prose around it gets the value as typed (Claude Code pastes it into the command:
+  `echo $ARGUMENTS` with `a 'b c'` prints `a b c` there, `a 'b c'` here).
 
 A preview (`shell="preview"`, the default) never runs anything: each command is replaced by a
 note saying what the permission rules would decide for it. A real run (`shell="execute"`) runs
@@ -18,32 +23,33 @@ the allowed ones with a time and output bound (engine/shell.py) and fails as Cla
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from .model import Skill
-from .shell import OUTPUT_CAP, TIMEOUT_S, run_bounded
+from .argwords import split_arguments
+from .model import LoadedFrom, Skill
+from .shell import OUTPUT_CAP, TIMEOUT_S, exit_ok, failure_text, result_text, run_bounded
 from .shellquote import UnquotableError, contexts, quote_in
 
 SHELL_TIMEOUT_S = TIMEOUT_S
 DISABLED = "[shell command execution disabled by policy]"
 
-_TOKEN = re.compile(
-    r"\\\$"
-    r"|\$ARGUMENTS\[(\d+)\]"
-    r"|\$ARGUMENTS"
-    r"|\$(\d+)(?!\w)"
-    r"|\$\{(CLAUDE_SKILL_DIR|CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}"
-    r"|\$([A-Za-z_][A-Za-z0-9_]*)"
-)
-# `!`cmd`` at the start of a line or after whitespace; a fenced block opened with ```!
-_INLINE = re.compile(r"(?:(?<=\s)|^)!`([^`\n]+)`", re.M)
-_FENCED = re.compile(r"^```!\s*\n(.*?)\n```[ \t]*$", re.M | re.S)
-# In a substituted argument: a `!` that opens an inline pattern or ends a ```! fence opener.
-_LIVE_BANG = re.compile(r"!(?=`)|(?<=```)!")
+# Claude Code's two private marks (it turns any in the skill text into U+FFFD first): a `$` that
+# no later step may read as a placeholder, and the two edges of a substituted value.
+PROTECTED = "\uffff"
+EDGE = "\ufffe"
+# More than this many characters of skill text and substituted values fail the invocation.
+SUBSTITUTION_LIMIT = 4_000_000
+# Named arguments Claude Code considers: the first 64, each at most 64 characters long.
+NAMES_MAX = 64
+NAME_CHARS_MAX = 64
+# Claude Code's `!` patterns: a ```! fence (anywhere, its command up to the next ```), and
+# !`cmd` at the start of a line or after whitespace, outside a `code` span.
+_FENCED = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")
+_INLINE = re.compile(r"(?:(?<=\s)|(?<=^))!`([^`]+)`", re.M)
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 ShellMode = Literal["preview", "execute"]
 # What the permission rules decide for a Bash command: ("allow" | "ask" | "deny", reason).
@@ -80,132 +86,230 @@ class Pattern:
     command: str
 
 
-def split_arguments(args: str) -> list[str]:
-    """Shell-style: `"hello world" x` is two arguments. Unbalanced quotes fall back to spaces."""
-    try:
-        return shlex.split(args)
-    except ValueError:
-        return args.split()
-
-
 def neutralise(value: str) -> str:
-    """`value` with every `!` that could open a shell pattern written `\\! `, as Claude Code does."""
-    return _LIVE_BANG.sub(r"\\! ", value)
+    """`value` with every `!` that could open a shell pattern broken, as Claude Code breaks them in
+    a substituted argument: `` `! `` and `` !` `` get a space, a `!` after whitespace a backslash."""
+    value = value.replace("`!", "` !").replace("!`", "! `")
+    return re.sub(r"(^|\s)!", r"\1\\!", value, flags=re.M)
+
+
+def _guard(value: str) -> str:
+    """A substituted value that no later step reads again, between two edges."""
+    clean = value.replace(PROTECTED, "\ufffd").replace(EDGE, "\ufffd").replace("$", PROTECTED)
+    return EDGE + clean + EDGE
+
+
+def _unguard(value: str) -> str:
+    return value.replace(PROTECTED, "$")
+
+
+def _finish(text: str) -> str:
+    return text.replace(PROTECTED, "$").replace(EDGE, "")
+
+
+@dataclass
+class Variables:
+    """The `${CLAUDE_...}` values a skill may use (those Claude Code fills for its kind of file)."""
+
+    values: dict[str, str]
+
+    def fill(self, text: str, wrap: Callable[[str], str] = lambda v: v) -> str:
+        for name, value in self.values.items():
+            text = text.replace("${" + name + "}", wrap(value))
+        return text
 
 
 class _Substituter:
-    """One pass over arguments and variables. `used` says whether any argument was substituted
-    (Claude Code appends `ARGUMENTS:` when none was). `$N` needs no word character after it, so
-    prose such as "costs $2M" is left alone."""
+    """Claude Code's argument substitution (2.1.328): after the variables, a `\\$` before a
+    placeholder keeps it as written, then named arguments (longest name first), `$ARGUMENTS[N]`,
+    `$N` (no word character after it, so "costs $2M" stays) and `$ARGUMENTS`, each pass over the
+    text as the last one left it; a substituted value is never read again. With arguments and no
+    placeholder, an `ARGUMENTS:` line is added. `args=None` (a model's call without arguments)
+    substitutes the variables only. The same state runs over every piece of one skill text."""
 
-    def __init__(self, args: str, names: tuple[str, ...], variables: dict[str, str]) -> None:
+    def __init__(self, args: str | None, names: tuple[str, ...], variables: Variables, size: int) -> None:
         self.args = args
-        self.positional = split_arguments(args) if args else []
-        self.named = {name: self.positional[i] if i < len(self.positional) else "" for i, name in enumerate(names)}
         self.variables = variables
+        self.words = split_arguments(args) if args else []
+        named = [(n, i) for i, n in enumerate(names) if n and len(n) <= NAME_CHARS_MAX][:NAMES_MAX]
+        self.named = sorted(named, key=lambda item: -len(item[0]))
+        escapable = "|".join([r"\d", "ARGUMENTS", *(re.escape(n) + r"(?![\[\w])" for n, _ in self.named)])
+        self.escape = re.compile(r"(?<!\\)\\\$(?=" + escapable + ")")
+        self.size = size
         self.used = False
 
-    def value(self, m: re.Match[str]) -> tuple[str | None, bool]:
-        """(the value for this token, whether it is an argument), or (None, _) to keep it as written."""
-        whole = m.group(0)
-        index = m.group(1) or m.group(2)
-        if index is not None:
-            i = int(index)
-            return (self.positional[i], True) if i < len(self.positional) else (None, False)
-        if whole == "$ARGUMENTS":
-            return self.args, True
-        if m.group(3):
-            return self.variables.get(m.group(3)), False
-        if m.group(4) in self.named:
-            return self.named[m.group(4)], True
-        return None, False
+    def word(self, index: int) -> str | None:
+        return self.words[index] if index < len(self.words) else None
 
-    def prose(self, text: str) -> str:
-        def one(m: re.Match[str]) -> str:
-            if m.group(0) == "\\$":
-                return "$"
-            value, argument = self.value(m)
-            if value is None:
-                return m.group(0)
-            self.used |= argument
-            return neutralise(value) if argument else value
+    def value(self, raw: str | None, prose: bool) -> str:
+        """A value as it goes into the text: its variables filled and, in prose, its `!` broken."""
+        raw = raw or ""
+        done = self.variables.fill(raw)
+        if prose:
+            done = neutralise(done)
+        self.size += max(len(raw), len(done))
+        if self.size > SUBSTITUTION_LIMIT:
+            raise ExpansionError(
+                f"This skill, command or hook and the arguments filled into it add up to more than {SUBSTITUTION_LIMIT:,} "
+                "characters. Use shorter arguments or fewer placeholders such as $ARGUMENTS."
+            )
+        return _guard(done)
 
-        return _TOKEN.sub(one, text)
+    def run(self, text: str, prose: bool) -> str:
+        text = text.replace(PROTECTED, "\ufffd").replace(EDGE, "\ufffd")
+        text = self.variables.fill(text, _guard)
+        if self.args is None:
+            return text
 
-    def command(self, text: str) -> str:
-        matches = list(_TOKEN.finditer(text))
-        where = contexts(text, [m.start() for m in matches])
-        pieces: list[str] = []
-        last = 0
-        for m, context in zip(matches, where, strict=True):
-            pieces.append(text[last : m.start()])
-            last = m.end()
-            if m.group(0) == "\\$":
-                pieces.append("$")
-                continue
-            value, argument = self.value(m)
-            if value is None:
-                pieces.append(m.group(0))
-                continue
-            self.used |= argument
-            try:
-                pieces.append(quote_in(value, context))
-            except UnquotableError:
-                raise ExpansionError(
-                    f"A value substituted into the shell command {text!r} needs quoting, and where it stands (a here-document, "
-                    "${...} or backquotes) skilldeck cannot quote it safely: move the placeholder out of that construct"
-                ) from None
-        pieces.append(text[last:])
-        return "".join(pieces)
+        def used(value: str) -> str:
+            self.used = True
+            return value
+
+        text = self.escape.sub(PROTECTED, text)
+        for name, index in self.named:
+            pattern = re.compile(r"\$" + re.escape(name) + r"(?![\[\w])")
+            text = pattern.sub(lambda m, i=index: used(self.value(self.word(i), prose)), text)
+
+        def indexed(m: re.Match[str]) -> str:
+            found = self.word(int(m.group(1)))
+            return PROTECTED + m.group(0)[1:] if found is None else used(self.value(found, prose))
+
+        text = re.sub(r"\$ARGUMENTS\[(\d+)\]", indexed, text)
+
+        def positional(m: re.Match[str]) -> str:
+            found = self.word(int(m.group(1)))
+            return m.group(0) if found is None else used(self.value(found, prose))
+
+        text = re.sub(r"\$(\d+)(?!\w)", positional, text)
+        args = self.args
+        return _replace_all(text, "$ARGUMENTS", lambda: used(self.value(args, prose)))
+
+    def tail(self) -> str:
+        """The `ARGUMENTS:` line Claude Code adds when no placeholder took the arguments."""
+        if self.args and not self.used:
+            return "\n\nARGUMENTS: " + self.value(self.args, True)
+        return ""
 
 
-def substitute(text: str, args: str, names: tuple[str, ...], variables: dict[str, str]) -> tuple[str, bool]:
-    """Prose substitution of `text` (no `!` patterns considered), and whether an argument was used."""
-    sub = _Substituter(args, names, variables)
-    return sub.prose(text), sub.used
+def _replace_all(text: str, needle: str, make: Callable[[], str]) -> str:
+    parts = text.split(needle)
+    out = [parts[0]]
+    for part in parts[1:]:
+        out += [make(), part]
+    return "".join(out)
+
+
+def _quote_values(command: str) -> str:
+    """A substituted command with each value (between edges) written as one inert shell word for
+    where it stands; the author's own text is left as written."""
+    pieces = command.split(EDGE)
+    if len(pieces) == 1:
+        return _finish(command)
+    template_parts = pieces[0::2]
+    values = [_unguard(v) for v in pieces[1::2]]
+    positions = []
+    length = 0
+    for part in template_parts[:-1]:
+        length += len(part)
+        positions.append(length)
+    template = "".join(template_parts)
+    where = contexts(template, positions)
+    out = [_finish(template_parts[0])]
+    for value, context, part in zip(values, where, template_parts[1:], strict=True):
+        try:
+            out.append(quote_in(value, context))
+        except UnquotableError:
+            raise ExpansionError(
+                f"A value substituted into the shell command {_finish(''.join(pieces[0::2]))!r} needs quoting, and where it "
+                "stands (a here-document, ${...} or backquotes) skilldeck cannot quote it safely: move the placeholder out "
+                "of that construct"
+            ) from None
+        out.append(_finish(part))
+    return "".join(out)
 
 
 def _patterns(body: str) -> list[tuple[int, int, int, int]]:
-    """(start, end, command start, command end) of each `!` pattern, fenced blocks first."""
-    spans = sorted(
-        [(m.start(), m.end(), m.start(1), m.end(1)) for m in _FENCED.finditer(body)]
-        + [(m.start(), m.end(), m.start(1), m.end(1)) for m in _INLINE.finditer(body)]
-    )
+    """(start, end, command start, command end) of each `!` pattern, fenced blocks first; an inline
+    pattern inside a fenced block, or inside a `code` span, is text."""
+    spans = [(m.start(), m.end(), m.start(1), m.end(1)) for m in _FENCED.finditer(body)]
+    if "!`" in body:
+        # Code spans blanked out (same length), except those a `!` or a backquote opens.
+        blanked = _CODE_SPAN.sub(
+            lambda m: m.group(0) if m.start() > 0 and body[m.start() - 1] in "!`" else "`" + " " * (len(m.group(0)) - 2) + "`",
+            body,
+        )
+        spans += [(m.start(), m.end(), m.start(1), m.end(1)) for m in _INLINE.finditer(blanked)]
     kept: list[tuple[int, int, int, int]] = []
-    for span in spans:
+    for span in sorted(spans):
         if kept and span[0] < kept[-1][1]:
-            continue  # an inline pattern inside a fenced block
+            continue
+        if not body[span[2] : span[3]].strip():
+            continue  # an empty command: Claude Code leaves the pattern as text
         kept.append(span)
     return kept
 
 
-def render(skill: Skill, body: str, args: str, session_id: str, project_dir: Path) -> list[str | Pattern]:
-    """The skill text as prose pieces and `!` patterns, every value substituted, nothing run."""
-    variables = {
-        "CLAUDE_SKILL_DIR": str(skill.base_dir),
-        "CLAUDE_SESSION_ID": session_id,
-        "CLAUDE_PROJECT_DIR": str(project_dir),
-    }
+def has_base_dir(skill: Skill) -> bool:
+    """Claude Code writes the base-directory line (and fills ${CLAUDE_SKILL_DIR}) for a skill
+    folder's SKILL.md, not for a command file (a legacy command, or a plugin's command)."""
+    if skill.loaded_from is LoadedFrom.COMMANDS or skill.loaded_from is LoadedFrom.PLUGIN:
+        return skill.path.name == "SKILL.md"
+    return True
+
+
+def variables(skill: Skill, session_id: str, project_dir: Path, effort: str, plugin_data: Path | None = None) -> Variables:
+    """The variables Claude Code fills for this kind of skill, in its order."""
+    values: dict[str, str] = {}
     if skill.source.plugin is not None:
-        variables["CLAUDE_PLUGIN_ROOT"] = str(skill.source.root)
-    sub = _Substituter(args, skill.arguments, variables)
+        values["CLAUDE_PLUGIN_ROOT"] = str(skill.source.root)
+        values["CLAUDE_PROJECT_DIR"] = str(project_dir)
+        if plugin_data is not None:
+            values["CLAUDE_PLUGIN_DATA"] = str(plugin_data)
+        if has_base_dir(skill):
+            values["CLAUDE_SKILL_DIR"] = str(skill.base_dir)
+        values["CLAUDE_SESSION_ID"] = session_id
+    else:
+        if has_base_dir(skill):
+            values["CLAUDE_SKILL_DIR"] = str(skill.base_dir)
+        values["CLAUDE_PROJECT_DIR"] = str(project_dir)
+        values["CLAUDE_SESSION_ID"] = session_id
+    values["CLAUDE_EFFORT"] = effort
+    return Variables(values)
+
+
+def render(
+    skill: Skill,
+    body: str,
+    args: str | None,
+    session_id: str,
+    project_dir: Path,
+    effort: str = "medium",
+    plugin_data: Path | None = None,
+) -> list[str | Pattern]:
+    """The skill text as prose pieces and `!` patterns, every value substituted, nothing run."""
+    sub = _Substituter(args, skill.arguments, variables(skill, session_id, project_dir, effort, plugin_data), 0)
+    head = f"Base directory for this skill: {skill.base_dir}\n\n" if has_base_dir(skill) else ""
+    sub.size = len(head) + len(body)
     # The base-directory line is ours, not the author's: it is never scanned for patterns.
-    pieces: list[str | Pattern] = [f"Base directory for this skill: {skill.base_dir}\n\n"]
+    pieces: list[str | Pattern] = [head] if head else []
     last = 0
     for start, end, cmd_start, cmd_end in _patterns(body):
-        pieces.append(sub.prose(body[last:start]))
-        command = sub.command(body[cmd_start:cmd_end])
-        pieces.append(Pattern(body[start:cmd_start] + command + body[cmd_end:end], command))
+        pieces.append(_finish(sub.run(body[last:start], prose=True)))
+        command = _quote_values(sub.run(body[cmd_start:cmd_end], prose=False))
+        # The command Claude Code runs is the pattern's text trimmed, with CR LF as LF.
+        pieces.append(Pattern(body[start:cmd_start] + command + body[cmd_end:end], command.strip().replace("\r\n", "\n")))
         last = end
-    pieces.append(sub.prose(body[last:]))
-    if args and not sub.used:
-        pieces.append(f"\n\nARGUMENTS: {neutralise(args)}")
+    pieces.append(_finish(sub.run(body[last:], prose=True)))
+    tail = sub.tail()
+    if tail:
+        pieces.append(_finish(tail))
     return pieces
 
 
-def render_text(skill: Skill, body: str, args: str, session_id: str, project_dir: Path) -> str:
+def render_text(skill: Skill, body: str, args: str | None, session_id: str, project_dir: Path, effort: str = "medium") -> str:
     """The skill text before its `!` commands run."""
-    return "".join(p if isinstance(p, str) else p.text for p in render(skill, body, args, session_id, project_dir))
+    pieces = render(skill, body, args, session_id, project_dir, effort)
+    return "".join(p if isinstance(p, str) else p.text for p in pieces)
 
 
 def preview_note(pattern: str, decision: str, reason: str) -> str:
@@ -218,13 +322,14 @@ def _execute(pattern: Pattern, cwd: Path, timeout: float, cap: int) -> tuple[str
     try:
         result = run_bounded(pattern.command, cwd, timeout, cap)
     except OSError as exc:
-        raise ExpansionError(f'Shell command failed for pattern "{pattern.text}" ({exc.strerror or exc})') from None
+        raise ExpansionError(f'Shell command failed for pattern "{pattern.text}": [stderr]\n{exc.strerror or exc}') from None
     run = ShellRun(pattern.text, pattern.command, result.output, result.exit_code, "allow", "", True, result.cut)
     if result.timed_out:
         raise ExpansionError(f'Shell command failed for pattern "{pattern.text}" (no answer in {timeout:g} s: stopped)')
-    if not result.ok:
-        raise ExpansionError(f'Shell command failed for pattern "{pattern.text}"')
-    return result.output, run
+    # Stopped at the output cap (a command that prints for ever) is no failure: it is cut.
+    if not (result.cut or exit_ok(pattern.command, result.exit_code)):
+        raise ExpansionError(f'Shell command failed for pattern "{pattern.text}": {failure_text(result.output)}')
+    return result_text(result.output), run
 
 
 def run_shell(
@@ -253,7 +358,8 @@ def run_shell(
             out.append(preview_note(piece.text, decision, reason))
             continue
         if decision != "allow":
-            raise ExpansionError(f'Shell command permission check failed for pattern "{piece.text}"')
+            why = reason or "Permission denied"
+            raise ExpansionError(f'Shell command permission check failed for pattern "{piece.text}": {why}')
         output, run = _execute(piece, cwd, timeout, cap)
         run.reason = reason
         runs.append(run)
@@ -263,7 +369,7 @@ def run_shell(
 
 def expand(
     skill: Skill,
-    args: str,
+    args: str | None,
     *,
     session_id: str,
     project_dir: Path,
@@ -272,8 +378,12 @@ def expand(
     body: str | None = None,
     shell: ShellMode = "preview",
     timeout: float = SHELL_TIMEOUT_S,
+    effort: str = "medium",
+    plugin_data: Path | None = None,
 ) -> Expansion:
     """Everything Claude Code does to a skill before the model sees it. `shell="execute"` runs
-    the allowed `!` commands (blocking the calling thread, up to `timeout` seconds each)."""
-    pieces = render(skill, skill.read_body() if body is None else body, args, session_id, project_dir)
+    the allowed `!` commands (blocking the calling thread, up to `timeout` seconds each).
+    `effort` fills ${CLAUDE_EFFORT}; `plugin_data` is a plugin's ${CLAUDE_PLUGIN_DATA}."""
+    text = skill.read_body() if body is None else body
+    pieces = render(skill, text, args, session_id, project_dir, effort, plugin_data)
     return run_shell(pieces, project_dir, check, shell_disabled, shell, timeout)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog
 from .conversation import Message, command_message, new_session_id
-from .expand import ShellMode, ShellRun, expand
+from .expand import ShellMode, ShellRun, expand, has_base_dir
+from .fields import effort_level
 from .locations import Locations
-from .model import Skill
+from .model import LoadedFrom, Skill
 from .permissions import Permissions
+
+# The effort a session runs at when neither the environment nor the skill says (Claude Code
+# 2.1.328 with its default model, as recorded: output_config.effort "medium").
+SESSION_EFFORT = "medium"
 
 
 class InvocationError(Exception):
@@ -29,6 +36,8 @@ class Prompt:
     allowed_tools: tuple[str, ...]
     agent: str | None
     shell: list[ShellRun] = field(default_factory=list)
+    # The skill's `effort:` as the request's output_config.effort (None: the session's own).
+    effort: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +48,7 @@ class Prompt:
             "agent": self.agent,
             "model": self.model,
             "allowed_tools": list(self.allowed_tools),
+            "effort": self.effort,
             "messages": [
                 {"role": m.role, "meta": m.meta, "visible": m.visible, "kind": m.kind, "text": m.text} for m in self.messages
             ],
@@ -57,6 +67,54 @@ class Prompt:
         }
 
 
+def parse_typed(text: str) -> tuple[str, str]:
+    """`/name args` as typed: the name, and the arguments trimmed as Claude Code trims them."""
+    body = text.strip().removeprefix("/")
+    found = re.match(r"(\S*)(.*)", body, re.S)
+    name, args = (found.group(1), found.group(2)) if found else (body, "")
+    return name, args.strip()
+
+
+def session_effort(locations: Locations) -> str:
+    """The session's effort level: $CLAUDE_CODE_EFFORT_LEVEL, else Claude Code's default."""
+    return effort_level(locations.environ.get("CLAUDE_CODE_EFFORT_LEVEL")) or SESSION_EFFORT
+
+
+def plugin_data_dir(locations: Locations, skill: Skill) -> Path | None:
+    """A plugin's ${CLAUDE_PLUGIN_DATA}: `<plugins>/data/<id>`, its id `name@marketplace` (an
+    installed plugin, from its cache folder) or `name@inline` (a --plugin-dir one), every
+    character but letters, digits, `-` and `_` written `-`."""
+    name = skill.source.plugin
+    if name is None or skill.loaded_from is not LoadedFrom.PLUGIN:
+        return None
+    override = locations.environ.get("CLAUDE_CODE_PLUGIN_CACHE_DIR")
+    plugins = Path(override) if override else locations.user_dir / "plugins"
+    market = "inline"
+    try:
+        parts = skill.source.root.relative_to(plugins / "cache").parts
+        market = parts[0] if parts else market
+    except ValueError:
+        pass
+    return plugins / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", f"{name}@{market}")
+
+
+def granted_tools(skill: Skill, project: Path) -> tuple[str, ...]:
+    """The skill's allowed-tools rules as Claude Code reads them: ${CLAUDE_SKILL_DIR} is the
+    skill's folder (a command file has none: its rules naming it are dropped) and
+    ${CLAUDE_PROJECT_DIR} the project folder."""
+    rules = skill.allowed_tools
+    if has_base_dir(skill):
+        rules = tuple(r.replace("${CLAUDE_SKILL_DIR}", str(skill.base_dir)) for r in rules)
+    else:
+        rules = tuple(r for r in rules if "CLAUDE_SKILL_DIR" not in r)
+    return tuple(r.replace("${CLAUDE_PROJECT_DIR}", str(project)) for r in rules)
+
+
+def not_typeable(name: str) -> str:
+    """Claude Code's answer to typing /name for a `user-invocable: false` skill."""
+    return f'This skill can only be invoked by Claude, not directly by users. Ask Claude to use the "{name}" skill for you.'
+
+
 def build_prompt(
     locations: Locations,
     catalog: Catalog,
@@ -67,14 +125,24 @@ def build_prompt(
     session_id: str | None = None,
     permissions: Permissions | None = None,
     shell: ShellMode = "preview",
+    typed: bool = False,
 ) -> Prompt:
     """What invoking `name` sends. `shell="preview"` (the default) runs none of the skill's `!`
     commands: each is shown with what the rules decide. A real run passes `shell="execute"`:
-    the allowed commands run (blocking this thread up to 2 minutes each), as in Claude Code."""
+    the allowed commands run (blocking this thread up to 2 minutes each), as in Claude Code.
+    `typed=True`: the user typed /name, so a skill only the model may invoke is refused with
+    Claude Code's words, and the arguments are trimmed as Claude Code trims them."""
     skill = catalog.get(name)
     if skill is None:
         raise InvocationError(f"Unknown skill: {name.strip().removeprefix('/')}")
+    if typed:
+        if not skill.user_invocable:
+            raise InvocationError(not_typeable(skill.name))
+        args = args.strip()
     permissions = permissions or Permissions.load(locations)
+    granted = granted_tools(skill, locations.project)
+    if granted != skill.allowed_tools:
+        skill = replace(skill, allowed_tools=granted)
     running = permissions.with_allowed_tools(skill)
     session_id = session_id or new_session_id()
 
@@ -90,13 +158,15 @@ def build_prompt(
         check=check,
         shell_disabled=permissions.settings.disable_skill_shell_execution,
         shell=shell,
+        effort=skill.effort or session_effort(locations),
+        plugin_data=plugin_data_dir(locations, skill),
     )
     forked = skill.context == "fork" if fork is None else fork
     if forked:
         messages = [Message.user(expansion.text, kind="skill")]
         agent = skill.agent or "general-purpose"
     else:
-        messages = [command_message(skill.name, args), Message.user(expansion.text, meta=True, kind="skill")]
+        messages = [command_message(skill, args), Message.user(expansion.text, meta=True, kind="skill")]
         agent = None
     return Prompt(
         skill,
@@ -108,4 +178,5 @@ def build_prompt(
         skill.allowed_tools,
         agent,
         expansion.shell,
+        skill.effort,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -107,3 +108,69 @@ def run_bounded(command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = 
     cut = size >= byte_cap or len(text) > cap
     text = text[:cap] + cut_note(cap) if cut else text.rstrip("\n")
     return ShellResult(text, None if ended_by_us else proc.returncode, ended_by_us and not cut, cut)
+
+
+# What Claude Code's Bash tool shows for a command that printed nothing.
+NO_OUTPUT = "(Bash completed with no output)"
+# Commands whose exit status 1 is an answer, not a failure (no match, files differ, false test):
+# Claude Code reads the last command of a list or pipeline so.
+_ONE_IS_AN_ANSWER = {"grep", "rg", "egrep", "fgrep", "find", "diff", "test", "["}
+_SEGMENTS = re.compile(r"&&|\|\||[;|&\n]")
+
+
+def _last_segment(command: str) -> str:
+    """The last command of a list or pipeline (quotes followed, so `grep 'a|b'` is one)."""
+    pieces: list[str] = []
+    start = 0
+    quote = ""
+    i = 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+        elif c == "\\":
+            i += 2
+            continue
+        elif c in "'\"":
+            quote = c
+        elif c == "&" and ((i and command[i - 1] in "<>") or command[i + 1 : i + 2] == ">"):
+            pass  # a redirection (2>&1, &>file), not a list
+        elif m := _SEGMENTS.match(command, i):
+            pieces.append(command[start:i])
+            i = start = m.end()
+            continue
+        i += 1
+    pieces.append(command[start:])
+    return next((p for p in reversed(pieces) if p.strip()), command)
+
+
+def exit_ok(command: str, exit_code: int | None) -> bool:
+    """Whether Claude Code takes this exit status of `command` as success."""
+    if exit_code == 0:
+        return True
+    if exit_code != 1:
+        return False
+    words = _last_segment(command).split()
+    first = words[0] if words else ""
+    if first == "git":
+        sub = next((w for i, w in enumerate(words[1:], 1) if not w.startswith("-") and words[i - 1] not in ("-C", "-c")), "")
+        return sub in ("diff", "grep")
+    return first in _ONE_IS_AN_ANSWER
+
+
+def result_text(output: str) -> str:
+    """A `!` command's output as it goes into the prompt: blank lines at the start and whitespace
+    at the end dropped, Claude Code's note when nothing is left."""
+    text = re.sub(r"\A(?:[ \t\r]*\n)+", "", output).rstrip()
+    return text or NO_OUTPUT
+
+
+def failure_text(output: str) -> str:
+    """What follows `Shell command failed for pattern "...": ` in Claude Code's message: the
+    command's output (stdout and stderr together, as it ran) after a `[stderr]` line, if any."""
+    text = output.strip()
+    return f"[stderr]\n{text}" if text else ""

@@ -62,8 +62,10 @@ class Workspace:
         """What invoking `name` would send, without calling any model. A preview runs none of the
         skill's `!` commands (they come from the repository: showing a prompt must not run its
         code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
-        ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message."""
-        return build_prompt(self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview")
+        ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message
+        (typing /name for a skill only the model may invoke is refused, as Claude Code refuses it)."""
+        shell = "execute" if run_shell else "preview"
+        return build_prompt(self.locations, catalog, name, args, fork=fork, shell=shell, typed=True)
 
     def slash_commands(self, catalog: Catalog) -> list[Skill]:
         """The skills a user can type as /name: user-invocable, and not turned `off` by skillOverrides."""

@@ -39,7 +39,7 @@ def _render(body: str, args: str = "", arguments: tuple[str, ...] = (), source: 
         ("Deploy $target to $region", "prod", ("target", "region"), "Deploy prod to "),
         ("Undeclared $foo stays", "x", (), "Undeclared $foo stays\n\nARGUMENTS: x"),
         (r"Literal \$ARGUMENTS and $ARGUMENTS", "v", (), "Literal $ARGUMENTS and v"),
-        ("No $ARGUMENTS twice", "$1 ${CLAUDE_SESSION_ID}", (), "No $1 ${CLAUDE_SESSION_ID} twice"),
+        ("No $ARGUMENTS twice", "$1 ${CLAUDE_SESSION_ID}", (), "No $1 sess-1 twice"),
         ("Dir ${CLAUDE_SKILL_DIR} session ${CLAUDE_SESSION_ID} project ${CLAUDE_PROJECT_DIR}", "", (),
          "Dir /p/.claude/skills/s session sess-1 project /proj"),
         ("Root ${CLAUDE_PLUGIN_ROOT}", "", (), "Root ${CLAUDE_PLUGIN_ROOT}"),
@@ -85,12 +85,12 @@ def test_outputs_are_not_scanned_again(tmp_path: Path) -> None:
 
 
 def test_permission_failure_aborts_with_claude_codes_message(tmp_path: Path) -> None:
-    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`rm -rf x`"$'):
+    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`rm -rf x`": test rule$'):
         _expand("Do !`rm -rf x`", tmp_path)
 
 
 def test_non_zero_exit_aborts(tmp_path: Path) -> None:
-    with pytest.raises(ExpansionError, match=r'^Shell command failed for pattern "!`false`"$'):
+    with pytest.raises(ExpansionError, match=r'^Shell command failed for pattern "!`false`": $'):
         _expand("Do !`false`", tmp_path)
 
 

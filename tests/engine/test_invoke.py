@@ -8,19 +8,23 @@ from pathlib import Path
 import pytest
 
 from engine import ExpansionError, InvocationError, Message, Transcript, Workspace
-from engine.conversation import Block, fork_result_message
+from engine.conversation import Block, api_messages, fork_result_message
 from tests.conftest import Tree, skill_text, write
 
 
-def test_inline_invocation_is_two_messages(tree: Tree) -> None:
+def test_inline_invocation_is_two_messages_sent_as_one(tree: Tree) -> None:
     tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="d", model="opus", allowed__tools="Read Edit"))
     workspace = Workspace(tree.locations())
     prompt = workspace.expand(workspace.load(), "/fix", "issue 7")
     visible, meta = prompt.messages
     assert (
         visible.text
-        == '<command-message>The "fix" skill is loading</command-message>\n<command-name>/fix</command-name>\n<command-args>issue 7</command-args>'
+        == "<command-message>fix</command-message>\n<command-name>/fix</command-name>\n<command-args>issue 7</command-args>"
     )
+    # One user message with two text blocks, the first ending in a newline (recorded: typed_args).
+    assert api_messages(prompt.messages) == [
+        {"role": "user", "content": [{"type": "text", "text": visible.text + "\n"}, {"type": "text", "text": meta.text}]}
+    ]
     assert (visible.meta, meta.meta) == (False, True)
     assert meta.text == f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix issue 7.\n"
     assert (prompt.context, prompt.model, prompt.allowed_tools) == ("inline", "opus", ("Read", "Edit"))

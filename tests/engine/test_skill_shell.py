@@ -77,7 +77,7 @@ def test_a_preview_of_a_command_the_rules_would_refuse_shows_it_instead_of_faili
     prompt = workspace.expand(workspace.load(), "s")
     assert prompt.shell[0].decision in ("ask", "deny")
     assert "a real run would fail the invocation" in prompt.messages[-1].text
-    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`rm -rf pwned`"$'):
+    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`rm -rf pwned`": '):
         workspace.expand(workspace.load(), "s", run_shell=True)
 
 
@@ -86,7 +86,7 @@ def test_running_them_is_asked_for(tmp_path: Path) -> None:
     _skill(project, "Now: !`touch pwned`.\n")
     _allow(tmp_path, "Bash(touch *)")
     prompt = workspace.expand(workspace.load(), "s", run_shell=True)
-    assert prompt.messages[-1].text.endswith("Now: .\n")
+    assert prompt.messages[-1].text.endswith("Now: (Bash completed with no output).\n")
     assert (project / "pwned").is_file()
     assert (prompt.shell[0].ran, prompt.shell[0].exit_code) == (True, 0)
 
@@ -170,7 +170,8 @@ def test_patterns_in_typed_arguments_are_text_not_commands(tmp_path: Path, body:
     assert _pwned(tmp_path) == []
     assert prompt.shell == []
     text = prompt.messages[-1].text
-    assert "go \\! `touch pwned` and\n```\\! \ntouch pwned2\n```" in text
+    # Broken as Claude Code breaks a pattern in an argument (recorded: typed_args_bang).
+    assert "go \\! `touch pwned` and\n``` \\!\ntouch pwned2\n```" in text
 
 
 # A real run ----------------------------------------------------------------------------------------
@@ -201,7 +202,7 @@ async def test_a_models_skill_args_cannot_run_commands_but_the_skills_own_do(tmp
     assert len(server.requests) == 2, events
     sent = "".join(b.get("text", "") for b in server.requests[1]["messages"][-1]["content"])
     assert "Own: from-the-skill\n" in sent
-    assert "Task: \\! `touch pwned` ```\\! \ntouch pwned2\n```" in sent
+    assert "Task: \\! `touch pwned` ``` \\!\ntouch pwned2\n```" in sent
 
 
 HOSTILE_VALUES = [

@@ -39,7 +39,7 @@ async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) ->
         await until(pilot, lambda: run_done(app) and _answers(app), what="the offline answer")
         assert "ANTHROPIC_API_KEY" in text_of(app.query_one("#conversation-note", Static))
         body = json.loads(_answers(app)[0].split("```json\n", 1)[1].rsplit("\n```", 1)[0])
-        assert body["messages"][0]["content"][0]["text"].startswith('<command-message>The "release-notes" skill is loading')
+        assert body["messages"][0]["content"][0]["text"].startswith("<command-message>release-notes</command-message>")
 
 
 async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesServer) -> None:

@@ -1,0 +1,148 @@
+"""Typing `/name args` sends what Claude Code sends, byte for byte (tests/oracle/recordings/invoke/typed_*).
+
+Each recorded typed case's workspace is rebuilt; skilldeck builds the prompt for the typed text
+as a real run does (the allowed `!` commands run) and the messages go through `api_messages`, as
+the run's first request carries them. Compared with the recording: every block of the first user
+message that is not one of Claude Code's own context reminders (its git status and attribution
+texts, which skilldeck does not send); for a typed fork, the subagent's task; for a refused or
+failed invocation, Claude Code's error text; the model a skill names and the effort it sets.
+
+`python -m tests.engine.test_oracle_invoke` prints which cases agree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Locations, Workspace
+from engine.conversation import api_messages
+from engine.expand import ExpansionError
+from engine.invoke import InvocationError, build_prompt, parse_typed
+from engine.llm import resolve_model
+from tests.oracle.record_invoke import placeholders
+from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+
+RECORDINGS = HERE / "recordings" / "invoke"
+VERSION = (HERE / "VERSION").read_text().strip()
+# The recording writes Claude Code's session id as this placeholder; skilldeck is given it as its own.
+SESSION = "{session}"
+
+
+def recordings() -> dict[str, dict[str, Any]]:
+    return {p.stem: json.loads(p.read_text()) for p in sorted(RECORDINGS.glob("typed_*.json"))}
+
+
+RECORDED = recordings()
+
+
+def flag_values(args: list[str], flag: str) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
+
+
+def theirs(recording: dict[str, Any]) -> dict[str, Any]:
+    """What Claude Code sent for the typed text (or the error it printed instead)."""
+    if recording["main"]:
+        first = recording["main"][0]
+        blocks = first["messages"][0]["content"]
+        return {"blocks": [b for b in blocks if not b.get("own")], "model": first["model"], "effort": first["effort"]}
+    if recording["subagents"]:
+        task = recording["subagents"][0]["task"]
+        return {"fork": [b for b in task if not b.get("own")]}
+    return {"error": recording["result"]}
+
+
+def skilldeck_side(case: dict[str, Any], root: Path) -> tuple[Places, Locations]:
+    """The case's workspace, and where skilldeck looks in it as the recorded run did."""
+    places = build(case, root)
+    args = places.fill(case.get("args", []))
+    environ = {"HOME": str(places.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **places.fill(case.get("env", {}))}
+    locations = Locations(
+        project=start_folder(case, places),
+        user_dir=places.home / ".claude",
+        managed_dir=places.root / "managed",
+        add_dirs=tuple(Path(p) for p in flag_values(args, "--add-dir")),
+        plugin_dirs=tuple(Path(p) for p in flag_values(args, "--plugin-dir")),
+        bundled=False,
+        environ=environ,
+    )
+    return places, locations
+
+
+def ours(case: dict[str, Any], root: Path) -> dict[str, Any]:
+    """What skilldeck sends for the case's typed text, with the workspace folders as placeholders."""
+    places, locations = skilldeck_side(case, root)
+    catalog = Workspace(locations).load()
+    name, typed = parse_typed(places.fill(case["prompt"]))
+    try:
+        prompt = build_prompt(locations, catalog, name, typed, session_id=SESSION, shell="execute", typed=True)
+    except (InvocationError, ExpansionError) as exc:
+        return {"error": placeholders(str(exc), places, None)}
+    sent = api_messages(prompt.messages)
+    blocks = placeholders([{"type": b["type"], "text": b["text"]} for b in sent[0]["content"]], places, None)
+    if prompt.context == "fork":
+        return {"fork": blocks}
+    model = resolve_model(prompt.model, locations.environ) if prompt.model else None
+    return {"blocks": blocks, "model": model, "effort": prompt.effort}
+
+
+def compare(name: str, root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    recording = RECORDED[name]
+    want = theirs(recording)
+    got = ours(load_cases("invoke")[name], root)
+    # The session's own model and effort are the runner's (skilldeck's defaults); a skill's are ours.
+    if "model" in got and got["model"] is None:
+        got["model"] = want["model"]
+    if "effort" in got and got["effort"] is None:
+        got["effort"] = want["effort"]
+    return want, got
+
+
+def test_every_typed_case_is_recorded_with_the_pinned_version() -> None:
+    cases = {n for n in load_cases("invoke") if n.startswith("typed_")}
+    assert set(RECORDED) == cases, "run `make oracle` after adding or removing an invocation case"
+    assert {r["claude_code_version"] for r in RECORDED.values()} == {VERSION}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_typed_invocation_sends_what_claude_code_sends(name: str, tmp_path: Path) -> None:
+    want, got = compare(name, Path(os.path.realpath(tmp_path)))
+    assert got == want
+
+
+REFUSED = sorted(n for n, r in RECORDED.items() if not r["main"] and not r["subagents"])
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_skilldeck_prompt_prints_claude_codes_refusal(name: str, tmp_path: Path) -> None:
+    """`skilldeck prompt NAME ARGS` (Workspace.expand, the allowed commands run) fails with the
+    text Claude Code printed for the same typed command."""
+    places, locations = skilldeck_side(load_cases("invoke")[name], Path(os.path.realpath(tmp_path)))
+    workspace = Workspace(locations)
+    typed_name, typed = parse_typed(places.fill(RECORDED[name]["prompt"]))
+    with pytest.raises((InvocationError, ExpansionError)) as failed:
+        workspace.expand(workspace.load(), typed_name, typed, run_shell=True)
+    assert placeholders(str(failed.value), places, None) == RECORDED[name]["result"]
+
+
+def main() -> int:
+    same = 0
+    for name in sorted(RECORDED):
+        with tempfile.TemporaryDirectory() as tmp:
+            want, got = compare(name, Path(os.path.realpath(tmp)))
+        same += want == got
+        print(f"{name}: {'same' if want == got else 'DIFFERS'}")
+        if want != got:
+            print(f"  theirs: {json.dumps(want, ensure_ascii=False)}\n  ours:   {json.dumps(got, ensure_ascii=False)}")
+    print(f"all: {same}/{len(RECORDED)} typed invocations identical")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
