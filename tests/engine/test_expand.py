@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.argwords import split_arguments
 from engine.expand import DISABLED, ExpansionError, ShellCheck, expand, render_text
 from engine.model import LoadedFrom, Skill, Source, SourceKind
+from engine.shell import exit_ok, failure_text, result_text
 
 SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
 PLUGIN = Source(SourceKind.PLUGIN, Path("/plugins/tools"), "plugin tools", plugin="tools")
@@ -96,3 +98,83 @@ def test_non_zero_exit_aborts(tmp_path: Path) -> None:
 
 def test_disabled_by_policy(tmp_path: Path) -> None:
     assert _expand("A !`echo x` B", tmp_path, allowed=(), disabled=True) == f"A {DISABLED} B"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ("staging now", ["staging", "now"]),
+        ('"a b c', ['"a b c']),  # an unclosed quote runs to the end, kept as typed
+        ('x "a b', ["x", '"a b']),
+        ('\'a\'"b"c d\\"e', ["abc", 'd"e']),
+        ("a\\ b c\\\\d", ["a b", "c\\d"]),
+        ("a;b c|d e", ["a"]),  # the first command only
+        ("$HOME x $(y z) w", ["$HOME", "x"]),  # a later word with $(...) ends the words
+        ("say !`id` and", ["say"]),
+        ("x $HOME y", ["x", "y"]),  # a lone $VAR after the first word is left out
+        ("A=1 deploy now", ["deploy", "now"]),
+        ("a > out b", ["a", "b"]),
+        ("  ", []),
+        (";", [";"]),  # no command at all: split on whitespace
+    ],
+)
+def test_arguments_split_as_claude_codes_parser_splits_them(args: str, words: list[str]) -> None:
+    # Each recorded against Claude Code 2.1.328 or read from its parser's rules (typed_args_*).
+    assert split_arguments(args) == words
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "arguments", "expected"),
+    [
+        ("\\$ARGUMENTS \\\\$ARGUMENTS \\$0 \\$x", "v", ("x",), "$ARGUMENTS \\\\v $0 $x"),
+        ("$ARGUMENTS[3] $3", "a", (), "$ARGUMENTS[3] $3\n\nARGUMENTS: a"),
+        ("[$ARGUMENTS]", "", (), "[]"),
+        ("$name $names $name[0]", "v", ("name",), "v $names $name[0]"),
+        ("$ab $a", "1 2", ("a", "ab"), "2 1"),  # the longer name first
+        ("$ARGUMENTS", "!x `! !`y` a!b", (), "\\!x ` \\! \\! `y` a!b"),  # ! broken as Claude Code breaks it
+        ("$0", "${CLAUDE_EFFORT}", (), "medium"),  # a value's variables are filled
+        ("$ARGUMENTS", "$0 $ARGUMENTS", (), "$0 $ARGUMENTS"),  # and never read again
+    ],
+)  # fmt: skip
+def test_claude_codes_substitution_passes(body: str, args: str, arguments: tuple[str, ...], expected: str) -> None:
+    assert _render(body, args, arguments) == expected
+
+
+def test_a_model_call_without_arguments_fills_only_the_variables() -> None:
+    assert render_text(_skill(), "$ARGUMENTS ${CLAUDE_EFFORT}", None, "s", Path("/p")).endswith("$ARGUMENTS medium")
+
+
+def test_too_much_substituted_text_fails_with_claude_codes_message() -> None:
+    with pytest.raises(ExpansionError, match="add up to more than 4,000,000 characters"):
+        _render("$ARGUMENTS " * 5, "x" * 1_000_000)
+
+
+def test_a_command_file_has_no_base_directory_and_no_skill_dir() -> None:
+    legacy = Skill("c", "c", "d", "frontmatter", SOURCE, LoadedFrom.COMMANDS, Path("/p/.claude/commands/c.md"))
+    assert render_text(legacy, "${CLAUDE_SKILL_DIR} $0", "x", "s", Path("/p")) == "${CLAUDE_SKILL_DIR} x"
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "ok"),
+    [
+        ("grep x f", 1, True),
+        ("cat f | grep x", 1, True),
+        ("grep x f && ls", 1, False),
+        ("diff a b", 1, True),
+        ("git -C d diff", 1, True),
+        ("test -f x", 1, True),
+        ("grep x f", 2, False),
+        ("ls x", 1, False),
+        ("grep 'a|ls' f", 1, True),
+        ("ls 2>&1", 0, True),
+    ],
+)
+def test_exit_one_of_search_and_compare_commands_is_an_answer(command: str, code: int, ok: bool) -> None:
+    assert exit_ok(command, code) is ok
+
+
+def test_command_output_as_claude_code_shows_it() -> None:
+    assert result_text("\n \n  x  \n\n") == "  x"
+    assert result_text("") == result_text("\n\n") == "(Bash completed with no output)"
+    assert failure_text("out\nerr\n") == "[stderr]\nout\nerr"
+    assert failure_text("") == ""
