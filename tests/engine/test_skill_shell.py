@@ -241,3 +241,17 @@ def test_every_hostile_value_comes_back_as_it_was(tmp_path: Path, template: str,
         out = _expand(tmp_path, f"```!\n{template}\n```", shlex.join([value])).text.split("\n\n", 1)[1]
         assert out == wrap.format(value), (template, value)
     assert _pwned(tmp_path) == []
+
+
+def test_read_only_commands_need_no_rule_inside_the_working_folder_only(tmp_path: Path) -> None:
+    """As Claude Code (recorded: typed_shell_readonly): `cat` of a project file runs with no rule;
+    of a file outside the working folder it is not allowed, and the invocation fails."""
+    workspace, project = _workspace(tmp_path)
+    (project / "a.txt").write_text("inside\n")
+    (tmp_path / "secret.txt").write_text("outside\n")
+    _skill(project, "A: !`cat a.txt`\n", folder="inside")
+    _skill(project, f"A: !`cat {tmp_path / 'secret.txt'}`\n", folder="outside")
+    catalog = workspace.load()
+    assert workspace.expand(catalog, "inside", run_shell=True).messages[-1].text.endswith("A: inside\n")
+    with pytest.raises(ExpansionError, match=r'^Shell command permission check failed for pattern "!`cat '):
+        workspace.expand(catalog, "outside", run_shell=True)
