@@ -132,9 +132,12 @@ def build_prompt(
     the allowed commands run (blocking this thread up to 2 minutes each), as in Claude Code.
     `typed=True`: the user typed /name, so a skill only the model may invoke is refused with
     Claude Code's words, and the arguments are trimmed as Claude Code trims them."""
-    skill = catalog.get(name)
+    wanted = name.strip().removeprefix("/")
+    # A typed name must be the skill's own, case and all: Claude Code runs no /Deploy for a skill
+    # named deploy (it hands the text to the model as a plain message instead).
+    skill = catalog.skills.get(wanted) if typed else catalog.get(name)
     if skill is None:
-        raise InvocationError(f"Unknown skill: {name.strip().removeprefix('/')}")
+        raise InvocationError(f"Unknown skill: {wanted}")
     if typed:
         if not skill.user_invocable:
             raise InvocationError(not_typeable(skill.name))

@@ -60,6 +60,24 @@ def test_unknown_skill(tree: Tree) -> None:
         workspace.expand(workspace.load(), "/nope")
 
 
+def test_a_typed_name_is_the_skills_own_case_and_all(tree: Tree) -> None:
+    # Checked on Claude Code 2.1.328: /Deploy for a skill named deploy runs nothing (it goes to the
+    # model as a plain message, with a note in Claude Code's own words that is not recorded here).
+    tree.skill("deploy", skill_text(body="x\n", name="deploy", description="d"))
+    workspace = Workspace(tree.locations())
+    catalog = workspace.load()
+    with pytest.raises(InvocationError, match=r"^Unknown skill: Deploy$"):
+        workspace.expand(catalog, "/Deploy", "now")
+    assert workspace.expand(catalog, "/deploy", "now").messages[0].text.endswith("<command-args>now</command-args>")
+
+
+def test_typing_a_skill_only_the_model_may_invoke_is_refused_in_claude_codes_words(tree: Tree) -> None:
+    tree.skill("hidden", skill_text(body="Secret.\n", name="hidden", description="d", user__invocable="false"))
+    workspace = Workspace(tree.locations())
+    with pytest.raises(InvocationError, match=r'^This skill can only be invoked by Claude, not directly by users\. .*"hidden"'):
+        workspace.expand(workspace.load(), "hidden")
+
+
 def test_transcript_appends_and_loads_back(tmp_path: Path) -> None:
     transcript = Transcript.create("s1", environ={"XDG_STATE_HOME": str(tmp_path)})
     assert transcript.path == tmp_path / "skilldeck" / "sessions" / "s1.jsonl"
