@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog
-from .conversation import Message, command_message, new_session_id
+from .conversation import Message, api_messages, command_message, new_session_id
 from .expand import ShellMode, ShellRun, expand, has_base_dir
 from .fields import effort_level
 from .locations import Locations
@@ -52,6 +52,9 @@ class Prompt:
             "messages": [
                 {"role": m.role, "meta": m.meta, "visible": m.visible, "kind": m.kind, "text": m.text} for m in self.messages
             ],
+            # The messages exactly as the request carries them (a typed skill's two messages are
+            # one user message with two text blocks, as Claude Code sends them).
+            "sent": api_messages(self.messages),
             "shell": [
                 {
                     "pattern": r.pattern,

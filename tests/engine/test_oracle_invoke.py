@@ -85,6 +85,7 @@ def ours(case: dict[str, Any], root: Path) -> dict[str, Any]:
     except (InvocationError, ExpansionError) as exc:
         return {"error": placeholders(str(exc), places, None)}
     sent = api_messages(prompt.messages)
+    assert prompt.to_dict()["sent"] == sent, "`skilldeck prompt --json` shows what is sent"
     blocks = placeholders([{"type": b["type"], "text": b["text"]} for b in sent[0]["content"]], places, None)
     if prompt.context == "fork":
         return {"fork": blocks}
