@@ -9,6 +9,7 @@ import pytest
 
 from engine import ExpansionError, InvocationError, Message, Transcript, Workspace
 from engine.conversation import Block, api_messages, fork_result_message
+from engine.invoke import build_prompt
 from tests.conftest import Tree, skill_text, write
 
 
@@ -76,6 +77,19 @@ def test_typing_a_skill_only_the_model_may_invoke_is_refused_in_claude_codes_wor
     workspace = Workspace(tree.locations())
     with pytest.raises(InvocationError, match=r'^This skill can only be invoked by Claude, not directly by users\. .*"hidden"'):
         workspace.expand(workspace.load(), "hidden")
+
+
+def test_a_skill_only_the_model_may_invoke_has_claude_codes_skill_format_block(tree: Tree) -> None:
+    # Claude Code's command block for a user-invocable: false skill folder: no slash, no
+    # arguments, the skill-format line (it is kept in the transcript, never sent: recorded
+    # run_skill_calls shows the Skill call's result and the skill's text only).
+    tree.skill("hidden", skill_text(body="Secret $ARGUMENTS.\n", name="hidden", description="d", user__invocable="false"))
+    workspace = Workspace(tree.locations())
+    prompt = build_prompt(workspace.locations, workspace.load(), "hidden", "x")
+    assert prompt.messages[0].text == (
+        "<command-message>hidden</command-message>\n<command-name>hidden</command-name>\n<skill-format>true</skill-format>"
+    )
+    assert prompt.messages[1].text.endswith("Secret x.\n")
 
 
 def test_transcript_appends_and_loads_back(tmp_path: Path) -> None:
