@@ -253,10 +253,10 @@ class Runner:
 
     def request(self) -> Request:
         model = resolve_model((self.active.model if self.active else None) or self.model, self.locations.environ)
+        # In name order as Claude Code sends them, the Skill tool (and its listing) last.
         tools = [api_spec(t) for t in sorted(self.offered().values(), key=lambda t: t.name)]
         if self.offers_skill():
             tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
-            tools.sort(key=lambda t: str(t["name"]))
         system = f"You are Claude, running skills through skilldeck.\nWorking directory: {self.locations.project}"
         return Request(model, system, api_messages(self.messages), tools)
 

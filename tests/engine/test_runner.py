@@ -46,6 +46,16 @@ def _texts(request: dict[str, Any]) -> list[str]:
     return ["".join(b.get("text", "") for b in m["content"]) for m in request["messages"]]
 
 
+def _text_blocks(request: dict[str, Any]) -> list[str]:
+    """Every text block sent, in order, however the user messages were joined."""
+    return [b["text"] for m in request["messages"] for b in m["content"] if b.get("type") == "text"]
+
+
+def _results(request: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every tool result sent, by the call it answers."""
+    return {b["tool_use_id"]: b for m in request["messages"] for b in m["content"] if b.get("type") == "tool_result"}
+
+
 async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_user_message(
     tree: Tree, server: MessagesServer
 ) -> None:
@@ -54,20 +64,21 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
     runner, _ = _runner(tree, server)
     await runner.invoke("fix", "bug 7")
     first = server.requests[0]
-    assert _texts(first) == [
-        '<command-message>The "fix" skill is loading</command-message>\n<command-name>/fix</command-name>\n<command-args>bug 7</command-args>',
-        f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix bug 7.\n",
-    ]
+    # The command block's exact form is recorded and tested in test_oracle_invoke.
+    texts = _text_blocks(first)
+    assert texts[0].startswith("<command-message>") and "<command-args>bug 7</command-args>" in texts[0]
+    assert texts[-1] == f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix bug 7.\n"
     assert first["model"] == "claude-opus-5-5"
     names = [t["name"] for t in first["tools"]]
     # Claude Code 2.1.328's own tools of skilldeck's kind: no Glob or Grep next to Bash.
-    assert names == ["Bash", "Edit", "Read", "Skill", "Write"]
-    skill_tool = next(t for t in first["tools"] if t["name"] == "Skill")
+    assert names == ["Bash", "Edit", "Read", "Write", "Skill"]
+    skill_tool = first["tools"][-1]
     assert "The following skills are available for use with the Skill tool:\n\n- fix: Fixes things." in skill_tool["description"]
     assert skill_tool["input_schema"]["required"] == ["skill"]
     await runner.send("thanks")
     assert server.requests[1]["model"] == "claude-sonnet-5-5", "the skill's model ends with the next user message"
-    assert [m.meta for m in runner.messages] == [False, True, False, False, False]
+    assert [m.text for m in runner.messages if m.meta] == [texts[-1]], "the skill's text is the one meta message"
+    assert [m.text for m in runner.messages][-3:] == ["Fixed.", "thanks", "Hello."]
     assert len(Transcript.load(runner.transcript.path)) == 5
 
 
@@ -84,7 +95,7 @@ async def test_tool_calls_after_allow_deny_and_ask(tree: Tree, server: MessagesS
     )  # fmt: skip
     runner, events = _runner(tree, server, answers=["once", "deny", "always"])
     await runner.invoke("ship")
-    results = {b["tool_use_id"]: b for b in server.requests[1]["messages"][-1]["content"]}
+    results = _results(server.requests[1])
     assert results["a"]["content"] == "hi" and "is_error" not in results["a"]
     assert results["b"]["is_error"] and "denied" in results["b"]["content"]
     assert results["c"]["content"] == "once"
@@ -110,8 +121,7 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
     runner, events = _runner(tree, server)
     await runner.send("please help")
     assert not [e for e in events if isinstance(e, tuple)], "no rule, no allowed-tools or hooks: Claude Code runs it unasked"
-    second = server.requests[1]["messages"]
-    results = {b["tool_use_id"]: b["content"] for b in second[-2]["content"]}
+    results = {i: b["content"] for i, b in _results(server.requests[1]).items()}
     assert results == {
         "s1": "Launching skill: helper",
         "s2": "<tool_use_error>Unknown skill: nope</tool_use_error>",
@@ -119,7 +129,9 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
         "run /manual themselves \u2014 it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by "
         "other means \u2014 it is reserved for explicit user invocation.</tool_use_error>",
     }
-    assert _texts(server.requests[1])[-1] == f"Base directory for this skill: {tree.skills() / 'helper'}\n\nHelp with tests.\n"
+    assert (
+        _text_blocks(server.requests[1])[-1] == f"Base directory for this skill: {tree.skills() / 'helper'}\n\nHelp with tests.\n"
+    )
     assert "manual" not in next(t for t in server.requests[0]["tools"] if t["name"] == "Skill")["description"]
 
 
@@ -229,4 +241,4 @@ async def test_a_skills_shell_command_runs_off_the_event_loop(tree: Tree, server
         os.close(fd)
         break
     await run
-    assert "Ready: written by the loop" in _texts(server.requests[0])[1], events
+    assert "Ready: written by the loop" in "".join(_texts(server.requests[0])), events

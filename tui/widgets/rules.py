@@ -26,7 +26,7 @@ STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
 def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) -> Group:
     name = printable(skill.name)
     lines = [Text.assemble(("/" + name, "bold"), ("  what the rules decide", "dim"))]
-    decision = permissions.decide_skill(skill.name)
+    decision = permissions.decide_skill_call(skill)
     where = f"  {printable(paths(decision.file))}" if decision.file else ""
     if not skill.model_invocable:
         lines.append(Text("Model's Skill tool: never (disable-model-invocation: true)", "dim"))
