@@ -105,7 +105,11 @@ class ReadTool:
             lines, cut, total = await asyncio.to_thread(_read_lines, path, start, limit)
         except FileNotFoundError:
             return ToolResult(f"File does not exist. Note: your current working directory is {ctx.cwd}.", True)
+        except IsADirectoryError:
+            return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True)
         except OSError as exc:
+            if os.path.isdir(path):
+                return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True)
             return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
         # What the model was told, in Claude Code's words (recorded: run_tool_results).
         if total == 0:
@@ -172,6 +176,15 @@ class EditTool:
         old, new = str(tool_input["old_string"]), str(tool_input["new_string"])
         if old == new:
             return tool_use_error("No changes to make: old_string and new_string are exactly the same.")
+        if not old and not os.path.lexists(path):
+            # An empty old_string on a file that is not there makes it, as in Claude Code.
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                await asyncio.to_thread(write_regular, path, new.encode("utf-8", "surrogatepass"))
+            except OSError as exc:
+                return ToolResult(f"Error writing {path}: {exc.strerror or exc}", True)
+            ctx.seen[path] = True
+            return ToolResult(f"The file {path} has been updated successfully.{CURRENT}")
         if not old:
             return ToolResult("old_string is empty: give the exact text to replace.", True)
         try:
@@ -179,6 +192,8 @@ class EditTool:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return ToolResult(f"Error reading {path}: not UTF-8 text, so it is not edited", True)
+        except FileNotFoundError:
+            return tool_use_error(f"File does not exist. Note: your current working directory is {ctx.cwd}.")
         except OSError as exc:
             return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
         count = text.count(old)
