@@ -1,7 +1,7 @@
 """Agent Skills specification checks that concern folders rather than one file's frontmatter.
 
 The per-file rules (name, description, compatibility, metadata, allowed-tools, the frontmatter
-on line 1) are `spec-*` diagnostics of the load (fields.py). What is left is the folder a user
+on line 1) are `spec-*` diagnostics of the load (engine/fields/). What is left is the folder a user
 hands to `skilldeck validate`: the spec's skill is a folder with a SKILL.md, and a folder that
 holds none (directly, or one level down as a folder of skills) is no skill at all.
 """

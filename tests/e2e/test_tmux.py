@@ -140,7 +140,9 @@ def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
             terminal.keys("o")
             screen = terminal.wait_for("e2e-answer-42")
             assert "anthropic" in screen and "claude-sonnet-5-5" in screen
-            assert server.requests[0]["messages"][0]["content"][0]["text"].startswith("<command-message>release-notes</command-message>")
+            assert server.requests[0]["messages"][0]["content"][0]["text"].startswith(
+                "<command-message>release-notes</command-message>"
+            )
             assert server.requests[1]["messages"][-1]["content"][0]["content"] == "from-e2e"
             quit_app(terminal)
     sessions = list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl"))
