@@ -148,28 +148,38 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
     return {"claude_code_version": VERSION, "case": name, "about": case.get("about", ""), "calls": out}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def chosen_cases(kind: str, module: str, doc: str | None) -> dict[str, dict[str, Any]] | None:
+    """The cases of `kind` the command line names (all by default), once the pinned Claude Code is
+    installed and this process runs in a private network (`module` is re-run there); None, after
+    saying why, when it cannot record."""
+    parser = argparse.ArgumentParser(description=doc)
     parser.add_argument("cases", nargs="*", help="case names (default: all)")
     args = parser.parse_args()
     if not CLAUDE.exists():
         print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
-        return 2
+        return None
     installed = subprocess.run([str(CLAUDE), "--version"], capture_output=True, text=True, timeout=60).stdout.split(" ")[0]
     if installed != VERSION:
         print(f"oracle: .oracle holds Claude Code {installed or '?'}, tests/oracle/VERSION pins {VERSION}", file=sys.stderr)
-        return 2
-    in_private_network()
-    cases = load_cases()
+        return None
+    in_private_network(module)
+    cases = load_cases(kind)
     unknown = [n for n in args.cases if n not in cases]
     if unknown:
-        print(f"oracle: no such case: {', '.join(unknown)}", file=sys.stderr)
+        print(f"oracle: no such {kind} case: {', '.join(unknown)}", file=sys.stderr)
+        return None
+    return {name: cases[name] for name in args.cases or cases}
+
+
+def main() -> int:
+    chosen = chosen_cases("permissions", "tests.oracle.record", __doc__)
+    if chosen is None:
         return 2
     RECORDINGS.mkdir(parents=True, exist_ok=True)
-    for name in args.cases or list(cases):
+    for name, case in chosen.items():
         keep = ORACLE / "runs" / name
         keep.mkdir(parents=True, exist_ok=True)
-        recording = run_case(name, cases[name], keep)
+        recording = run_case(name, case, keep)
         (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2) + "\n")
         summary = ", ".join(c["decision"] for c in recording["calls"])
         print(f"{name}: {summary}")

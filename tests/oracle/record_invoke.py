@@ -34,7 +34,6 @@ requests, stream and debug log of the last run stay in .oracle/runs/invoke/<case
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -45,10 +44,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, claude_env, in_private_network
+from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, chosen_cases, claude_env
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
 from tests.oracle.server import ScriptServer
-from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+from tests.oracle.workspace import HERE, Places, build, start_folder
 
 RECORDINGS = HERE / "recordings" / "invoke"
 REMINDER = "<system-reminder>"
@@ -230,17 +229,8 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, n
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("cases", nargs="*", help="case names (default: all)")
-    args = parser.parse_args()
-    if not CLAUDE.exists():
-        print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
-        return 2
-    in_private_network("tests.oracle.record_invoke")
-    cases = load_cases("invoke")
-    unknown = [n for n in args.cases if n not in cases]
-    if unknown:
-        print(f"oracle: no such invocation case: {', '.join(unknown)}", file=sys.stderr)
+    chosen = chosen_cases("invoke", "tests.oracle.record_invoke", __doc__)
+    if chosen is None:
         return 2
     now_ms = int(time.time() * 1000)
     own = baseline(now_ms)
@@ -249,8 +239,8 @@ def main() -> int:
         print("oracle: the plain run sent no main request with context reminders", file=sys.stderr)
         return 2
     RECORDINGS.mkdir(parents=True, exist_ok=True)
-    for name in args.cases or list(cases):
-        recording = record(name, cases[name], own, plain, now_ms)
+    for name, case in chosen.items():
+        recording = record(name, case, own, plain, now_ms)
         (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2, ensure_ascii=False) + "\n")
         print(f"invoke {name}: {len(recording['main'])} main requests, {len(recording['subagents'])} subagent requests")
     return 0

@@ -28,20 +28,18 @@ Claude Code's own skills are learnt by recording an empty workspace first (`base
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, claude_env, in_private_network
+from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, chosen_cases, claude_env
 from tests.oracle.server import ScriptServer
-from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+from tests.oracle.workspace import HERE, Places, build, start_folder
 
 RECORDINGS = HERE / "recordings" / "listing"
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -220,23 +218,14 @@ def units(text: str) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("cases", nargs="*", help="case names (default: all)")
-    args = parser.parse_args()
-    if not CLAUDE.exists():
-        print(f"oracle: {CLAUDE} is missing; run `make oracle`", file=sys.stderr)
-        return 2
-    in_private_network("tests.oracle.record_listing")
-    cases = load_cases("listing")
-    unknown = [n for n in args.cases if n not in cases]
-    if unknown:
-        print(f"oracle: no such listing case: {', '.join(unknown)}", file=sys.stderr)
+    chosen = chosen_cases("listing", "tests.oracle.record_listing", __doc__)
+    if chosen is None:
         return 2
     now_ms = int(time.time() * 1000)
     own = baseline(now_ms)
     RECORDINGS.mkdir(parents=True, exist_ok=True)
-    for name in args.cases or list(cases):
-        recording = record(name, cases[name], own, now_ms)
+    for name, case in chosen.items():
+        recording = record(name, case, own, now_ms)
         (RECORDINGS / f"{name}.json").write_text(json.dumps(recording, indent=2, ensure_ascii=False) + "\n")
         count = len(recording["listing"] or []) - 2
         print(f"listing {name}: {count} entries, {len(recording['skipped'])} skip lines")
