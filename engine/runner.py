@@ -154,6 +154,9 @@ class Runner:
         self._tool_specs: list[dict[str, Any]] | None = None
         # The inline skill whose pre-approvals and model hold until the next user message.
         self.active: Skill | None = None
+        # The model a typed skill's `model:` sets until the next user message. A skill the model
+        # calls keeps the session's model (recorded: run_skill_model), as in Claude Code.
+        self.active_model: str | None = None
         self._forks = 0
         # The forked skills this conversation runs inside (the innermost last): calling one of
         # them again from here would run it forever.
@@ -188,6 +191,7 @@ class Runner:
     async def send(self, text: str) -> None:
         """A user message: ends any inline skill's temporary context, then the model answers."""
         self.active = None
+        self.active_model = None
         self._add(Message.user(text))
         await self._loop()
 
@@ -200,6 +204,7 @@ class Runner:
     async def invoke(self, name: str, args: str = "", fork: bool | None = None) -> None:
         """The user typed `/name args`."""
         self.active = None
+        self.active_model = None
         self.stopped = None
         skill = self.catalog.get(name)
         if skill is None:
@@ -228,6 +233,7 @@ class Runner:
         for message in prompt.messages:
             self._add(message)
         self.active = skill
+        self.active_model = skill.model
         await self._loop()
 
     def _prompt(self, skill: Skill, args: str, fork: bool | None) -> Prompt:
@@ -252,7 +258,7 @@ class Runner:
         return self.skill_tool and "Skill" not in self.permissions.denied_tools()
 
     def request(self) -> Request:
-        model = resolve_model((self.active.model if self.active else None) or self.model, self.locations.environ)
+        model = resolve_model(self.active_model or self.model, self.locations.environ)
         # In name order as Claude Code sends them, the Skill tool (and its listing) last.
         tools = [api_spec(t) for t in sorted(self.offered().values(), key=lambda t: t.name)]
         if self.offers_skill():

@@ -7,13 +7,13 @@ the same conversation, and what it sent is compared with what Claude Code sent:
 
 - per call, the tool result the model received (its text and whether it is an error) and the
   texts the call added after it (a skill's text, the re-invocation note);
-- the tools offered in each main request, of those skilldeck has (Claude Code's others,
-  Agent, ToolSearch and so on, are not skilldeck's), and whether the listing is there;
+- the model of each main request and the tools it offers, of those skilldeck has (Claude Code's
+  others, Agent, ToolSearch and so on, are not skilldeck's), and whether the listing is there;
 - per subagent, its model, its tools (of those skilldeck has) and its task.
 
 Claude Code joins the user messages that follow one another into one, putting a newline after
-each text but the last; skilldeck sends them apart (the API joins them). The comparison takes
-that newline back off, and nothing else.
+each text but the last. The comparison reads skilldeck's messages before they are joined for
+sending, so it takes that newline back off Claude Code's texts, and nothing else.
 
 `python -m tests.engine.test_oracle_run` prints each case's calls side by side.
 """
@@ -88,6 +88,7 @@ def _task(blocks: list[dict[str, Any]]) -> str:
 
 def theirs_summary(recording: dict[str, Any]) -> dict[str, Any]:
     return {
+        "models": [r["model"] for r in recording["main"]],
         "tools": [_known(r["tools"]) for r in recording["main"]],
         "listing": recording["listing"] is not None,
         "subagents": sorted(
@@ -149,6 +150,7 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
     main = [r for r in requests if _task_of(r) == case["prompt"]]
     subagents = [r for r in requests if _task_of(r) != case["prompt"]]
     ours = {
+        "models": [r["model"] for r in main],
         "tools": [_known([t["name"] for t in r["tools"]]) for r in main],
         "listing": any(t["name"] == "Skill" for t in main[0]["tools"]),
         "subagents": sorted(
@@ -199,6 +201,7 @@ def test_a_run_sends_what_claude_code_sent(name: str, tmp_path: Path) -> None:
     for index, (cc, sd) in enumerate(pairs):
         call = load_cases("invoke")[name]["calls"][index]
         assert sd == cc, f"call {index} {call['tool']} {json.dumps(call['input'])}: Claude Code {VERSION} sent {cc}"
+    assert ours["models"] == theirs["models"], "the model of each main request"
     assert ours["tools"] == theirs["tools"], "tools offered in each main request"
     assert ours["listing"] == theirs["listing"], "the listing (the Skill tool) is there or not"
     assert ours["subagents"] == theirs["subagents"], "each subagent's model, tools and task"
