@@ -263,8 +263,20 @@ class Runner:
         tools = [api_spec(t) for t in sorted(self.offered().values(), key=lambda t: t.name)]
         if self.offers_skill():
             tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
-        system = f"You are Claude, running skills through skilldeck.\nWorking directory: {self.locations.project}"
+        system = self.system_prompt()
         return Request(model, system, api_messages(self.messages), tools)
+
+    def system_prompt(self) -> str:
+        """skilldeck's own system prompt (never Claude Code's): the main conversation's, or a
+        fork's, which says that only its last answer goes back."""
+        where = f"Working directory: {self.locations.project}"
+        if not self.forks:
+            return f"You are Claude, running skills through skilldeck.\n{where}"
+        return (
+            f"You are a subagent that skilldeck started to run the skill /{self.forks[-1]} on its own. The user "
+            "message is the skill's task. Only your last answer goes back to the conversation that started you, "
+            f"so make it complete: what you found or did, and anything left undone.\n{where}"
+        )
 
     def _skill_description(self) -> str:
         # The listing depends only on the catalog (a new object after each reload): build it once

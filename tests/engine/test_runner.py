@@ -168,6 +168,7 @@ async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree
     sub = server.requests[1]
     assert _texts(sub) == [f"Base directory for this skill: {tree.skills() / 'look'}\n\nFind the entry point.\n"], "no history"
     assert [t["name"] for t in sub["tools"]] == ["Bash", "Read", "Skill"], "Explore: no tool that writes (recorded: run_forks)"
+    assert "subagent" in sub["system"] and "/look" in sub["system"] and "subagent" not in server.requests[0]["system"]
     assert server.requests[2]["messages"][-1]["content"][0]["content"] == "1\tprint()\n2\t"
     assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'
     saved = Transcript.load(runner.transcript.path)[-1]
