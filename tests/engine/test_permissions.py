@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,3 +208,55 @@ def test_parse_rule() -> None:
     assert parse_rule("Bash(git commit -m *)") is not None
     assert parse_rule("Bash()") is None
     assert parse_rule("not a rule!") is None
+
+
+def _mode(tree: Tree, scope: str, mode: str) -> Permissions:
+    paths = {"project": tree.project / ".claude" / "settings.json", "user": tree.user / "settings.json"}
+    write(paths[scope], json.dumps({"permissions": {"defaultMode": mode}}))
+    return Permissions(read_settings(tree.locations()), tree.project, home=tree.root / "home")
+
+
+def test_a_cloned_repository_cannot_loosen_the_mode_before_it_is_trusted(tree: Tree) -> None:
+    write_call = ("Write", {"file_path": str(tree.project / "new.txt"), "content": "x"})
+    assert _mode(tree, "project", "acceptEdits").decide(*write_call).decision == "allow", "trusted: as Claude Code"
+    tree.distrust()
+    assert _mode(tree, "project", "acceptEdits").decide(*write_call).decision == "ask", "untrusted: its acceptEdits waits"
+    assert _mode(tree, "user", "acceptEdits").decide(*write_call).decision == "allow", "the user's own setting counts"
+    assert _mode(tree, "project", "dontAsk").decide(*write_call).decision == "deny", "a stricter mode always holds"
+
+
+def test_accept_edits_never_reaches_outside_the_working_folder_or_a_protected_file(tree: Tree) -> None:
+    permissions = _mode(tree, "project", "acceptEdits")
+    assert permissions.decide("Write", {"file_path": str(tree.root / "elsewhere.txt"), "content": "x"}).decision == "ask"
+    settings = str(tree.project / ".claude" / "settings.json")
+    assert permissions.decide("Edit", {"file_path": settings, "old_string": "a", "new_string": "b"}).decision == "ask"
+
+
+def _skill_with(**fields: Any) -> Skill:
+    source = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
+    return Skill("s", "s", "d", "frontmatter", source, LoadedFrom.SKILLS, Path("/p/.claude/skills/s/SKILL.md"), **fields)
+
+
+@pytest.mark.parametrize(
+    ("fields", "decision"),
+    [
+        ({}, "allow"),
+        ({"allowed_tools": ("Bash(echo *)",)}, "ask"),
+        ({"disallowed_tools": ("Bash",)}, "ask"),
+        ({"hooks": {"PreToolUse": []}}, "ask"),
+        ({"hooks": {}}, "allow"),
+        ({"model": "haiku", "effort": "low", "context": "fork", "shell": "bash"}, "allow"),
+    ],
+)
+def test_the_models_skill_call_is_asked_only_for_a_skill_that_widens_what_runs(
+    tree: Tree, fields: dict[str, Any], decision: str
+) -> None:
+    assert _settings(tree).decide_skill_call(_skill_with(**fields)).decision == decision
+
+
+def test_skill_rules_deny_and_allow_but_ask_rules_do_not_apply(tree: Tree) -> None:
+    tooled = _skill_with(allowed_tools=("Bash",))
+    assert _settings(tree, local={"ask": ["Skill(s)"]}).decide_skill_call(_skill_with()).decision == "allow"
+    assert _settings(tree, local={"allow": ["Skill(s)"]}).decide_skill_call(tooled).decision == "allow"
+    assert _settings(tree, local={"deny": ["Skill(s)"], "allow": ["Skill"]}).decide_skill_call(tooled).decision == "deny"
+    assert _mode(tree, "project", "plan").decide_skill_call(tooled).decision == "deny", "plan refuses what it would ask"
