@@ -41,10 +41,20 @@ class Catalog:
     stats: LoadStats = field(default_factory=LoadStats)
     deferred: tuple[Skill, ...] = ()
 
+    def labelled(self, label: str) -> Skill | None:
+        """The skill a `name:` label finds when no skill has that name: the first whose `name:` it
+        is. Claude Code runs `/beta` for the folder beta-dir with `name: beta` (recorded:
+        typed_label_alias), and lists it as `- beta-dir (beta)` for that reason."""
+        if label in self.skills:
+            return None
+        # A plugin skill's bare name (`lint` for tools:lint) is not a label: it is never listed as one.
+        return next((s for s in self.skills.values() if s.display_name == label and not s.name.endswith(f":{label}")), None)
+
     def get(self, name: str) -> Skill | None:
-        """Look a skill up as Claude Code does: a leading `/` is ignored; exact name first."""
+        """Look a skill up as Claude Code does: a leading `/` is ignored; exact name first, then
+        a `name:` label, then the name in another case."""
         name = name.strip().removeprefix("/")
-        found = self.skills.get(name)
+        found = self.skills.get(name) or self.labelled(name)
         if found is not None:
             return found
         folded = name.casefold()

@@ -136,9 +136,9 @@ def build_prompt(
     `typed=True`: the user typed /name, so a skill only the model may invoke is refused with
     Claude Code's words, and the arguments are trimmed as Claude Code trims them."""
     wanted = name.strip().removeprefix("/")
-    # A typed name must be the skill's own, case and all: Claude Code runs no /Deploy for a skill
-    # named deploy (it hands the text to the model as a plain message instead).
-    skill = catalog.skills.get(wanted) if typed else catalog.get(name)
+    # A typed name must be the skill's own or its `name:` label, case and all: Claude Code runs no
+    # /Deploy for a skill named deploy (it hands the text to the model as a plain message instead).
+    skill = (catalog.skills.get(wanted) or catalog.labelled(wanted)) if typed else catalog.get(name)
     if skill is None:
         raise InvocationError(f"Unknown skill: {wanted}")
     if typed:

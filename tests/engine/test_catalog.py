@@ -153,3 +153,12 @@ def test_claude_config_dir_selects_the_user_tier(tree: Tree, tmp_path: Path) -> 
     write(cfg / "skills" / "mine" / "SKILL.md", _desc("from CLAUDE_CONFIG_DIR"))
     catalog = tree.load(user_dir=None, environ={"CLAUDE_CONFIG_DIR": str(cfg)})
     assert catalog.skills["mine"].source.kind is SourceKind.USER
+
+
+def test_a_name_label_finds_its_skill_as_claude_code_does(tree: Tree) -> None:
+    # Recorded: typed_label_alias (/beta runs the folder beta-dir that says name: beta).
+    tree.skill("beta-dir", skill_text(name="beta", description="Beta."))
+    tree.skill("beta-two", skill_text(name="beta", description="Second."))
+    catalog = tree.load()
+    assert catalog.get("/beta") is catalog.skills["beta-dir"], "the first skill with that label"
+    assert catalog.labelled("beta-dir") is None, "a real name is not a label"
