@@ -453,9 +453,11 @@ class Runner:
             return result(tool_use_error(f"Invalid skill format: {raw}"), True), []
         name = name.removeprefix("/")
         args = str(block.input.get("args") or "")
-        skill = self.catalog.get(name)
+        # By its exact name: the Skill tool does not fold case (recorded: run_skill_names), and
+        # its suggestion may name a skill only the user can invoke.
+        skill = self.catalog.skills.get(name)
         if skill is None:
-            near = did_you_mean(name, (s.name for s in self.catalog.model_invocable()))
+            near = did_you_mean(name, self.catalog.skills)
             return result(tool_use_error(f"Unknown skill: {name}" + (f". Did you mean {near}?" if near else "")), True), []
         if skill.name in self.forks:
             return result(fork_recursion(name), True), []
