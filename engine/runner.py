@@ -112,6 +112,19 @@ def edit_distance(a: str, b: str, bound: int) -> int:
     return min(previous[len(b)], bound + 1)
 
 
+def unknown_skill(name: str, names: Iterable[str]) -> str:
+    """What the model is told for a name no skill has: the plugin skills it is the bare name of
+    (recorded: run_skill_plugin), else the nearest name within two edits."""
+    known = list(names)
+    scoped = [n for n in known if ":" not in name and n.rpartition(":")[2] == name and ":" in n]
+    if len(scoped) == 1:
+        return f"Unknown skill: {name}. Did you mean {scoped[0]}? Invoke it by that full name."
+    if scoped:
+        return f"Unknown skill: {name}. Several skills match that name: {', '.join(scoped)} \u2014 invoke one by its full name."
+    near = did_you_mean(name, known)
+    return f"Unknown skill: {name}" + (f". Did you mean {near}?" if near else "")
+
+
 def did_you_mean(name: str, names: Iterable[str], bound: int = 2) -> str | None:
     """The first name nearest to `name` within `bound` edits, as Claude Code suggests one."""
     best, best_distance = None, bound + 1
@@ -457,8 +470,7 @@ class Runner:
         # its suggestion may name a skill only the user can invoke.
         skill = self.catalog.skills.get(name)
         if skill is None:
-            near = did_you_mean(name, self.catalog.skills)
-            return result(tool_use_error(f"Unknown skill: {name}" + (f". Did you mean {near}?" if near else "")), True), []
+            return result(tool_use_error(unknown_skill(name, self.catalog.skills)), True), []
         if skill.name in self.forks:
             return result(fork_recursion(name), True), []
         if not skill.model_invocable:

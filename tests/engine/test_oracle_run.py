@@ -49,6 +49,10 @@ def recordings() -> dict[str, dict[str, Any]]:
 RECORDED = recordings()
 
 
+def flag_values(args: list[str], flag: str) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
+
+
 def _texts(message: dict[str, Any]) -> list[str]:
     return [b["text"] for b in message["content"] if b.get("type") == "text" and "text" in b]
 
@@ -131,9 +135,11 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
             "ANTHROPIC_API_KEY": "k",
             "XDG_STATE_HOME": str(places.root / "state"),
         }
+        args = places.fill(case.get("args", []))
         locations = Locations(
             start_folder(case, places), user_dir=places.home / ".claude", managed_dir=places.root / "managed", bundled=False,
-            environ=environ,
+            add_dirs=tuple(Path(p) for p in flag_values(args, "--add-dir")),
+            plugin_dirs=tuple(Path(p) for p in flag_values(args, "--plugin-dir")), environ=environ,
         )  # fmt: skip
         workspace = Workspace(locations)
 
