@@ -15,8 +15,10 @@ from typing import Any
 from ..safeio import open_regular, read_regular, write_regular
 from .base import RESULT_CAP, ToolContext, ToolResult, resolve, schema
 
-READ_LIMIT = 2000
-LINE_CAP = 2000
+# Claude Code 2.1.328 reads every line and shows each whole (recorded: run_read_sizes); what
+# bounds a Read here is RESULT_CAP, after which the result says how to read on.
+READ_LIMIT = 10**9
+LINE_CAP = RESULT_CAP
 # How far into a file a Read may scan to reach its offset, and the largest file Edit rewrites.
 SCAN_CAP = 64 * 1024 * 1024
 EDIT_CAP = 16 * 1024 * 1024
