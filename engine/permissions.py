@@ -10,7 +10,7 @@ override a deny or an ask.
 
 `permissions.defaultMode` changes what an unmatched call gets, as recorded on Claude Code
 (tests/oracle/cases/permissions/run_mode_*): `dontAsk` refuses whatever would be asked;
-`plan` refuses a Bash command or a Skill call that would be asked (edits are still asked);
+`plan` refuses a Bash command or a Skill call that would be asked, and every file edit;
 `acceptEdits` allows Edit and Write inside the working folders. skilldeck is stricter in two
 places, on purpose: `plan` still asks before a read outside the working folders (Claude Code
 reads it), and `acceptEdits` still asks before Bash commands that write files (`touch`,
@@ -43,6 +43,8 @@ class Decision:
     decision: str  # "allow" | "ask" | "deny"
     rule: PlacedRule | None
     reason: str
+    # The permission mode that made this decision ("" when the rules and defaults made it).
+    mode: str = ""
 
     @property
     def file(self) -> Path | None:
@@ -164,11 +166,20 @@ class Permissions:
         return self._in_mode(tool, self._checked(self._decide(tool, tool_input)))
 
     def _in_mode(self, tool: str, decision: Decision) -> Decision:
-        """What the permission mode makes of a call that would be asked."""
+        """What the permission mode makes of a call: `plan` writes no file whatever the rules say
+        (Claude Code refuses it: "while in plan mode"); `dontAsk`, and `plan` for Bash and the
+        Skill tool, refuse what would be asked. (Claude Code's plan mode asks a safety classifier
+        about those; offline it refuses them, as recorded. skilldeck has no classifier and
+        refuses them too: never looser than a check it cannot make.)"""
+        if decision.decision == "deny":
+            return decision
+        if self.mode == "plan" and tool in EDIT_TOOLS:
+            return Decision("deny", None, "defaultMode plan: no file is written while planning", "plan")
         if decision.decision != "ask":
             return decision
         if self.mode == "dontAsk" or (self.mode == "plan" and tool in ("Bash", "Skill")):
-            return Decision("deny", decision.rule, f"{decision.reason}; defaultMode {self.mode} refuses what it would ask")
+            why = f"{decision.reason}; defaultMode {self.mode} refuses what it would ask"
+            return Decision("deny", decision.rule, why, self.mode)
         return decision
 
     def denied_tools(self) -> set[str]:

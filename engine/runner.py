@@ -396,7 +396,7 @@ class Runner:
         if decision.decision == "allow":
             return None
         if decision.decision == "deny":
-            return SKILL_DENIED if name == "Skill" else f"Permission to use {name} has been denied ({decision.reason})."
+            return self._refusal(name, tool_input, decision)
         answer = await self.ask(name, tool_input, decision)
         if answer == "deny":
             return f"The user doesn't want to proceed with this tool use. The {name} call was rejected."
@@ -411,6 +411,21 @@ class Runner:
             else:
                 self.permissions = await asyncio.to_thread(Permissions.load, self.locations)
         return None
+
+    def _refusal(self, name: str, tool_input: dict[str, Any], decision: Decision) -> str:
+        """What the model is told for a denied call: Claude Code's words where it was recorded
+        (run_denials), skilldeck's own otherwise."""
+        if decision.mode == "plan" and name in ("Edit", "Write"):
+            target = self.permissions.targets(name, tool_input)[0]
+            return f"Cannot write to {target} while in plan mode."
+        if not decision.mode:
+            if name == "Skill":
+                return SKILL_DENIED
+            if name == "Bash":
+                return f"Permission to use Bash with command {tool_input.get('command', '')} has been denied."
+            if name in ("Read", "Edit", "Write"):
+                return tool_use_error("File is in a directory that is denied by your permission settings.")
+        return f"Permission to use {name} has been denied ({decision.reason})."
 
     async def _checked_call(self, block: Block, broken: str) -> tuple[Block, list[Message]]:
         """`_call`, for any call a model may send: a call whose input did not arrive as a JSON

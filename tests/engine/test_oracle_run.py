@@ -222,8 +222,12 @@ STRICTER = {
     ("run_mode_accept_edits", 3): "Bash that writes files (touch) is still asked in acceptEdits",
     ("run_mode_accept_edits", 4): "Bash that writes files (mkdir) is still asked in acceptEdits",
     ("run_mode_accept_edits", 10): "Bash that removes and writes files is still asked in acceptEdits",
+    ("run_mode_plan", 0): "plan mode writes no file: refused (Claude Code refuses it after a request)",
+    ("run_mode_plan", 1): "plan mode writes no file: refused (Claude Code refuses it after a request)",
+    ("run_mode_plan", 2): "plan mode edits no file: refused (Claude Code refuses it after a request)",
     ("run_mode_plan", 6): "a read outside the working folders is still asked in plan mode",
 }
+RANK = {"allow": 0, "ask": 1, "deny": 2}
 
 
 def _decision_calls() -> list[tuple[str, int]]:
@@ -263,7 +267,7 @@ def decide_as_skilldeck(name: str, index: int, root: Path) -> tuple[str, str, st
 def test_decisions_are_claude_codes(name: str, index: int, tmp_path: Path) -> None:
     theirs, ours, reason = decide_as_skilldeck(name, index, Path(os.path.realpath(tmp_path)))
     if (name, index) in STRICTER:
-        assert (theirs, ours) == ("allow", "ask"), STRICTER[(name, index)]
+        assert RANK[ours] > RANK[theirs], STRICTER[(name, index)]
     else:
         assert ours == theirs, f"Claude Code {VERSION}: {theirs}; skilldeck: {ours} ({reason})"
 
