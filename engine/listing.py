@@ -62,9 +62,19 @@ def utf16_cut(text: str, units: int) -> str:
 
 
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# One way to match each string: `\d+\.?\d*` let a long run of digits split at every point, and
+# a 10,000-digit variable took seconds to reject.
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)")
 _GROUPED = re.compile(r"[+-]?\d{1,3}([_,\u00a0\u202f ])\d{3}(?:\1\d{3})*")
+
+
+def _js_float(value: float) -> float:
+    """`value` as a JavaScript number: an integer past the float range is Infinity, not an error."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def env_number(text: str) -> float:
@@ -81,7 +91,7 @@ def env_number(text: str) -> float:
     if radix:
         base = {"x": 16, "o": 8, "b": 2}[radix.group(1).lower()]
         try:
-            return float(int(radix.group(2), base))
+            return _js_float(int(radix.group(2), base))
         except ValueError:
             return math.nan
     if len(value) <= 32 and _GROUPED.fullmatch(value):
@@ -148,7 +158,12 @@ def budget_from_env(environ: Mapping[str, str] | None = None) -> float:
 def usage_score(count: float, last_used_ms: float, now_ms: float) -> float:
     """Claude Code's usage score: the count, halved every 7 days since last use, never below a tenth."""
     days = (now_ms - last_used_ms) / 86_400_000
-    return count * max(0.5 ** (days / 7), 0.1)
+    try:
+        decay = 0.5 ** (days / 7)
+    except OverflowError:
+        # A last use far in the future: JavaScript's Math.pow gives Infinity, Python raises.
+        decay = math.inf
+    return count * max(decay, 0.1)
 
 
 def usage_scores(skill_usage: object, now_ms: float) -> dict[str, float]:
@@ -161,7 +176,7 @@ def usage_scores(skill_usage: object, now_ms: float) -> dict[str, float]:
             continue
         count, last = record.get("usageCount"), record.get("lastUsedAt")
         if isinstance(count, int | float) and isinstance(last, int | float) and not isinstance(count, bool):
-            out[str(name)] = usage_score(float(count), float(last), now_ms)
+            out[str(name)] = usage_score(_js_float(count), _js_float(last), now_ms)
     return out
 
 

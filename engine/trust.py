@@ -48,23 +48,44 @@ def skilldeck_trust_file(locations: Locations) -> Path:
     return state_dir(locations.environ) / "trusted-projects.json"
 
 
-def _load(path: Path) -> Any:
+def _load(path: Path, *, deep_ok: bool = False) -> Any:
+    """The JSON value in `path`, None when it cannot be read. `deep_ok` skips the nesting count
+    before parsing: json.loads stops deep nesting itself (RecursionError), and on a 60 MB
+    ~/.claude.json the count took 2.2 s of every reload; only use it where the result is read
+    a level or two deep, never walked."""
     try:
         data, _ = read_regular(path, CONFIG_CAP)
         text = data.decode("utf-8")
-        return None if json_too_deep(text) else json.loads(text)
+        return None if not deep_ok and json_too_deep(text) else json.loads(text)
     except (OSError, ValueError, RecursionError):
         return None
 
 
 # The last config read, by file identity: it is read again after every reload (for usage
-# scores) and can hold megabytes of history, so an unchanged file is not parsed twice.
+# scores and trust) and can hold megabytes of history, so an unchanged file is not parsed twice.
 _last_config: tuple[tuple[str, int, int, int], dict[str, Any]] | None = None
 
 
+def _kept(data: dict[str, Any]) -> dict[str, Any]:
+    """The parts of the config skilldeck reads: kept whole, a 60 MB file of history held 180 MB
+    for as long as the app ran."""
+    kept: dict[str, Any] = {}
+    if "skillUsage" in data:
+        kept["skillUsage"] = data["skillUsage"]
+    projects = data.get("projects")
+    if isinstance(projects, dict):
+        kept["projects"] = {
+            folder: {"hasTrustDialogAccepted": entry.get("hasTrustDialogAccepted")}
+            for folder, entry in projects.items()
+            if isinstance(entry, dict) and "hasTrustDialogAccepted" in entry
+        }
+    return kept
+
+
 def claude_config(locations: Locations) -> dict[str, Any]:
-    """Claude Code's global config as a dict (shared: do not change it); empty when missing,
-    unreadable or not an object."""
+    """What skilldeck reads of Claude Code's global config (`skillUsage`, and each project's
+    `hasTrustDialogAccepted`), shared: do not change it; empty when missing, unreadable or not
+    an object."""
     global _last_config
     path = claude_config_file(locations)
     try:
@@ -75,8 +96,8 @@ def claude_config(locations: Locations) -> dict[str, Any]:
     last = _last_config
     if last is not None and last[0] == key:
         return last[1]
-    data = _load(path)
-    config = data if isinstance(data, dict) else {}
+    data = _load(path, deep_ok=True)
+    config = _kept(data) if isinstance(data, dict) else {}
     _last_config = (key, config)
     return config
 
@@ -91,8 +112,8 @@ def _folders(locations: Locations) -> list[str]:
 
 def workspace_trust(locations: Locations) -> Trust:
     config = claude_config_file(locations)
-    data = _load(config)
-    projects = data.get("projects") if isinstance(data, dict) else None
+    # Read through the cache: settings are read on every reload, and this file can be huge.
+    projects = claude_config(locations).get("projects")
     if isinstance(projects, dict):
         for folder in _folders(locations):
             entry = projects.get(folder)

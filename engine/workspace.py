@@ -90,7 +90,12 @@ class Workspace:
         fraction = settings.listing_budget_fraction
         chosen = Budget(budget, "--budget") if budget is not None else listing_budget(env, fraction, model)
         now = time.time() * 1000 if now_ms is None else now_ms
-        usage = usage_scores(claude_config(self.locations).get("skillUsage"), now)
+        recorded = claude_config(self.locations).get("skillUsage")
+        # Only the catalog's names: skillUsage keeps every skill ever used (100,000 entries cost
+        # 80 ms of every reload), and a name not in the catalog has no line to order.
+        if isinstance(recorded, dict) and len(recorded) > len(catalog.skills):
+            recorded = {name: recorded[name] for name in catalog.skills if name in recorded}
+        usage = usage_scores(recorded, now)
         overrides = {s.name: value for s in catalog.skills.values() if (value := _override(settings, s)) != "on"}
         return build_listing(
             catalog.skills.values(),

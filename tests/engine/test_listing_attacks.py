@@ -1,0 +1,103 @@
+"""A hostile ~/.claude.json, settings and environment against the listing (issue 14): every value
+either reads as Claude Code reads it or is skipped; nothing raises, nothing takes long."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+from engine import Workspace
+from engine.listing import env_number, listing_budget, usage_scores
+from engine.trust import claude_config, workspace_trust
+from tests.conftest import Tree, skill_text
+
+DAY_MS = 86_400_000
+
+
+def test_a_radix_budget_past_the_float_range_is_infinity() -> None:
+    # JavaScript's Number("0x" + "f" * 300) is Infinity; Python's float(int) raised OverflowError.
+    assert env_number("0x" + "f" * 300) == math.inf
+    assert env_number("0b" + "1" * 20_000) == math.inf
+    assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "0o" + "7" * 400}).chars == math.inf
+
+
+def test_a_long_budget_variable_is_read_in_linear_time() -> None:
+    # The old pattern let a run of digits split at every point: 30,000 digits took about 20 s.
+    started = time.perf_counter()
+    assert math.isnan(env_number("1" * 30_000 + "x"))
+    assert math.isnan(env_number("1" * 15_000 + "." + "1" * 15_000 + "x"))
+    assert time.perf_counter() - started < 1.0
+    assert env_number("1" * 400) == math.inf  # a Number() past the range, as JavaScript reads it
+
+
+def test_budget_variables_that_read_as_zero_or_nothing_fall_back() -> None:
+    for raw in ("-0", "  ", "", "\t\n", "0x", "1e", "--1", "x" * 10_000):
+        assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": raw}).chars == listing_budget({}).chars, raw
+    assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1e308"}).chars == 1e308
+    assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1e999"}).chars == math.inf
+
+
+def test_usage_counts_and_times_past_the_float_range_score_as_javascript_does() -> None:
+    now = 1_700_000_000_000.0
+    usage = {
+        # A last use far in the future: Math.pow(0.5, -huge) is Infinity; Python's ** raised.
+        "future": {"usageCount": 2, "lastUsedAt": 1e300},
+        # An integer JSON.parse reads as Infinity; float() raised OverflowError.
+        "huge": {"usageCount": 10**400, "lastUsedAt": now},
+        "ancient": {"usageCount": 5, "lastUsedAt": -(10**400)},
+        "negative": {"usageCount": -3, "lastUsedAt": now},
+        "text": {"usageCount": "9", "lastUsedAt": now},
+        "nested": {"usageCount": [[[1]]], "lastUsedAt": {"a": 1}},
+    }
+    scores = usage_scores(usage, now)
+    assert scores["future"] == math.inf
+    assert scores["huge"] == math.inf
+    assert scores["ancient"] == 0.5  # the floor: a tenth of the count
+    assert scores["negative"] == -3
+    assert "text" not in scores and "nested" not in scores
+
+
+def test_a_config_nested_deeper_than_settings_may_be_still_gives_its_usage(tree: Tree) -> None:
+    # JSON.parse reads a config with 100 levels of history; the settings' nesting bound (64)
+    # made skilldeck drop the whole file and with it every usage score.
+    deep: object = "x"
+    for _ in range(100):
+        deep = [deep]
+    config = {
+        "projects": {str(tree.project): {"hasTrustDialogAccepted": True, "history": deep}},
+        "skillUsage": {"beta": {"usageCount": 50, "lastUsedAt": 1_700_000_000_000}},
+    }
+    tree.trust_file.write_text(json.dumps(config))
+    assert claude_config(tree.locations())["skillUsage"] == config["skillUsage"]
+    assert workspace_trust(tree.locations()).trusted
+    # Only what skilldeck reads is kept: the history is not held for as long as the app runs.
+    assert "history" not in json.dumps(claude_config(tree.locations()))
+
+
+def test_a_config_too_deep_to_parse_is_empty_and_untrusted(tree: Tree) -> None:
+    tree.trust_file.write_text('{"skillUsage": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert claude_config(tree.locations()) == {}
+    assert not workspace_trust(tree.locations()).trusted
+
+
+def test_a_hundred_thousand_usage_records_order_only_the_catalogs_skills(tree: Tree) -> None:
+    for name in ("alpha", "beta", "gamma"):
+        tree.skill(name, skill_text(description=f"{name} " * 20))
+    now = 1_700_000_000_000
+    usage = {f"other-{i}": {"usageCount": i, "lastUsedAt": now} for i in range(100_000)}
+    usage["gamma"] = {"usageCount": 9, "lastUsedAt": now}
+    usage["beta"] = {"usageCount": 1e308, "lastUsedAt": 1e300}
+    tree.trust_file.write_text(
+        json.dumps({"projects": {str(tree.project): {"hasTrustDialogAccepted": True}}, "skillUsage": usage})
+    )
+    workspace = Workspace(tree.locations(bundled=False))
+    catalog = workspace.load()
+    full = workspace.listing(catalog, budget=100_000, now_ms=now)
+    # Room for exactly one description beyond the names: the most used (an infinite score) wins.
+    names_only = sum(len(f"- {e.name}") for e in full.entries) + len(full.entries) - 1
+    one = len(full.entry("beta").full_line) - len("- beta")  # type: ignore[union-attr]
+    listing = workspace.listing(catalog, budget=names_only + one, now_ms=now)
+    assert [e.name for e in listing.entries if not e.trimmed] == ["beta"]
+    assert listing.entry("beta").score == math.inf  # type: ignore[union-attr]
+    assert listing.entry("gamma").score == 9  # type: ignore[union-attr]
