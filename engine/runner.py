@@ -245,6 +245,11 @@ class Runner:
             return
         for message in prompt.messages:
             self._add(message)
+        # What the skill loaded counts for the model's later Skill calls of it (recorded:
+        # run_typed_then_called).
+        loaded = [m.text for m in prompt.messages if m.kind == "skill"]
+        if loaded:
+            self._loaded[skill.name] = loaded[-1]
         self.active = skill
         self.active_model = skill.model
         await self._loop()

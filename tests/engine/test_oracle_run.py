@@ -102,18 +102,17 @@ def theirs_summary(recording: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class Replay(ScriptServer):
-    """The recording server's script, told apart the way skilldeck's requests differ: the main
-    conversation starts with the case's prompt; a fork starts with its task."""
+def is_fork(body: dict[str, Any]) -> bool:
+    """A request of skilldeck's fork: its own system prompt says it is a subagent."""
+    return "You are a subagent" in str(body.get("system"))
 
-    def __init__(self, calls: list[dict[str, Any]], prompt: str) -> None:
-        super().__init__(calls, lambda index, block: None)
-        self.prompt = prompt
+
+class Replay(ScriptServer):
+    """The recording server's script for skilldeck's requests: the main conversation gets the
+    case's calls, one per turn; a fork gets the answer every subagent got."""
 
     def _reply(self, body: dict[str, Any]) -> Reply:
-        first = body["messages"][0]["content"]
-        text = first if isinstance(first, str) else "".join(b.get("text", "") for b in first)
-        if text != self.prompt:
+        if is_fork(body):
             return Reply(text=SUBAGENT_ANSWER)
         done = sum(1 for m in body["messages"] if m["role"] == "user" for b in m["content"] if b.get("type") == "tool_result")
         if done < len(self.calls):
@@ -127,7 +126,7 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
     case = load_cases("invoke")[name]
     recording = RECORDED[name]
     places = build(case, root)
-    with Replay([places.fill(c) for c in case["calls"]], case["prompt"]) as server:
+    with Replay([places.fill(c) for c in case["calls"]], lambda index, block: None) as server:
         environ = {
             "HOME": str(places.home),
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -151,10 +150,16 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
             permissions=workspace.permissions(), transcript=Transcript.create("oracle", environ), ask=ask,
             emit=lambda event: None, model=recording["main"][0]["model"], max_turns=len(case["calls"]) + 2,
         )  # fmt: skip
-        asyncio.run(runner.send(case["prompt"]))
+        prompt = places.fill(case["prompt"])
+        if prompt.startswith("/"):
+            # Typed: the skill's command, as the app and `skilldeck run` send it.
+            name, _, args = prompt[1:].partition(" ")
+            asyncio.run(runner.invoke(name, args.strip()))
+        else:
+            asyncio.run(runner.send(prompt))
         requests = list(server.requests)
-    main = [r for r in requests if _task_of(r) == case["prompt"]]
-    subagents = [r for r in requests if _task_of(r) != case["prompt"]]
+    main = [r for r in requests if not is_fork(r)]
+    subagents = [r for r in requests if is_fork(r)]
     ours = {
         "models": [r["model"] for r in main],
         "tools": [_known([t["name"] for t in r["tools"]]) for r in main],
