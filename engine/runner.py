@@ -452,7 +452,7 @@ class Runner:
             return refuse(no_such_tool(block.name, block.name in self.permissions.denied_tools()))
         problem = check_input(block.name, block.input, schema)
         if problem:
-            return refuse(problem)
+            return refuse(tool_use_error(problem))
         try:
             return await self._call(block)
         except (asyncio.CancelledError, KeyboardInterrupt):
