@@ -511,7 +511,9 @@ class Runner:
                 return result(str(exc), True), []
             return result(fork_tool_result(skill.name, answer)), []
         self.active = skill
-        return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, prompt.messages[1])
+        # Only the skill's text follows the result: a Skill call carries no command block.
+        content = next((m for m in reversed(prompt.messages) if m.kind == "skill"), prompt.messages[-1])
+        return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, content)
 
     def _loading(self, name: str, args: str, content: Message) -> list[Message]:
         """The skill's text as Claude Code sends it again: when this conversation already holds
