@@ -72,9 +72,10 @@ def model_disabled(name: str) -> str:
 
 
 def fork_recursion(name: str) -> str:
+    # skilldeck's words: Claude Code refuses this too, but no recording holds its text.
     return tool_use_error(
-        f"Skill {name} is already executing in this forked context \u2014 you are the subagent running it. Execute "
-        "the instructions in the skill body directly instead of re-invoking the Skill tool."
+        f"Skill {name} is the skill this subagent is running (or one it runs inside): it is not started again. "
+        "Follow its instructions here instead."
     )
 
 

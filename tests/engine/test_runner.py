@@ -154,7 +154,7 @@ async def test_a_fork_cannot_call_the_skill_it_runs(tree: Tree, server: Messages
     runner, _ = _runner(tree, server)
     await runner.invoke("loop")
     result = server.requests[1]["messages"][-1]["content"][0]
-    assert result["is_error"] and result["content"].startswith("<tool_use_error>Skill loop is already executing in this forked")
+    assert result["is_error"] and result["content"].startswith("<tool_use_error>Skill loop is the skill this subagent is running")
 
 
 async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree, server: MessagesServer) -> None:
