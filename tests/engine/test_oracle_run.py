@@ -221,12 +221,17 @@ def test_a_run_sends_what_claude_code_sent(name: str, tmp_path: Path) -> None:
 # Permission recordings (tests/oracle/recordings/permissions) whose every decision skilldeck
 # makes as Claude Code does: the model's Skill calls and the permission modes.
 DECISION_CASES = ("why_skill_calls", "run_skill_fields", "run_mode_accept_edits", "run_mode_plan", "run_mode_dont_ask",
-                  "run_mode_bypass", "run_mode_default", "run_skill_untrusted")  # fmt: skip
+                  "run_mode_bypass", "run_mode_default", "run_skill_untrusted", "run_mode_accept_edits_untrusted")  # fmt: skip
 # Where skilldeck is stricter on purpose (the security work, issue 14), with why.
 STRICTER = {
     ("run_mode_accept_edits", 3): "Bash that writes files (touch) is still asked in acceptEdits",
     ("run_mode_accept_edits", 4): "Bash that writes files (mkdir) is still asked in acceptEdits",
     ("run_mode_accept_edits", 10): "Bash that removes and writes files is still asked in acceptEdits",
+    **{
+        ("run_mode_accept_edits_untrusted", i): "a repository not trusted cannot set acceptEdits for itself (Claude Code's "
+        "print mode takes it)"
+        for i in (0, 2, 3, 4, 10)
+    },
     ("run_mode_plan", 0): "plan mode writes no file: refused (Claude Code refuses it after a request)",
     ("run_mode_plan", 1): "plan mode writes no file: refused (Claude Code refuses it after a request)",
     ("run_mode_plan", 2): "plan mode edits no file: refused (Claude Code refuses it after a request)",
