@@ -263,10 +263,15 @@ OWN_SKILLS_NOTE = (
 )
 
 
+_ASCII_LABEL = re.compile(r"[A-Za-z0-9_:.-]+")
+
+
 def valid_label(name: str) -> bool:
     """A name Claude Code would show as a label: letters, marks, digits and `_ : . -`."""
     if not name or len(name) > LABEL_MAX:
         return False
+    if name.isascii():
+        return _ASCII_LABEL.fullmatch(name) is not None
     return all(ch in "_:.-" or unicodedata.category(ch)[0] in "LMN" for ch in name)
 
 
@@ -308,9 +313,11 @@ def _labels(skills: Sequence[Skill]) -> dict[int, str]:
     out: dict[int, str] = {}
     for index, skill in enumerate(skills):
         label = skill.display_name
-        if label == skill.name or skill.name.endswith(f":{label}") or not valid_label(label):
+        if label == skill.name or skill.name.endswith(f":{label}"):
             continue
-        if label in names or first_display.get(label) != index:
+        # The set lookups first: a tree whose every name: is another's folder (15,000 skills)
+        # spent 0.1 s of each reload checking labels no one would see.
+        if label in names or first_display.get(label) != index or not valid_label(label):
             continue
         out[index] = f"{skill.name} ({label})"
     return out

@@ -176,6 +176,40 @@ def _trace_name(tracer: Tracer, name: str, overrides: dict[str, Any]) -> Why:
     return _not_found(tracer, name)
 
 
+# Did-you-mean compares at most this many names in full: difflib's ratio costs the product of the
+# two lengths, and 15,000 names of 199 characters took a minute for one misspelled query.
+MAX_COMPARED = 200
+MAX_FUZZY = 128
+
+
+def close_names(query: str, names: list[str], count: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Up to `count` of `names` closest to `query` (difflib's ratio, at least `cutoff`), best first.
+    The cheap upper bound (quick_ratio) orders the candidates, and the full ratio is taken only
+    while it could still beat the ones found, for at most MAX_COMPARED names."""
+    if len(query) > MAX_FUZZY:
+        return []
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(query)
+    bounds: list[tuple[float, str]] = []
+    for candidate in names:
+        if len(candidate) > MAX_FUZZY:
+            continue
+        matcher.set_seq1(candidate)
+        if matcher.real_quick_ratio() >= cutoff and (bound := matcher.quick_ratio()) >= cutoff:
+            bounds.append((bound, candidate))
+    bounds.sort(key=lambda pair: -pair[0])
+    found: list[tuple[float, str]] = []
+    for bound, candidate in bounds[:MAX_COMPARED]:
+        if len(found) >= count and bound < found[count - 1][0]:
+            break  # no name left can beat the ones found
+        matcher.set_seq1(candidate)
+        score = matcher.ratio()
+        if score >= cutoff:
+            found.append((score, candidate))
+            found.sort(reverse=True)  # as get_close_matches: ties go to the later name
+    return [candidate for _, candidate in found[:count]]
+
+
 def _not_found(tracer: Tracer, name: str) -> Why:
     """Nothing has the name: the roots checked, and the nearest names (a plugin skill whose last
     part it is first, then close spellings)."""
@@ -186,7 +220,7 @@ def _not_found(tracer: Tracer, name: str) -> Why:
     names = sorted({s.name for s in every_skill(catalog)} | labels)
     suggestions = [n for n in names if n.endswith(f":{name}")]
     folded = name.casefold()
-    suggestions += [n for n in difflib.get_close_matches(folded, names, n=3, cutoff=0.6) if n not in suggestions]
+    suggestions += [n for n in close_names(folded, names) if n not in suggestions]
     checked = [f"{s.root} ({s.label})" for s in tracer.sources()]
     tracer.set(
         "root",

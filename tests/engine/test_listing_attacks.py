@@ -3,13 +3,16 @@ either reads as Claude Code reads it or is skipped; nothing raises, nothing take
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
+import random
 import time
 
-from engine import Workspace
-from engine.listing import env_number, listing_budget, usage_scores
+from engine import Workspace, trace_why
+from engine.listing import env_number, listing_budget, usage_scores, valid_label
 from engine.trust import claude_config, workspace_trust
+from engine.why.find import close_names
 from tests.conftest import Tree, skill_text
 
 DAY_MS = 86_400_000
@@ -101,3 +104,41 @@ def test_a_hundred_thousand_usage_records_order_only_the_catalogs_skills(tree: T
     assert [e.name for e in listing.entries if not e.trimmed] == ["beta"]
     assert listing.entry("beta").score == math.inf  # type: ignore[union-attr]
     assert listing.entry("gamma").score == 9  # type: ignore[union-attr]
+
+
+def test_did_you_mean_over_many_long_similar_names_is_bounded() -> None:
+    # difflib's full ratio costs the product of the lengths: 15,000 names of 120 characters
+    # made of two letters took about 25 s for one misspelled `skilldeck why`.
+    rng = random.Random(7)
+    names = sorted({"".join(rng.choice("ab") for _ in range(120)) for _ in range(15_000)})
+    query = "".join(rng.choice("ab") for _ in range(120))
+    started = time.perf_counter()
+    found = close_names(query, names)
+    assert time.perf_counter() - started < 5.0
+    assert len(found) == 3 and all(name in names for name in found)
+
+
+def test_did_you_mean_agrees_with_difflib_on_ordinary_names() -> None:
+    rng = random.Random(11)
+    for _ in range(500):
+        alphabet = rng.choice(["ab", "abcdefgh", "deploy-test"])
+        names = sorted({"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(200)})
+        query = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        assert close_names(query, names) == difflib.get_close_matches(query, names, n=3, cutoff=0.6), query
+
+
+def test_a_misspelled_name_still_gets_suggestions(tree: Tree) -> None:
+    tree.skill("deploy-prod", skill_text(description="Ships."))
+    workspace = Workspace(tree.locations())
+    catalog = workspace.load()
+    result = trace_why(workspace, catalog, "deploy-prd")
+    assert result.suggestions == ("deploy-prod",)
+    assert "did you mean /deploy-prod" in result.verdict
+
+
+def test_the_ascii_shortcut_for_labels_keeps_the_rules() -> None:
+    # An ASCII name is checked with one pattern (15,000 labels checked a character at a time cost
+    # 0.1 s of each reload); the answers stay those of the character rule.
+    assert valid_label("a-b_c:d.e9") and valid_label("é-ü") and valid_label("n" * 256)
+    assert not valid_label("n" * 257) and not valid_label("a b") and not valid_label("a/b") and not valid_label("")
+    assert not valid_label("a\x1b") and not valid_label("a\u202e")
