@@ -48,17 +48,13 @@ def utf16_cut(text: str, units: int) -> str:
     an emoji leaves half a surrogate pair, which is sent as U+FFFD (recorded: listing_escape_cap)."""
     if utf16_len(text) <= units:
         return text
-    out: list[str] = []
-    used = 0
-    for ch in text:
-        size = 2 if ord(ch) > 0xFFFF else 1
-        if used + size > units:
-            if used < units:
-                out.append("\ufffd")
-            break
-        out.append(ch)
-        used += size
-    return "".join(out)
+    # Cut the UTF-16 form itself: a loop over characters cost 0.7 ms per capped entry.
+    data = text.encode("utf-16-le", "surrogatepass")
+    end = 2 * max(units, 0)
+    out = data[:end].decode("utf-16-le", "surrogatepass")
+    if out and "\ud800" <= out[-1] <= "\udbff" and 0xDC <= data[end + 1] <= 0xDF:
+        out = out[:-1] + "\ufffd"  # the cut went through a surrogate pair
+    return out
 
 
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
@@ -292,6 +288,11 @@ def entry_text(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
         )
     if skill.when_to_use:
         text = f"{text} - {skill.when_to_use}"
+    if len(text) > cap:
+        # Only the first `cap` + 1 characters decide the cut (escaping only lengthens, and each
+        # character is at least one unit): 1,000 descriptions of 200,000 characters took 5 s to
+        # escape and measure whole, after every reload.
+        text = text[: cap + 1]
     text = escape(text)
     if utf16_len(text) > cap:
         return utf16_cut(text, cap - 1) + "…", True

@@ -8,9 +8,10 @@ import json
 import math
 import random
 import time
+from dataclasses import replace
 
-from engine import Workspace, trace_why
-from engine.listing import env_number, listing_budget, usage_scores, valid_label
+from engine import Workspace, build_listing, trace_why
+from engine.listing import ENTRY_TEXT_CAP, env_number, listing_budget, usage_scores, utf16_cut, valid_label
 from engine.trust import claude_config, workspace_trust
 from engine.why.find import close_names
 from tests.conftest import Tree, skill_text
@@ -142,3 +143,46 @@ def test_the_ascii_shortcut_for_labels_keeps_the_rules() -> None:
     assert valid_label("a-b_c:d.e9") and valid_label("é-ü") and valid_label("n" * 256)
     assert not valid_label("n" * 257) and not valid_label("a b") and not valid_label("a/b") and not valid_label("")
     assert not valid_label("a\x1b") and not valid_label("a\u202e")
+
+
+def _cut_reference(text: str, units: int) -> str:
+    """JavaScript's slice by UTF-16 units, a character at a time; half a pair becomes U+FFFD."""
+    out, used = [], 0
+    for ch in text:
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            return "".join(out) + ("\ufffd" if used < units else "")
+        out.append(ch)
+        used += size
+    return "".join(out)
+
+
+def test_the_utf16_cut_agrees_with_a_slice_by_units() -> None:
+    rng = random.Random(3)
+    alphabet = ["a", "é", "😀", "\u0301", "<", "𝔸", "\ufffd"]
+    for _ in range(5_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        units = rng.randint(0, 25)
+        assert utf16_cut(text, units) == _cut_reference(text, units), (text, units)
+
+
+def test_huge_descriptions_are_cut_without_being_escaped_whole(tree: Tree) -> None:
+    tree.skill("seed", skill_text(description="x"))
+    seed = tree.load().skills["seed"]
+    # 1,000 skills whose text is 1,000,000 characters of escapes, emoji and combining marks:
+    # escaping and measuring each whole took seconds after every reload.
+    texts = ["<😀>" * 250_000, "a" + "\u0301" * 999_999, "é" * 1_000_000]
+    skills = [
+        replace(seed, name=f"s{i}", display_name=f"s{i}", description=texts[i % 3], when_to_use="<" * 1000) for i in range(1_000)
+    ]
+    started = time.perf_counter()
+    listing = build_listing(skills, budget=10**9)
+    assert time.perf_counter() - started < 2.0
+    for entry, text in zip(listing.entries[:3], texts, strict=True):
+        whole = (text + " - " + "<" * 1000).replace("<", "&lt;").replace(">", "&gt;")
+        assert entry.capped and entry.line == f"- {entry.name}: " + _cut_reference(whole, ENTRY_TEXT_CAP - 1) + "…"
+    # A text one character over the cap is cut; one at the cap is whole.
+    over = build_listing([replace(seed, description="y" * (ENTRY_TEXT_CAP + 1))], budget=10**9).entries[0]
+    at = build_listing([replace(seed, description="y" * ENTRY_TEXT_CAP)], budget=10**9).entries[0]
+    assert over.capped and over.line == "- seed: " + "y" * (ENTRY_TEXT_CAP - 1) + "…"
+    assert not at.capped and at.line == "- seed: " + "y" * ENTRY_TEXT_CAP
