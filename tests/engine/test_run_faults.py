@@ -128,7 +128,8 @@ async def test_a_broken_answer_stops_the_run_and_the_conversation_goes_on(
     assert runner.stopped is not None and runner.stopped.kind == kind
     await runner.send("are you there?")
     assert_sendable(server.requests[1]["messages"])
-    assert server.requests[1]["messages"][-1]["content"] == [{"type": "text", "text": "are you there?"}]
+    # No answer was kept, so the two user messages go as one, joined as Claude Code joins them.
+    assert server.requests[1]["messages"][-1]["content"][-1] == {"type": "text", "text": "are you there?"}
     assert runner.messages[-1].text == "Back again." and runner.stopped is None
 
 

@@ -72,8 +72,9 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
         assert results["t2"]["is_error"]
         local = json.loads((tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json").read_text())
         assert local["permissions"]["allow"] == ["Bash(printf call-1)"]
-        assert sub["messages"][0]["content"][0]["text"].endswith("<command-args>buy milk</command-args>")
-        assert 'Append "$(date +%F): buy milk" to ~/notes.md.' in sub["messages"][1]["content"][0]["text"]
+        assert sub["messages"][0]["content"][0]["text"].endswith("<command-args>buy milk</command-args>\n")
+        # The command block and the skill's prompt: two text blocks of one user message, as Claude Code sends them.
+        assert 'Append "$(date +%F): buy milk" to ~/notes.md.' in sub["messages"][0]["content"][1]["text"]
 
 
 async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, server: MessagesServer) -> None:
@@ -120,9 +121,10 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
         def lines(text: str) -> list[str]:
             return [line.rstrip() for line in text.rstrip().splitlines()]
 
-        # Below each label, exactly the text the model received: the fork's result, the command tags, the skill prompt.
+        # Below each label, exactly the text the model received: the fork's result, the command tags, the skill prompt
+        # (Claude Code joins neighbouring user messages into one: compare block by block).
         shown = [lines(text_of(m))[1:] for m in metas]
-        sent = [lines(m["content"][0]["text"]) for m in server.requests[1]["messages"]]
+        sent = [lines(b["text"]) for m in server.requests[1]["messages"] for b in m["content"]]
         assert shown == sent and sent[2][0].startswith("Base directory for this skill:")
 
 
@@ -161,10 +163,10 @@ async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing
         await until(pilot, lambda: run_done(app) and "Notes for v2.0." in _answers(app), what="the answer after the skill")
         block = app.query(".skill-call").first(Collapsible)
         assert block.title == "model invoked /release-notes v2.0 · allow · launched"
-        # The skill's prompt went in as a meta message after the tool result, as in Claude Code.
+        # The skill's prompt went in after the tool result, in the same user message, as in Claude Code.
         sent = server.requests[1]["messages"]
-        assert sent[-2]["content"][0]["content"] == "Launching skill: release-notes"
-        assert sent[-1]["content"][0]["text"].startswith("Base directory for this skill:")
+        assert sent[-1]["content"][0]["content"] == "Launching skill: release-notes"
+        assert sent[-1]["content"][1]["text"].startswith("Base directory for this skill:")
         pane = app.query_one(ConversationPane)
         assert not app.query(".context")
         await pilot.press("ctrl+t")
