@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -237,7 +238,7 @@ class Listing:
     def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
-            "budget": {"chars": self.budget, "source": self.budget_source},
+            "budget": {"chars": _json_number(self.budget), "source": self.budget_source},
             "used": self.used,
             "wanted": self.wanted,
             "over_budget": self.over,
@@ -245,11 +246,19 @@ class Listing:
             "claude_code_own_skills_counted": self.own_counted,
             "entries": [
                 {"name": e.name, "line": e.line, "full_line": e.full_line, "description_dropped": e.trimmed,
-                 "capped": e.capped, "override": e.override, "always_whole": e.fixed, "usage_score": e.score}
+                 "capped": e.capped, "override": e.override, "always_whole": e.fixed, "usage_score": _json_number(e.score)}
                 for e in self.entries
             ],
             "left_out": dict(self.left_out or {}),
         }  # fmt: skip
+
+
+def _json_number(value: float) -> float | str:
+    """A number for JSON: an infinite budget or usage score is written as JavaScript prints it
+    ("Infinity", "NaN"), since json.dumps would write a bare Infinity that no JSON reader takes."""
+    if math.isfinite(value):
+        return value
+    return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
 
 
 # Said wherever the listing is shown without Claude Code's own skills in it.
@@ -346,7 +355,10 @@ def build_listing(
     are skills Claude Code adds only later in a session (`Catalog.deferred`), named as held back."""
     if budget is None:
         budget = listing_budget({})
-    chars, source = (budget.chars, budget.source) if isinstance(budget, Budget) else (float(budget), "")
+    chars, source = (budget.chars, budget.source) if isinstance(budget, Budget) else (budget, "")
+    if abs(chars) > sys.float_info.max:
+        # `--budget` takes any integer: 10**400 crashed every figure formatted from it later.
+        chars = _js_float(chars)
     cap = max_desc_chars if max_desc_chars and max_desc_chars > 0 else ENTRY_TEXT_CAP
     usage = usage or {}
     overrides = overrides or {}

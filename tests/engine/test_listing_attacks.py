@@ -10,6 +10,8 @@ import random
 import time
 from dataclasses import replace
 
+import pytest
+
 from engine import Workspace, build_listing, trace_why
 from engine.listing import ENTRY_TEXT_CAP, env_number, listing_budget, usage_scores, utf16_cut, valid_label
 from engine.trust import claude_config, workspace_trust
@@ -186,3 +188,28 @@ def test_huge_descriptions_are_cut_without_being_escaped_whole(tree: Tree) -> No
     at = build_listing([replace(seed, description="y" * ENTRY_TEXT_CAP)], budget=10**9).entries[0]
     assert over.capped and over.line == "- seed: " + "y" * (ENTRY_TEXT_CAP - 1) + "…"
     assert not at.capped and at.line == "- seed: " + "y" * ENTRY_TEXT_CAP
+
+
+def test_a_budget_past_the_float_range_is_infinite_and_its_json_is_valid(tree: Tree) -> None:
+    tree.skill("alpha", skill_text(description="Does alpha."))
+    workspace = Workspace(tree.locations())
+    catalog = workspace.load()
+    # `skilldeck listing --budget 1000...` (401 digits): every figure formatted from it raised.
+    listing = workspace.listing(catalog, budget=10**400)
+    assert listing.budget == math.inf and not listing.over
+    assert f"{listing.budget:,g}" == "inf"
+    document = json.dumps(listing.to_dict())
+    assert json.loads(document, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))["budget"]["chars"] == "Infinity"
+    assert "the model sees it as `- alpha: Does alpha.`" in trace_why(workspace, catalog, "alpha", listing=listing).verdict
+    # An ordinary budget stays a whole number in JSON.
+    assert workspace.listing(catalog, budget=500).to_dict()["budget"]["chars"] == 500
+
+
+def test_infinite_usage_scores_are_valid_json(tree: Tree) -> None:
+    tree.skill("alpha", skill_text(description="Does alpha."))
+    usage = {"alpha": {"usageCount": 1, "lastUsedAt": 1e300}}
+    tree.trust_file.write_text(json.dumps({"skillUsage": usage}))
+    workspace = Workspace(tree.locations())
+    document = json.dumps(workspace.listing(workspace.load(), now_ms=0).to_dict())
+    entry = json.loads(document, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))["entries"][0]
+    assert entry["usage_score"] == "Infinity"
