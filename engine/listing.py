@@ -273,7 +273,8 @@ _ASCII_LABEL = re.compile(r"[A-Za-z0-9_:.-]+")
 
 def valid_label(name: str) -> bool:
     """A name Claude Code would show as a label: letters, marks, digits and `_ : . -`."""
-    if not name or len(name) > LABEL_MAX:
+    # Counted in UTF-16 units, as JavaScript's length counts: 200 `𝔸` are 400 units, no label.
+    if not name or utf16_len(name) > LABEL_MAX:
         return False
     if name.isascii():
         return _ASCII_LABEL.fullmatch(name) is not None

@@ -213,3 +213,11 @@ def test_infinite_usage_scores_are_valid_json(tree: Tree) -> None:
     document = json.dumps(workspace.listing(workspace.load(), now_ms=0).to_dict())
     entry = json.loads(document, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))["entries"][0]
     assert entry["usage_score"] == "Infinity"
+
+
+def test_the_label_length_counts_utf16_units() -> None:
+    # Claude Code 2.1.328 shows a label only when its JavaScript length (UTF-16 units) is at most
+    # 256: `𝔸` (U+1D538, a letter) counts twice.
+    assert valid_label("𝔸" * 128)
+    assert not valid_label("𝔸" * 129)
+    assert not valid_label("𝔸" * 200)  # 200 characters, 400 units
