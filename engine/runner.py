@@ -25,7 +25,7 @@ from .agents import AgentError, find_agent
 from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
-from .invoke import Prompt, build_prompt
+from .invoke import Prompt, build_prompt, not_typeable
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
@@ -220,17 +220,20 @@ class Runner:
         self.active = None
         self.active_model = None
         self.stopped = None
-        skill = self.catalog.get(name)
+        # Found as Claude Code finds a typed /name: the exact name or a `name:` label, and refused
+        # in its words when only the model may invoke the skill (recorded: typed_*).
+        wanted = name.strip().removeprefix("/")
+        skill = self.catalog.skills.get(wanted) or self.catalog.labelled(wanted)
         if skill is None:
-            self.emit(Failed(Error("unknown-skill", f"Unknown skill: {name.strip().removeprefix('/')}", False)))
+            self.emit(Failed(Error("unknown-skill", f"Unknown skill: {wanted}", False)))
             return
         if not skill.user_invocable:
-            self.emit(Failed(Error("not-user-invocable", f"/{skill.name} cannot be typed: it sets user-invocable: false", False)))
+            self.emit(Failed(Error("not-user-invocable", not_typeable(skill.name), False)))
             return
         try:
             # In a thread: the skill file is read again and its `!` commands run (up to 120 s each);
             # the app's loop must keep drawing and `escape` must keep working meanwhile.
-            prompt = await asyncio.to_thread(self._prompt, skill, args, fork)
+            prompt = await asyncio.to_thread(self._prompt, skill, args, fork, True)
         except (ExpansionError, OSError) as exc:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
@@ -255,7 +258,7 @@ class Runner:
         self.active_model = skill.model
         await self._loop()
 
-    def _prompt(self, skill: Skill, args: str, fork: bool | None) -> Prompt:
+    def _prompt(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt:
         return build_prompt(
             self.locations,
             self.catalog,
@@ -265,6 +268,7 @@ class Runner:
             session_id=self.transcript.session_id,
             permissions=self.permissions,
             shell="execute",  # a real run: the allowed `!` commands run, as in Claude Code
+            typed=typed,  # typed: the arguments trimmed as Claude Code trims a typed command's
         )
 
     # The loop ----------------------------------------------------------------------------------

@@ -195,7 +195,8 @@ async def test_composer_completes_names_shows_hints_and_says_why_a_skill_cannot_
         composer.value = "/api-conventions"
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the refusal")
-        assert "user-invocable: false" in text_of(app.query(".error").first(Static))
+        # Claude Code's own refusal (recorded: typed_not_user_invocable).
+        assert "can only be invoked by Claude, not directly by users" in text_of(app.query(".error").first(Static))
         assert app.runner is not None and app.runner.messages == [], "nothing was sent"
 
 
