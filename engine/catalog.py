@@ -11,6 +11,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -47,8 +48,25 @@ class Catalog:
         typed_label_alias), and lists it as `- beta-dir (beta)` for that reason."""
         if label in self.skills:
             return None
-        # A plugin skill's bare name (`lint` for tools:lint) is not a label: it is never listed as one.
-        return next((s for s in self.skills.values() if s.display_name == label and not s.name.endswith(f":{label}")), None)
+        return self._by_label.get(label)
+
+    # Lookups by label and by folded name, built on first use (the catalog never changes): a scan
+    # per miss cost 10 ms on 15,000 skills, and `skilldeck why` and the runner look names up often.
+    @cached_property
+    def _by_label(self) -> Mapping[str, Skill]:
+        index: dict[str, Skill] = {}
+        for skill in self.skills.values():
+            # A plugin skill's bare name (`lint` for tools:lint) is not a label: it is never listed as one.
+            if not skill.name.endswith(f":{skill.display_name}"):
+                index.setdefault(skill.display_name, skill)
+        return index
+
+    @cached_property
+    def _by_folded(self) -> Mapping[str, Skill]:
+        index: dict[str, Skill] = {}
+        for skill in self.skills.values():
+            index.setdefault(skill.name.casefold(), skill)
+        return index
 
     def get(self, name: str) -> Skill | None:
         """Look a skill up as Claude Code does: a leading `/` is ignored; exact name first, then
@@ -57,11 +75,7 @@ class Catalog:
         found = self.skills.get(name) or self.labelled(name)
         if found is not None:
             return found
-        folded = name.casefold()
-        for skill in self.skills.values():
-            if skill.name.casefold() == folded:
-                return skill
-        return None
+        return self._by_folded.get(name.casefold())
 
     def model_invocable(self) -> list[Skill]:
         return [s for s in self.skills.values() if s.model_invocable]

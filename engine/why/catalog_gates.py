@@ -109,7 +109,7 @@ def shadowing_gate(tracer: Tracer, skill: Skill, kind: str) -> Why | None:
             f"it never loads because the {winner.source.label} skill /{name} at {winner.path} comes first",
         )
     hidden = [f"hides the {s.skill.source.label} skill at {s.skill.path}" for s in catalog.shadowing(skill)]
-    scoped = next((d for d in catalog.diagnostics_for(skill.path) if d.code == "scoped"), None)
+    scoped = next((d for d in tracer.diagnostics(skill.path) if d.code == "scoped"), None)
     if scoped is not None:
         tracer.set("shadowing", Status.PASSED, quote(scoped.message), hidden)
     else:
