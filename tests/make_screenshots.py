@@ -58,7 +58,7 @@ CONVERSATIONS: list[tuple[str, str, list[Reply], str]] = [
                         Reply(text=ANSWER, chunk=6)], "done"),
     ("approval", "daily", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "echo \"$(date +%F): buy milk\" >> ~/notes.md"}}])],
      "approval"),
-    ("fork", "research", [Reply(tool_uses=[{"id": "g1", "name": "Grep", "input": {"pattern": "require_login", "path": "src"}}]),
+    ("fork", "research", [Reply(tool_uses=[{"id": "g1", "name": "Bash", "input": {"command": "grep -rn require_login src"}}]),
                           Reply(text="Sessions are checked in `src/auth/session.py`, in `require_login()`, on every request.")], "done"),
 ]  # fmt: skip
 

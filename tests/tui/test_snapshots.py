@@ -47,7 +47,7 @@ CONVERSATIONS = {
     # A call no rule allows: the approval modal over the pane.
     "approval": ("daily-notes", "enter", [Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}])]),
     # A forked skill: one block with the subagent's answer, then the result message.
-    "fork": ("research", "enter", [Reply(tool_uses=[{"id": "g1", "name": "Grep", "input": {"pattern": "require_login", "path": "src"}}]),
+    "fork": ("research", "enter", [Reply(tool_uses=[{"id": "g1", "name": "Bash", "input": {"command": "grep -rn require_login src"}}]),
                                    Reply(text="Sessions are checked in `auth/session.py`, in `require_login()`.")]),
     # An API error inline, with the retry key.
     "error": ("release-notes", "enter", [Reply(status=529)]),
