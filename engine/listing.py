@@ -60,10 +60,11 @@ def utf16_cut(text: str, units: int) -> str:
 
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
 # One way to match each string: `\d+\.?\d*` let a long run of digits split at every point, and
-# a 10,000-digit variable took seconds to reject.
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+# a 10,000-digit variable took seconds to reject. [0-9], not \d: JavaScript's Number() and \d
+# read only ASCII digits, Python's \d and float() read `١٢٣` as 123.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)")
-_GROUPED = re.compile(r"[+-]?\d{1,3}([_,\u00a0\u202f ])\d{3}(?:\1\d{3})*")
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}([_,\u00a0\u202f ])[0-9]{3}(?:\1[0-9]{3})*")
 
 
 def _js_float(value: float) -> float:

@@ -266,3 +266,12 @@ def test_why_on_a_large_catalog_does_not_compare_every_diagnostic(tree: Tree) ->
         result = trace_why(workspace, catalog, f"s{i:05d}", listing=listing, permissions=permissions, kind="name")
         assert result.loads and result.name == f"s{i:05d}"
     assert time.perf_counter() - started < 2.0
+
+
+def test_only_ascii_digits_make_a_budget() -> None:
+    # JavaScript's Number("١٢٣") is NaN and its \d is ASCII; Python's float() reads other scripts' digits.
+    default = listing_budget({}).chars
+    for raw in ("١٢٣", "１２３４", "٣٠,٠٠٠", "३०००"):
+        assert math.isnan(env_number(raw)), raw
+        assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": raw}).chars == default, raw
+    assert env_number("30,000") == 30_000 and env_number(" 1e3 ") == 1_000
