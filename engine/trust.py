@@ -56,9 +56,15 @@ def _load(path: Path, *, deep_ok: bool = False) -> Any:
     try:
         data, _ = read_regular(path, CONFIG_CAP)
         text = data.decode("utf-8")
-        return None if not deep_ok and json_too_deep(text) else json.loads(text)
+        return None if not deep_ok and json_too_deep(text) else json.loads(text, parse_constant=_not_json)
     except (OSError, ValueError, RecursionError):
         return None
+
+
+def _not_json(name: str) -> Any:
+    # NaN and Infinity are no JSON: Claude Code's JSON.parse rejects the whole file, so its trust
+    # and usage records are not there for it either.
+    raise ValueError(f"{name} is not JSON")
 
 
 # The last config read, by file identity: it is read again after every reload (for usage

@@ -275,3 +275,13 @@ def test_only_ascii_digits_make_a_budget() -> None:
         assert math.isnan(env_number(raw)), raw
         assert listing_budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": raw}).chars == default, raw
     assert env_number("30,000") == 30_000 and env_number(" 1e3 ") == 1_000
+
+
+def test_a_config_with_nan_is_no_json_as_claude_code_reads_it(tree: Tree) -> None:
+    # JSON.parse rejects NaN and Infinity; Python's json took them, and their usage and trust with them.
+    text = json.dumps({"projects": {str(tree.project): {"hasTrustDialogAccepted": True}}, "skillUsage": {}})
+    tree.trust_file.write_text(text[:-1] + ', "x": NaN}')
+    assert claude_config(tree.locations()) == {}
+    assert not workspace_trust(tree.locations()).trusted
+    tree.trust_file.write_text(text)
+    assert workspace_trust(tree.locations()).trusted
