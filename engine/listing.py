@@ -174,8 +174,18 @@ def usage_scores(skill_usage: object, now_ms: float) -> dict[str, float]:
             continue
         count, last = record.get("usageCount"), record.get("lastUsedAt")
         if isinstance(count, int | float) and isinstance(last, int | float) and not isinstance(count, bool):
-            out[str(name)] = usage_score(_js_float(count), _js_float(last), now_ms)
+            out[str(name)] = usage_score(_usage_number(count), _usage_number(last), now_ms)
     return out
+
+
+def _usage_number(value: float) -> float:
+    """A skillUsage number as Claude Code scores it. Claude Code writes ~/.claude.json back when it
+    starts, and JSON.stringify writes a number past the float range as null, which counts as 0
+    (recorded: attack_usage_overflow, a usageCount of 10**400 scores below one of 5)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,8 +49,10 @@ def test_usage_counts_and_times_past_the_float_range_score_as_javascript_does() 
     usage = {
         # A last use far in the future: Math.pow(0.5, -huge) is Infinity; Python's ** raised.
         "future": {"usageCount": 2, "lastUsedAt": 1e300},
-        # An integer JSON.parse reads as Infinity; float() raised OverflowError.
+        # An integer past the float range: float() raised OverflowError. JSON.parse reads Infinity,
+        # and Claude Code's write-back at start makes it null, which scores 0 (attack_usage_overflow).
         "huge": {"usageCount": 10**400, "lastUsedAt": now},
+        "huge-time": {"usageCount": 3, "lastUsedAt": 10**400},
         "ancient": {"usageCount": 5, "lastUsedAt": -(10**400)},
         "negative": {"usageCount": -3, "lastUsedAt": now},
         "text": {"usageCount": "9", "lastUsedAt": now},
@@ -58,7 +60,8 @@ def test_usage_counts_and_times_past_the_float_range_score_as_javascript_does() 
     }
     scores = usage_scores(usage, now)
     assert scores["future"] == math.inf
-    assert scores["huge"] == math.inf
+    assert scores["huge"] == 0
+    assert scores["huge-time"] == 3 * 0.1  # a last use at 0: long ago, the floor
     assert scores["ancient"] == 0.5  # the floor: a tenth of the count
     assert scores["negative"] == -3
     assert "text" not in scores and "nested" not in scores

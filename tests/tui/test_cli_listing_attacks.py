@@ -24,8 +24,8 @@ def _hostile(tree: Tree) -> None:
     tree.skill("alpha", skill_text(description="Does alpha."))
     tree.skill("beta", skill_text(description="Does beta."))
     usage = {
-        "alpha": {"usageCount": 10**400, "lastUsedAt": 1e300},
-        "beta": {"usageCount": 1e308, "lastUsedAt": -(10**400)},
+        "alpha": {"usageCount": 2, "lastUsedAt": 1e300},
+        "beta": {"usageCount": 10**400, "lastUsedAt": -(10**400)},
         **{f"gone-{i}{OSC}": {"usageCount": [i], "lastUsedAt": {"x": i}} for i in range(2_000)},
     }
     config = {"projects": {str(tree.project): {"hasTrustDialogAccepted": True}}, "skillUsage": usage}
@@ -86,7 +86,8 @@ def test_listing_json_is_valid_json_whatever_the_budget(tree: Tree, budget: str)
     data = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
     assert {e["name"] for e in data["entries"]} == {"alpha", "beta"}
     scores = {e["name"]: e["usage_score"] for e in data["entries"]}
-    assert scores == {"alpha": "Infinity", "beta": 1e308 * 0.1}
+    # A last use far in the future scores Infinity; a count past the float range is null to Claude Code.
+    assert scores == {"alpha": "Infinity", "beta": 0.0}
 
 
 def test_why_json_under_a_huge_budget_is_valid(tree: Tree) -> None:
