@@ -23,6 +23,7 @@ from .spec import with_missing_skill_md
 from .trust import Trust
 from .watch import WatchHandle
 from .why import Why, trace_why
+from .why.find import close_names
 from .workspace import Workspace, load_paths
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "Workspace",
     "build_listing",
     "call_from_rule",
+    "close_names",
     "json_printable",
     "load_paths",
     "parse_fork_result",

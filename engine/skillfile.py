@@ -9,7 +9,7 @@ from typing import NamedTuple
 from .diagnostics import Sink
 from .fields import FieldReader
 from .filediagnostics import file_diagnostics
-from .frontmatter import cc_text, decode, first_line_description, js_string, parse, split
+from .frontmatter import cc_text, decode, first_line_description, js_string, parse, split, utf16_len
 from .model import LoadedFrom, Skill, Source
 from .safeio import NotRegularFile, TooLarge, read_regular
 
@@ -130,12 +130,13 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     fm = parsed.data if parsed else {}
     raw_name = fm.get("name")
     fm_name = None if raw_name is None else js_string(raw_name)
-    if fm_name is not None and len(fm_name) > NAME_MAX:
+    # Counted as Claude Code counts, in UTF-16 units (an astral letter is two).
+    if fm_name is not None and utf16_len(fm_name) > NAME_MAX:
         line, column = (parsed.position("name") if parsed else None) or (None, None)
         sink.warning(
             "limit-exceeded",
             path,
-            f"name: is {len(fm_name):,} characters, over Claude Code's {NAME_MAX} limit; Claude Code ignores it",
+            f"name: is {utf16_len(fm_name):,} UTF-16 units, over Claude Code's {NAME_MAX} limit; Claude Code ignores it",
             "use a short name (the Agent Skills spec allows 64 characters)",
             line=line,
             column=column,

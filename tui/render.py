@@ -6,7 +6,6 @@ through, and a skill could otherwise write to the clipboard or retitle or clear 
 
 from __future__ import annotations
 
-import difflib
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -30,6 +29,7 @@ from engine import (
     Severity,
     Shadowed,
     Skill,
+    close_names,
     printable,
 )
 
@@ -180,7 +180,8 @@ def listing_summary(listing: Listing) -> None:
 
 def not_found(name: str, catalog: Catalog) -> None:
     names = list(catalog.skills) + [s.skill.name for s in catalog.shadowed]
-    close = difflib.get_close_matches(name.removeprefix("/"), names, n=3)
+    # Bounded: difflib over 15,000 long, similar names took about a minute.
+    close = close_names(name.removeprefix("/"), names)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run skilldeck list to see them all"
     err.print(f"[red]no skill named {_m(name)}[/]{_m(hint)}")
 

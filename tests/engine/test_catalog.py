@@ -162,3 +162,11 @@ def test_a_name_label_finds_its_skill_as_claude_code_does(tree: Tree) -> None:
     catalog = tree.load()
     assert catalog.get("/beta") is catalog.skills["beta-dir"], "the first skill with that label"
     assert catalog.labelled("beta-dir") is None, "a real name is not a label"
+
+
+def test_a_name_over_256_utf16_units_is_ignored_as_claude_code_ignores_it(tree: Tree) -> None:
+    # Recorded: attack_label_astral (129 astral letters are 258 UTF-16 units).
+    tree.skill("astral", skill_text(name="𝔸" * 129, description="A."))
+    catalog = tree.load()
+    assert "limit-exceeded" in codes(catalog)
+    assert catalog.labelled("𝔸" * 129) is None

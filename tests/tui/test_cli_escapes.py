@@ -4,6 +4,7 @@ and `prompt` previews a skill's `!` commands instead of running them (issue 14, 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,19 @@ def test_printable() -> None:
     assert printable("a\x1b[2Jb\x00\x7f\x9b\r\nc\rd") == "a^[[2Jb^@^?<0x9b>\nc^Md"
     assert json.loads(json_printable(json.dumps({"k": "\x9b\x7f é"}, ensure_ascii=False))) == {"k": "\x9b\x7f é"}
     assert json_printable(json.dumps("\x9b", ensure_ascii=False)) == '"\\u009b"'
+
+
+@pytest.mark.parametrize("argv", [("list",), ("list", "--json"), ("listing",), ("validate",), ("why", "x")])
+def test_a_folder_name_that_is_not_utf8_breaks_nothing(tree: Tree, argv: tuple[str, ...]) -> None:
+    # Its bytes arrive as lone surrogates (os.fsdecode): sorting, printing and JSON must all take them.
+    bad = os.fsdecode(b"bad\xff\x9b")
+    write(tree.skills() / bad / "SKILL.md", skill_text(description="Bad name."))
+    write(tree.skills() / "x" / "SKILL.md", skill_text(description="Fine."))
+    write(tree.skills() / bad / ".claude-plugin" / "plugin.json", '{"name": "p"}')
+    where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tree.root), "COLUMNS": "400", "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([str(EXE), *argv, *where], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
+    _clean(done.stdout)
+    _clean(done.stderr)
+    assert b"Traceback" not in done.stderr

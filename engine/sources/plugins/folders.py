@@ -55,7 +55,7 @@ def plugin_dir_refs(folder: Path, sink: Sink) -> list[PluginRef]:
     children: list[str] = []
     skipped: list[str] = []
     # JavaScript's default sort (UTF-16 code units), as Claude Code orders the plugins.
-    for child in sorted((n for n in names if not n.startswith(".")), key=lambda n: n.encode("utf-16-be")):
+    for child in sorted((n for n in names if not n.startswith(".")), key=lambda n: n.encode("utf-16-be", "surrogatepass")):
         if not os.path.isdir(folder / child):
             continue
         (children if os.path.lexists(folder / child / MANIFEST) else skipped).append(child)
@@ -93,7 +93,7 @@ def skills_dir_plugins(folder: Path) -> list[PluginRef]:
     except (OSError, ValueError):
         return []
     refs = []
-    for name in sorted(names, key=lambda n: n.encode("utf-16-be")):
+    for name in sorted(names, key=lambda n: n.encode("utf-16-be", "surrogatepass")):
         if name.startswith(".") or name.casefold() == "synced":
             continue
         if os.path.lexists(folder / name / ".claude-plugin"):
