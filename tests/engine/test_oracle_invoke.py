@@ -27,7 +27,8 @@ from engine.expand import ExpansionError
 from engine.invoke import InvocationError, build_prompt, parse_typed
 from engine.llm import resolve_model
 from tests.oracle.record_invoke import placeholders
-from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+from tests.oracle.replay import case_locations
+from tests.oracle.workspace import HERE, Places, build, load_cases
 
 RECORDINGS = HERE / "recordings" / "invoke"
 VERSION = (HERE / "VERSION").read_text().strip()
@@ -40,10 +41,6 @@ def recordings() -> dict[str, dict[str, Any]]:
 
 
 RECORDED = recordings()
-
-
-def flag_values(args: list[str], flag: str) -> list[str]:
-    return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
 
 
 def theirs(recording: dict[str, Any]) -> dict[str, Any]:
@@ -61,18 +58,7 @@ def theirs(recording: dict[str, Any]) -> dict[str, Any]:
 def skilldeck_side(case: dict[str, Any], root: Path) -> tuple[Places, Locations]:
     """The case's workspace, and where skilldeck looks in it as the recorded run did."""
     places = build(case, root)
-    args = places.fill(case.get("args", []))
-    environ = {"HOME": str(places.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **places.fill(case.get("env", {}))}
-    locations = Locations(
-        project=start_folder(case, places),
-        user_dir=places.home / ".claude",
-        managed_dir=places.root / "managed",
-        add_dirs=tuple(Path(p) for p in flag_values(args, "--add-dir")),
-        plugin_dirs=tuple(Path(p) for p in flag_values(args, "--plugin-dir")),
-        bundled=False,
-        environ=environ,
-    )
-    return places, locations
+    return places, case_locations(case, places)
 
 
 def ours(case: dict[str, Any], root: Path) -> dict[str, Any]:

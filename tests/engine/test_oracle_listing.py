@@ -22,9 +22,10 @@ from typing import Any
 
 import pytest
 
-from engine import Catalog, Locations, Workspace, read_settings
+from engine import Catalog, Workspace, read_settings
 from engine.listing import Foreign, Listing
-from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+from tests.oracle.replay import case_locations, flag_values
+from tests.oracle.workspace import HERE, Places, build, load_cases
 
 RECORDINGS = HERE / "recordings" / "listing"
 VERSION = (HERE / "VERSION").read_text().strip()
@@ -40,25 +41,12 @@ def recordings() -> dict[str, dict[str, Any]]:
 RECORDED = recordings()
 
 
-def flag_values(args: list[str], flag: str) -> list[str]:
-    return [args[i + 1] for i, a in enumerate(args[:-1]) if a == flag]
-
-
 def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) -> tuple[Catalog, Listing, Places, Workspace]:
     """Load the case's workspace as skilldeck and build its listing as the recorded run did."""
     now_ms = time.time() * 1000
     places = build(case, root, now_ms=int(now_ms))
     args = places.fill(case.get("args", []))
-    environ = {"HOME": str(places.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **places.fill(case.get("env", {}))}
-    locations = Locations(
-        project=start_folder(case, places),
-        user_dir=places.home / ".claude",
-        managed_dir=places.root / "managed",
-        add_dirs=tuple(Path(p) for p in flag_values(args, "--add-dir")),
-        plugin_dirs=tuple(Path(p) for p in flag_values(args, "--plugin-dir")),
-        bundled=False,
-        environ=environ,
-    )
+    locations = case_locations(case, places)
     workspace = Workspace(locations)
     catalog = workspace.load()
     foreign = [
