@@ -148,6 +148,33 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
     return {"claude_code_version": VERSION, "case": name, "about": case.get("about", ""), "calls": out}
 
 
+def run_claude(
+    case: dict[str, Any], places: Places, prompt: str, calls: list[dict[str, Any]], keep: Path
+) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """Run Claude Code once in print mode on a built workspace, against a server playing `calls`
+    (listing and invocation cases): its bundled skills off unless the case keeps them, the case's
+    environment and flags, a fresh debug file (it appends). The raw stream, stderr, requests and
+    debug log stay in `keep` to look at."""
+    debug = keep / "debug.log"
+    debug.unlink(missing_ok=True)
+    with ScriptServer(calls, lambda index, block: None) as server:
+        env = claude_env(places, server.port)
+        if not case.get("cc_bundled"):
+            env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
+        env.update(places.fill(case.get("env", {})))
+        argv = [str(CLAUDE), "-p", prompt, "--output-format", "stream-json", "--verbose",
+                "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
+        proc = subprocess.run(
+            argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
+            timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        requests = list(server.requests)
+    (keep / "stream.jsonl").write_text(proc.stdout)
+    (keep / "stderr.txt").write_text(proc.stderr)
+    (keep / "requests.json").write_text(json.dumps(requests, indent=1))
+    return proc, requests
+
+
 def chosen_cases(kind: str, module: str, doc: str | None) -> dict[str, dict[str, Any]] | None:
     """The cases of `kind` the command line names (all by default), once the pinned Claude Code is
     installed and this process runs in a private network (`module` is re-run there); None, after

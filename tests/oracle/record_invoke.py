@@ -44,10 +44,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, chosen_cases, claude_env
+from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
-from tests.oracle.server import ScriptServer
-from tests.oracle.workspace import HERE, Places, build, start_folder
+from tests.oracle.workspace import HERE, Places, build
 
 RECORDINGS = HERE / "recordings" / "invoke"
 REMINDER = "<system-reminder>"
@@ -149,24 +148,7 @@ def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, A
     """Run Claude Code once on the case: the requests it sent, its stream, its exit status."""
     tmp = tempfile.mkdtemp(prefix="oracle-")
     places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
-    debug = keep / "debug.log"
-    # Claude Code appends to its debug file: start each run with none.
-    debug.unlink(missing_ok=True)
-    with ScriptServer([places.fill(c) for c in case.get("calls", [])], lambda index, block: None) as server:
-        env = claude_env(places, server.port)
-        if not case.get("cc_bundled"):
-            env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
-        env.update(places.fill(case.get("env", {})))
-        argv = [str(CLAUDE), "-p", places.fill(case["prompt"]), "--output-format", "stream-json", "--verbose",
-                "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
-        proc = subprocess.run(
-            argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
-            timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-        requests = list(server.requests)
-    (keep / "stream.jsonl").write_text(proc.stdout)
-    (keep / "stderr.txt").write_text(proc.stderr)
-    (keep / "requests.json").write_text(json.dumps(requests, indent=1))
+    proc, requests = run_claude(case, places, places.fill(case["prompt"]), [places.fill(c) for c in case.get("calls", [])], keep)
     return requests, proc.stdout, proc.returncode, places, init_event(proc.stdout).get("session_id")
 
 

@@ -31,15 +31,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import CLAUDE, ORACLE, RUN_TIMEOUT, VERSION, chosen_cases, claude_env
-from tests.oracle.server import ScriptServer
-from tests.oracle.workspace import HERE, Places, build, start_folder
+from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude
+from tests.oracle.workspace import HERE, Places, build
 
 RECORDINGS = HERE / "recordings" / "listing"
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -107,24 +105,8 @@ def run(case: dict[str, Any], keep: Path, now_ms: int) -> dict[str, Any]:
     """Run Claude Code once on the case's workspace; what it sent, reported and logged."""
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
+        proc, requests = run_claude(case, places, case.get("prompt", "hi"), [], keep)
         debug = keep / "debug.log"
-        # Claude Code appends to its debug file: start each run with none.
-        debug.unlink(missing_ok=True)
-        with ScriptServer([], lambda index, block: None) as server:
-            env = claude_env(places, server.port)
-            if not case.get("cc_bundled"):
-                env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
-            env.update(places.fill(case.get("env", {})))
-            argv = [str(CLAUDE), "-p", case.get("prompt", "hi"), "--output-format", "stream-json", "--verbose",
-                    "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
-            proc = subprocess.run(
-                argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
-                timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-            requests = list(server.requests)
-        (keep / "stream.jsonl").write_text(proc.stdout)
-        (keep / "stderr.txt").write_text(proc.stderr)
-        (keep / "requests.json").write_text(json.dumps(requests, indent=1))
         log = debug.read_text(errors="replace") if debug.exists() else ""
         init = init_event(proc.stdout)
         lines = [STAMP.sub(r"[\1] ", line) for line in log.splitlines()]
