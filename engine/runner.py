@@ -12,19 +12,22 @@ fit the tool's schema gets an error result; a tool that raises gets one too; eve
 at RESULT_CAP; a call in an answer that did not stop for tool use (cut by max_tokens) never runs.
 A run ends after `max_turns` answers and says so (`Failed` with kind "turn-limit"); `proceed()`
 goes on. What is sent is always rebuilt into a conversation the API accepts (`api_messages`).
+
+The model's Skill calls live in engine/skillcalls.py (`SkillCalls`), forks in engine/forks.py
+(`Forks`); both are parts of `Runner`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .agents import AgentError, find_agent
+from .agents import AgentError
 from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
+from .forks import Forks
 from .invoke import Prompt, build_prompt, not_typeable
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
@@ -33,8 +36,9 @@ from .model import Skill
 from .permissions import Decision, Permissions
 from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
 from .settings_edit import SettingsEditError, add_scoped_rule
-from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule, summary
-from .tools import WRITE_TOOLS, Tool, ToolContext, builtin_tools, offered
+from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
+from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
+from .tools import Tool, ToolContext, builtin_tools, offered
 from .tools.base import api_spec
 
 # Re-exported: callers import the events from here.
@@ -45,15 +49,6 @@ __all__ = [
 
 MAX_TURNS = 25
 
-# What the model's Skill call gets back, in Claude Code's words: the model was trained on them,
-# and the recordings (tests/oracle/recordings/invoke/run_*.json) hold them byte for byte.
-SKILL_DENIED = "Skill execution blocked by permission rules"
-
-
-def tool_use_error(text: str) -> str:
-    """A call refused before it runs, wrapped as Claude Code wraps it."""
-    return f"<tool_use_error>{text}</tool_use_error>"
-
 
 def no_such_tool(name: str, denied: bool) -> str:
     if denied:
@@ -63,80 +58,7 @@ def no_such_tool(name: str, denied: bool) -> str:
     return tool_use_error(f"Error: No such tool available: {name}")
 
 
-def model_disabled(name: str) -> str:
-    return tool_use_error(
-        f"Skill {name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /{name} "
-        "themselves \u2014 it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by other "
-        "means \u2014 it is reserved for explicit user invocation."
-    )
-
-
-def fork_recursion(name: str) -> str:
-    # skilldeck's words: Claude Code refuses this too, but no recording holds its text.
-    return tool_use_error(
-        f"Skill {name} is the skill this subagent is running (or one it runs inside): it is not started again. "
-        "Follow its instructions here instead."
-    )
-
-
-def fork_tool_result(name: str, answer: str) -> str:
-    return f'Skill "{name}" completed (forked execution).\n\nResult:\n{answer}'
-
-
-def reinvoked(name: str) -> str:
-    return (
-        f"(Re-invocation of /{name} \u2014 the skill instructions were previously loaded; the arguments or dynamic "
-        "output below are new.)"
-    )
-
-
-def already_loaded(name: str, args: str) -> str:
-    return f"Skill /{name} is already loaded above; instructions unchanged." + (f" Arguments: {args}" if args else "")
-
-
-def edit_distance(a: str, b: str, bound: int) -> int:
-    """Optimal string alignment distance (an adjacent swap counts 1), or bound + 1 when above it."""
-    if abs(len(a) - len(b)) > bound:
-        return bound + 1
-    before: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], before[j - 2] + 1)
-        if min(current) > bound:
-            return bound + 1
-        before, previous = previous, current
-    return min(previous[len(b)], bound + 1)
-
-
-def unknown_skill(name: str, names: Iterable[str]) -> str:
-    """What the model is told for a name no skill has: the plugin skills it is the bare name of
-    (recorded: run_skill_plugin), else the nearest name within two edits."""
-    known = list(names)
-    scoped = [n for n in known if ":" not in name and n.rpartition(":")[2] == name and ":" in n]
-    if len(scoped) == 1:
-        return f"Unknown skill: {name}. Did you mean {scoped[0]}? Invoke it by that full name."
-    if scoped:
-        return f"Unknown skill: {name}. Several skills match that name: {', '.join(scoped)} \u2014 invoke one by its full name."
-    near = did_you_mean(name, known)
-    return f"Unknown skill: {name}" + (f". Did you mean {near}?" if near else "")
-
-
-def did_you_mean(name: str, names: Iterable[str], bound: int = 2) -> str | None:
-    """The first name nearest to `name` within `bound` edits, as Claude Code suggests one."""
-    best, best_distance = None, bound + 1
-    for candidate in names:
-        distance = edit_distance(name, candidate, bound)
-        if distance < best_distance:
-            best, best_distance = candidate, distance
-    return best
-
-
-class Runner:
+class Runner(SkillCalls, Forks):
     def __init__(
         self,
         *,
@@ -481,98 +403,3 @@ class Runner:
             return result(refused, True), []
         outcome = await tool.run(block.input, ToolContext(self.locations.project, self.permissions, self._seen))
         return result(outcome.text, outcome.is_error), []
-
-    async def _skill_call(self, block: Block, result: Callable[..., Block]) -> tuple[Block, list[Message]]:
-        """The model's Skill call, checked in Claude Code's order (the name, the skill, a fork
-        calling itself, disable-model-invocation, the rules) and answered in its words."""
-        raw = str(block.input.get("skill", ""))
-        name = raw.strip()
-        if not name:
-            return result(tool_use_error(f"Invalid skill format: {raw}"), True), []
-        name = name.removeprefix("/")
-        args = str(block.input.get("args") or "")
-        # By its exact name: the Skill tool does not fold case (recorded: run_skill_names), and
-        # its suggestion may name a skill only the user can invoke.
-        skill = self.catalog.skills.get(name)
-        if skill is None:
-            return result(tool_use_error(unknown_skill(name, self.catalog.skills)), True), []
-        if skill.name in self.forks:
-            return result(fork_recursion(name), True), []
-        if not skill.model_invocable:
-            return result(model_disabled(skill.name), True), []
-        # Rules match the name only; the arguments ride along for the pane and the approval modal.
-        call = {"skill": skill.name} | ({"args": args} if args else {})
-        refused = await self._permit("Skill", call, block.id, self.permissions.decide_skill_call(skill))
-        if refused:
-            return result(refused, True), []
-        try:
-            prompt = await asyncio.to_thread(self._prompt, skill, args, None)
-        except (ExpansionError, OSError) as exc:
-            return result(str(exc), True), []
-        if prompt.context == "fork":
-            try:
-                answer, _path = await self._fork(skill, prompt.messages[0])
-            except AgentError as exc:
-                return result(str(exc), True), []
-            return result(fork_tool_result(skill.name, answer)), []
-        self.active = skill
-        # Only the skill's text follows the result: a Skill call carries no command block.
-        content = next((m for m in reversed(prompt.messages) if m.kind == "skill"), prompt.messages[-1])
-        return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, content)
-
-    def _loading(self, name: str, args: str, content: Message) -> list[Message]:
-        """The skill's text as Claude Code sends it again: when this conversation already holds
-        what the skill loaded last time, an unchanged text becomes one line, a changed one comes
-        after a note that says so."""
-        prior = self._loaded.get(name)
-        self._loaded[name] = content.text
-        if prior is None or not any(m.meta and m.text == prior for m in self.messages):
-            return [content]
-        if prior == content.text:
-            return [Message.user(already_loaded(name, args), meta=True, kind="skill")]
-        return [Message.user(reinvoked(name), meta=True, kind="skill"), content]
-
-    def _from_fork(self, skill: str, event: RunEvent) -> None:
-        """A fork's own conversation stays in its transcript; its tokens count, and its tool
-        calls show as steps, so that the user sees the subagent working."""
-        if isinstance(event, Usage):
-            self.emit(event)
-        elif isinstance(event, Call):
-            self.emit(Fork(skill, "step", f"{event.name} {summary(event.input)} · {event.decision}"))
-        elif isinstance(event, Failed):
-            self.emit(Fork(skill, "step", f"stopped: {event.error.message}"))
-        elif isinstance(event, Notice):
-            self.emit(event)
-
-    async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:
-        """Run the skill in a subagent; AgentError (before anything starts) when its agent is unknown."""
-        agent = find_agent(self.locations, skill.agent or "general-purpose")
-        tools = agent.pick(builtin_tools(), WRITE_TOOLS)
-        self._forks += 1
-        sub_transcript = Transcript.create(
-            f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
-        )
-        self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
-        sub = Runner(
-            locations=self.locations,
-            catalog=self.catalog,
-            backend=self.backend,
-            permissions=self.permissions.with_allowed_tools(skill),
-            transcript=sub_transcript,
-            ask=self.ask,
-            emit=lambda event: self._from_fork(skill.name, event),
-            model=skill.model or agent.model or self.model,
-            tools=tools,
-            # Claude Code gives a fork the Skill tool unless its agent leaves it out; a skill
-            # it runs inside cannot be called again from there (`forks`).
-            skill_tool=agent.may_use("Skill", WRITE_TOOLS),
-            max_turns=self.max_turns,
-            forks=(*self.forks, skill.name),
-        )
-        sub._add(task)
-        await sub._loop()
-        answer = next((m.text for m in reversed(sub.messages) if m.role == "assistant" and m.text), "")
-        if sub.stopped is not None:
-            answer = f"{answer}\n\n(The subagent stopped: {sub.stopped.message})".strip()
-        self.emit(Fork(skill.name, "end", answer, sub_transcript.path))
-        return answer, sub_transcript.path
