@@ -18,8 +18,9 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
+from .frontmatter.js import JS_TRIM, utf16_cut, utf16_len
 from .model import LoadedFrom, Skill, SourceKind
 
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -38,27 +39,6 @@ CC_COMMANDS = frozenset(
 )  # fmt: skip
 
 
-def utf16_len(text: str) -> int:
-    """The length JavaScript gives `text`: astral characters count twice."""
-    # The encoder runs in C: a Python loop over 10,000 descriptions cost half a second.
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def utf16_cut(text: str, units: int) -> str:
-    """The first `units` UTF-16 units of `text`, as JavaScript's slice takes them. A cut through
-    an emoji leaves half a surrogate pair, which is sent as U+FFFD (recorded: listing_escape_cap)."""
-    if utf16_len(text) <= units:
-        return text
-    # Cut the UTF-16 form itself: a loop over characters cost 0.7 ms per capped entry.
-    data = text.encode("utf-16-le", "surrogatepass")
-    end = 2 * max(units, 0)
-    out = data[:end].decode("utf-16-le", "surrogatepass")
-    if out and "\ud800" <= out[-1] <= "\udbff" and 0xDC <= data[end + 1] <= 0xDF:
-        out = out[:-1] + "\ufffd"  # the cut went through a surrogate pair
-    return out
-
-
-_JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
 # One way to match each string: `\d+\.?\d*` let a long run of digits split at every point, and
 # a 10,000-digit variable took seconds to reject. [0-9], not \d: JavaScript's Number() and \d
 # read only ASCII digits, Python's \d and float() read `١٢٣` as 123.
@@ -78,7 +58,7 @@ def _js_float(value: float) -> float:
 def env_number(text: str) -> float:
     """The budget variable read as Claude Code reads it: JavaScript's Number(), then digit groups
     (`30,000`, `30_000`, `30 000`); NaN when neither reads it."""
-    value = text.strip(_JS_SPACE)
+    value = text.strip(JS_TRIM)
     if value == "":
         return 0.0
     if value.lstrip("+-") == "Infinity":
@@ -316,7 +296,7 @@ def entry_text(skill: Skill, cap: int = ENTRY_TEXT_CAP) -> tuple[str, bool]:
         text = text[: cap + 1]
     text = escape(text)
     if utf16_len(text) > cap:
-        return utf16_cut(text, cap - 1) + "…", True
+        return utf16_cut(text, cap - 1, half="\ufffd") + "…", True
     return text, False
 
 
@@ -351,6 +331,18 @@ _HELD_BACK = {
 }
 
 
+class _Row(NamedTuple):
+    """One entry while the listing is built: its whole line and its name-only line."""
+
+    name: str
+    full: str
+    short: str
+    capped: bool
+    override: str
+    fixed: bool
+    score: float
+
+
 def build_listing(
     skills: Iterable[Skill],
     budget: float | Budget | None = None,
@@ -379,7 +371,7 @@ def build_listing(
     left_out: dict[str, str] = {}
     for skill in deferred:
         left_out[skill.name] = _HELD_BACK.get(skill.activation, f"not loaded at start ({skill.activation})")
-    rows: list[tuple[str, str, str, bool, str, bool, float]] = []  # name, full, short, capped, override, fixed, score
+    rows: list[_Row] = []
     for index, skill in enumerate(every):
         setting = overrides.get(skill.name, "on")
         if skill.source.kind is SourceKind.BUNDLED:
@@ -399,34 +391,36 @@ def build_listing(
             continue
         if setting == "name-only":
             line = f"- {skill.name}"
-            rows.append((skill.name, line, line, False, "name-only", True, usage.get(skill.name, 0.0)))
+            rows.append(_Row(skill.name, line, line, False, "name-only", True, usage.get(skill.name, 0.0)))
             continue
         head = f"- {labels.get(index, skill.name)}"
         text, capped = entry_text(skill, cap)
-        rows.append((skill.name, f"{head}: {text}", head, capped, "on", False, usage.get(skill.name, 0.0)))
+        rows.append(_Row(skill.name, f"{head}: {text}", head, capped, "on", False, usage.get(skill.name, 0.0)))
     for extra in sorted(foreign, key=lambda f: f.position):
         head = f"- {extra.name}"
-        row = (extra.name, f"{head}: {extra.text}", head, False, "foreign", extra.bundled, 0.0)
+        row = _Row(extra.name, f"{head}: {extra.text}", head, False, "foreign", extra.bundled, 0.0)
         rows.insert(min(extra.position, len(rows)), row)
 
-    full = [utf16_len(r[1]) for r in rows]
-    short = [utf16_len(r[2]) for r in rows]
+    full = [utf16_len(r.full) for r in rows]
+    short = [utf16_len(r.short) for r in rows]
     gaps = max(0, len(rows) - 1)  # the newlines between lines count too
     wanted = sum(full) + gaps
     keep = [True] * len(rows)
     if wanted > chars:
-        movable = [i for i, r in enumerate(rows) if not r[5]]
+        movable = [i for i, r in enumerate(rows) if not r.fixed]
         if movable:
-            keep = [r[5] for r in rows]
-            room = chars - (sum(full[i] if r[5] else short[i] for i, r in enumerate(rows)) + gaps)
+            keep = [r.fixed for r in rows]
+            room = chars - (sum(full[i] if r.fixed else short[i] for i, r in enumerate(rows)) + gaps)
             # Most used first; equal scores keep listing order (a stable sort, as in Claude Code).
-            for i in sorted(movable, key=lambda i: -rows[i][6]):
+            for i in sorted(movable, key=lambda i: -rows[i].score):
                 if full[i] - short[i] <= room:
                     keep[i] = True
                     room -= full[i] - short[i]
-    lines = [r[1] if keep[i] else r[2] for i, r in enumerate(rows)]
+    lines = [r.full if keep[i] else r.short for i, r in enumerate(rows)]
     used = sum(full[i] if keep[i] else short[i] for i in range(len(rows))) + gaps
-    entries = tuple(ListingEntry(r[0], lines[i], r[1], not keep[i], r[3], r[4], r[5], r[6]) for i, r in enumerate(rows))
+    entries = tuple(
+        ListingEntry(r.name, lines[i], r.full, not keep[i], r.capped, r.override, r.fixed, r.score) for i, r in enumerate(rows)
+    )
     text = "\n".join([HEADER, "", *lines]) if rows else ""
     by_name = MappingProxyType({e.name: e for e in entries})
     return Listing(text, entries, chars, used, wanted, source, MappingProxyType(left_out), by_name)

@@ -66,7 +66,6 @@ class CatalogView:
     tiers: tuple[TierView, ...]
     listing: Listing
     diagnostics_by_path: dict[Path, tuple[Diagnostic, ...]] = field(default_factory=dict)
-    listed: frozenset[str] = frozenset()
 
     def diagnostics_for(self, path: Path) -> tuple[Diagnostic, ...]:
         return self.diagnostics_by_path.get(path, ())
@@ -129,5 +128,4 @@ def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
         )
         if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
             tiers.append(tier)
-    listed = frozenset(e.name for e in listing.entries)
-    return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()}, listed)
+    return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()})

@@ -19,18 +19,19 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def utf16_cut(text: str, units: int) -> str:
-    """`text.substring(0, units)`; a character cut in half becomes a space, as Claude Code's
-    clean-up turns the lone surrogate it leaves into one."""
+def utf16_cut(text: str, units: int, half: str = " ") -> str:
+    """`text.substring(0, units)`. A character cut in half leaves half a surrogate pair, which
+    becomes `half`: a space where Claude Code's clean-up turns it into one (descriptions), U+FFFD
+    where it is sent as it is (the listing; recorded: listing_escape_cap)."""
     if len(text) * 2 <= units or utf16_len(text) <= units:
         return text
-    used = 0
-    for index, ch in enumerate(text):
-        size = 2 if ord(ch) > 0xFFFF else 1
-        if used + size > units:
-            return text[:index] + (" " if used < units else "")
-        used += size
-    return text
+    # Cut the UTF-16 form itself: a loop over characters cost 0.7 ms per capped entry.
+    data = text.encode("utf-16-le", "surrogatepass")
+    end = 2 * max(units, 0)
+    out = data[:end].decode("utf-16-le", "surrogatepass")
+    if out and "\ud800" <= out[-1] <= "\udbff" and 0xDC <= data[end + 1] <= 0xDF:
+        out = out[:-1] + half  # the cut went through a surrogate pair
+    return out
 
 
 def js_number(value: float | int) -> str:

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,15 +54,27 @@ def add_hook(places: Places, log: Path) -> None:
     path.write_text(json.dumps(body, indent=2) + "\n")
 
 
-def denied_ids(stream: str) -> set[str]:
-    """The tool_use ids the stream-json result lists as refused (asked or denied)."""
-    ids: set[str] = set()
+def stream_events(stream: str) -> Iterator[dict[str, Any]]:
+    """The events of a stream-json output, one JSON object per line (other lines skipped)."""
     for line in stream.splitlines():
         try:
             event = json.loads(line)
         except ValueError:
             continue
-        if isinstance(event, dict) and event.get("type") == "result":
+        if isinstance(event, dict):
+            yield event
+
+
+def stream_event(stream: str, kind: str, subtype: str | None = None) -> dict[str, Any]:
+    """The first event of `kind` (and `subtype`) in a stream-json output; {} when there is none."""
+    return next((e for e in stream_events(stream) if e.get("type") == kind and subtype in (None, e.get("subtype"))), {})
+
+
+def denied_ids(stream: str) -> set[str]:
+    """The tool_use ids the stream-json result lists as refused (asked or denied)."""
+    ids: set[str] = set()
+    for event in stream_events(stream):
+        if event.get("type") == "result":
             ids |= {d.get("tool_use_id") for d in event.get("permission_denials") or [] if isinstance(d, dict)}
     return ids
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude
+from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
 from tests.oracle.workspace import HERE, Places, build
 
@@ -134,14 +134,8 @@ def is_main(body: dict[str, Any], head: str) -> bool:
 
 
 def final_result(stream: str) -> str | None:
-    for line in stream.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("type") == "result":
-            return event.get("result")
-    return None
+    """The stream's final result text (a refusal of a typed command is printed there)."""
+    return stream_event(stream, "result").get("result")
 
 
 def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, Any]], str, int, Places, str | None]:

@@ -36,7 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude
+from engine.frontmatter.js import utf16_len
+from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.workspace import HERE, Places, build
 
 RECORDINGS = HERE / "recordings" / "listing"
@@ -78,14 +79,8 @@ def listing_lines(requests: list[dict[str, Any]]) -> list[str] | None:
 
 
 def init_event(stream: str) -> dict[str, Any]:
-    for line in stream.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("type") == "system" and event.get("subtype") == "init":
-            return event
-    return {}
+    """The stream-json init event: which skills and commands loaded."""
+    return stream_event(stream, "system", "init")
 
 
 def main_model(requests: list[dict[str, Any]]) -> str | None:
@@ -142,7 +137,7 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], now_ms: int) ->
                 # Where it stood, how long its full line is (UTF-16 units, as Claude Code counts),
                 # whether it was sent whole, and whether it is a bundled skill (never shortened);
                 # never its text.
-                own_entries.append({"name": entry, "position": index, "chars": own["chars"].get(entry, units(line)),
+                own_entries.append({"name": entry, "position": index, "chars": own["chars"].get(entry, utf16_len(line)),
                                     "full": ": " in line, "bundled": entry in own["bundled"]})  # fmt: skip
             else:
                 kept.append(line)
@@ -188,15 +183,10 @@ def baseline(now_ms: int) -> dict[str, Any]:
             # Listed only when the bundled skills are on: those are the bundled ones (always kept whole).
             out["bundled"] = names - out["listing"]
         out["listing"] |= names
-        out["chars"].update({entry_name(line): units(line) for line in (seen["listing"] or [])[2:]})
+        out["chars"].update({entry_name(line): utf16_len(line) for line in (seen["listing"] or [])[2:]})
         out["skills"] |= set(seen["skills"])
         out["commands"] |= set(seen["commands"])
     return out
-
-
-def units(text: str) -> int:
-    """The length of `text` as JavaScript counts it (UTF-16 code units)."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def main() -> int:

@@ -39,9 +39,16 @@ def _hostile(tree: Tree) -> None:
     write(tree.user / "settings.json", json.dumps({"permissions": {"allow": ["Bash(touch *)", f"Bash(echo {ESCAPES})"]}}))
 
 
-def _skilldeck(tree: Tree, *argv: str) -> subprocess.CompletedProcess[bytes]:
+def _skilldeck(tree: Tree, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The installed command on the tree, with a bare environment (plus `env`)."""
     where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tree.root), "XDG_STATE_HOME": str(tree.root / "state"), "COLUMNS": "400"}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tree.root),
+        "XDG_STATE_HOME": str(tree.root / "state"),
+        "COLUMNS": "400",
+        **(env or {}),
+    }
     return subprocess.run(
         [str(EXE), *argv, *where], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tree.project
     )
@@ -148,9 +155,7 @@ def test_a_folder_name_that_is_not_utf8_breaks_nothing(tree: Tree, argv: tuple[s
     write(tree.skills() / bad / "SKILL.md", skill_text(description="Bad name."))
     write(tree.skills() / "x" / "SKILL.md", skill_text(description="Fine."))
     write(tree.skills() / bad / ".claude-plugin" / "plugin.json", '{"name": "p"}')
-    where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tree.root), "COLUMNS": "400", "PYTHONIOENCODING": "utf-8:strict"}
-    done = subprocess.run([str(EXE), *argv, *where], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    done = _skilldeck(tree, *argv, env={"PYTHONIOENCODING": "utf-8:strict"})
     assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
     _clean(done.stdout)
     _clean(done.stderr)

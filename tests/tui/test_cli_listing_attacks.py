@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import Tree, skill_text, write
+from tests.tui.test_cli_escapes import _clean
+from tests.tui.test_cli_escapes import _skilldeck as run_skilldeck
 
-EXE = Path(sys.executable).parent / "skilldeck"
 OSC = "\x1b]0;owned\x07"
-# ESC, BEL, DEL and C1 controls as UTF-8 (U+0080..U+009F).
-FORBIDDEN = [b"\x1b", b"\x07", b"\x7f", *(bytes([0xC2, c]) for c in range(0x80, 0xA0))]
 HUGE = "1" + "0" * 400
 
 
@@ -39,22 +36,7 @@ def _hostile(tree: Tree) -> None:
 
 
 def _skilldeck(tree: Tree, *argv: str, budget: str = "0x" + "f" * 300) -> subprocess.CompletedProcess[bytes]:
-    where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tree.root),
-        "XDG_STATE_HOME": str(tree.root / "state"),
-        "COLUMNS": "400",
-        "SLASH_COMMAND_TOOL_CHAR_BUDGET": budget,
-    }
-    return subprocess.run(
-        [str(EXE), *argv, *where], env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tree.project
-    )
-
-
-def _clean(output: bytes) -> None:
-    found = [bad for bad in FORBIDDEN if bad in output]
-    assert found == [], output.decode("utf-8", "replace")
+    return run_skilldeck(tree, *argv, env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": budget})
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from tui.widgets.diagnostics import DiagnosticsTree
 from tui.widgets.rules import RulesTree
 
 from .conftest import loaded, until
+from .test_cli import _args
 
 
 def shown(screen: WhyScreen) -> str:
@@ -108,17 +109,6 @@ async def test_w_on_a_tier_says_nothing_is_selected_and_help_lists_it(app: Skill
 
 
 # The command line ----------------------------------------------------------------------------------
-def _args(tree: Tree, *extra: str) -> list[str]:
-    return [
-        *extra,
-        "--project",
-        str(tree.project),
-        "--user-dir",
-        str(tree.user),
-        "--managed-dir",
-        str(tree.managed),
-        "--no-bundled",
-    ]
 
 
 def test_cli_why_json_and_exit_codes(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
