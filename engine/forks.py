@@ -55,6 +55,7 @@ class Forks:
             ask=self.ask,
             emit=lambda event: self._from_fork(skill.name, event),
             model=skill.model or agent.model or self.model,
+            effort=skill.effort or self.effort,
             tools=tools,
             # Claude Code gives a fork the Skill tool unless its agent leaves it out; a skill
             # it runs inside cannot be called again from there (`forks`).

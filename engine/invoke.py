@@ -36,7 +36,7 @@ class Prompt:
     allowed_tools: tuple[str, ...]
     agent: str | None
     shell: list[ShellRun] = field(default_factory=list)
-    # The skill's `effort:` as the request's output_config.effort (None: the session's own).
+    # The request's output_config.effort: the skill's `effort:`, else the session's.
     effort: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,6 +152,8 @@ def build_prompt(
     running = permissions.with_allowed_tools(skill)
     session_id = session_id or new_session_id()
 
+    effort = skill.effort or session_effort(locations)
+
     def check(command: str) -> tuple[str, str]:
         decision = running.decide("Bash", {"command": command})
         return decision.decision, decision.reason
@@ -164,7 +166,7 @@ def build_prompt(
         check=check,
         shell_disabled=permissions.settings.disable_skill_shell_execution,
         shell=shell,
-        effort=skill.effort or session_effort(locations),
+        effort=effort,
         plugin_data=plugin_data_dir(locations, skill),
     )
     forked = skill.context == "fork" if fork is None else fork
@@ -184,5 +186,5 @@ def build_prompt(
         skill.allowed_tools,
         agent,
         expansion.shell,
-        skill.effort,
+        effort,
     )

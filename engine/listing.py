@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .frontmatter.js import JS_TRIM, utf16_cut, utf16_len
+from .llm import ALIASES, DEFAULT_MODEL_ID
 from .model import LoadedFrom, Skill, SourceKind
 
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -82,20 +83,18 @@ def env_number(text: str) -> float:
 # 4 characters per token in a 200,000-token window (a `[1m]` variant: 1,000,000); the current
 # models 3 in 1,000,000.
 _OLDER = re.compile(r"claude-(?:3-(?:opus|sonnet|haiku|5-sonnet|5-haiku|7-sonnet)|(?:opus|sonnet)-4-[0156]|haiku-4-5)")
-_ALIASES = {"opus": "claude-opus-5-5", "sonnet": "claude-sonnet-5-5", "haiku": "claude-haiku-5-5"}
 # Retired models Claude Code replaces with its default (recorded: budget_model_claude_opus_4_[01]).
 _RETIRED = re.compile(r"claude-opus-4-[01](?:-|$)")
-DEFAULT_MODEL = "claude-opus-5-5"
 
 
 def model_window(model: str | None) -> tuple[int, int, str]:
     """(context window in tokens, characters per token, the model id) for a model name or alias."""
-    name = (model or DEFAULT_MODEL).strip()
+    name = (model or DEFAULT_MODEL_ID).strip()
     wide = name.lower().endswith("[1m]")
     base = name[:-4] if wide else name
-    base = _ALIASES.get(base.lower(), base)
+    base = ALIASES.get(base.lower(), base)
     if _RETIRED.match(base.lower()):
-        base = DEFAULT_MODEL
+        base = DEFAULT_MODEL_ID
     if _OLDER.search(base.lower()):
         return (1_000_000 if wide else 200_000), 4, base
     return 1_000_000, 3, base

@@ -28,7 +28,7 @@ from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
 from .forks import Forks
-from .invoke import Prompt, build_prompt, not_typeable
+from .invoke import Prompt, build_prompt, not_typeable, session_effort
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
 from .locations import Locations
@@ -70,6 +70,7 @@ class Runner(SkillCalls, Forks):
         ask: Ask,
         emit: Emit,
         model: str | None = None,
+        effort: str | None = None,
         tools: dict[str, Tool] | None = None,
         skill_tool: bool = True,
         max_turns: int = MAX_TURNS,
@@ -83,6 +84,9 @@ class Runner(SkillCalls, Forks):
         self.ask = ask
         self.emit = emit
         self.model = model
+        # The session's effort, sent with every request as Claude Code sends it (its default,
+        # or $CLAUDE_CODE_EFFORT_LEVEL); a skill's `effort:` replaces it while the skill is active.
+        self.effort = effort or session_effort(locations)
         self.tools = tools if tools is not None else builtin_tools()
         self.skill_tool = skill_tool
         self.max_turns = max_turns
@@ -93,6 +97,9 @@ class Runner(SkillCalls, Forks):
         # The model a typed skill's `model:` sets until the next user message. A skill the model
         # calls keeps the session's model (recorded: run_skill_model), as in Claude Code.
         self.active_model: str | None = None
+        # The effort a skill's `effort:` sets until the next user message, typed or called by the
+        # model (recorded: typed_effort, run_skill_model: a later skill without one keeps it).
+        self.active_effort: str | None = None
         self._forks = 0
         # The forked skills this conversation runs inside (the innermost last): calling one of
         # them again from here would run it forever.
@@ -128,6 +135,7 @@ class Runner(SkillCalls, Forks):
         """A user message: ends any inline skill's temporary context, then the model answers."""
         self.active = None
         self.active_model = None
+        self.active_effort = None
         self._add(Message.user(text))
         await self._loop()
 
@@ -141,6 +149,7 @@ class Runner(SkillCalls, Forks):
         """The user typed `/name args`."""
         self.active = None
         self.active_model = None
+        self.active_effort = None
         self.stopped = None
         # Found as Claude Code finds a typed /name: the exact name or a `name:` label, and refused
         # in its words when only the model may invoke the skill (recorded: typed_*).
@@ -178,6 +187,7 @@ class Runner(SkillCalls, Forks):
             self._loaded[skill.name] = loaded[-1]
         self.active = skill
         self.active_model = skill.model
+        self.active_effort = skill.effort
         await self._loop()
 
     def _prompt(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt:
@@ -209,7 +219,7 @@ class Runner(SkillCalls, Forks):
         if self.offers_skill():
             tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
         system = self.system_prompt()
-        return Request(model, system, api_messages(self.messages), tools)
+        return Request(model, system, api_messages(self.messages), tools, effort=self.active_effort or self.effort)
 
     def system_prompt(self) -> str:
         """skilldeck's own system prompt (never Claude Code's): the main conversation's, or a

@@ -138,6 +138,7 @@ class SkillCalls:
                 return result(str(exc), True), []
             return result(fork_tool_result(skill.name, answer)), []
         self.active = skill
+        self.active_effort = skill.effort or self.active_effort
         # Only the skill's text follows the result: a Skill call carries no command block.
         content = next((m for m in reversed(prompt.messages) if m.kind == "skill"), prompt.messages[-1])
         return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, content)

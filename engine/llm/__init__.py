@@ -13,7 +13,10 @@ ALIASES = {
     "sonnet": "claude-sonnet-5-5",
     "opus": "claude-opus-5-5",
 }
-DEFAULT_MODEL = "sonnet"
+# Claude Code 2.1.328's own default with an API key (every recording's session model): a run
+# sends what the same run in Claude Code would, unless --model, a skill or ANTHROPIC_MODEL says.
+DEFAULT_MODEL = "opus"
+DEFAULT_MODEL_ID = ALIASES[DEFAULT_MODEL]
 MAX_TOKENS = 8192
 
 
@@ -55,15 +58,21 @@ class Request:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] = field(default_factory=list)
     max_tokens: int = MAX_TOKENS
+    # Sent as `output_config.effort`, as Claude Code 2.1.328 sends it with every request (recorded:
+    # typed_effort, run_skill_model); None sends no output_config.
+    effort: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": self.system,
             "tools": self.tools,
             "messages": self.messages,
         }
+        if self.effort:
+            out["output_config"] = {"effort": self.effort}
+        return out
 
 
 @dataclass

@@ -87,6 +87,8 @@ class AnthropicBackend:
             params["system"] = request.system
         if request.tools:
             params["tools"] = request.tools
+        if request.effort:
+            params["output_config"] = {"effort": request.effort}
         bounds = Bounds.from_environ(self.environ)
         try:
             async for event in read_stream(self.client(), params, bounds):

@@ -48,6 +48,17 @@ async def test_streamed_text_and_tool_calls_arrive_in_order(server: MessagesServ
     assert "test-key" in server.headers[0].get("x-api-key", "") + server.headers[0].get("authorization", "")
 
 
+async def test_effort_is_sent_as_output_config(server: MessagesServer) -> None:
+    """Claude Code sends its effort level with every request as output_config.effort; without
+    one, no output_config at all."""
+    server.script(Reply(text="ok"), Reply(text="ok"))
+    backend = backend_for("anthropic", _env(server))
+    await _collect(backend, Request(REQUEST.model, REQUEST.system, REQUEST.messages, effort="high"))
+    await _collect(backend)
+    assert server.requests[0]["output_config"] == {"effort": "high"}
+    assert "output_config" not in server.requests[1]
+
+
 async def test_auth_token_is_a_bearer(server: MessagesServer) -> None:
     server.script(Reply(text="ok"))
     env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_AUTH_TOKEN": "tok"}

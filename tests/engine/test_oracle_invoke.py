@@ -83,11 +83,9 @@ def compare(name: str, root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     recording = RECORDED[name]
     want = theirs(recording)
     got = ours(load_cases("invoke")[name], root)
-    # The session's own model and effort are the runner's (skilldeck's defaults); a skill's are ours.
+    # The session's own model is the runner's (skilldeck's default); a skill's is ours.
     if "model" in got and got["model"] is None:
         got["model"] = want["model"]
-    if "effort" in got and got["effort"] is None:
-        got["effort"] = want["effort"]
     return want, got
 
 

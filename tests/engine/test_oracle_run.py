@@ -7,9 +7,9 @@ the same conversation, and what it sent is compared with what Claude Code sent:
 
 - per call, the tool result the model received (its text and whether it is an error) and the
   texts the call added after it (a skill's text, the re-invocation note);
-- the model of each main request and the tools it offers, of those skilldeck has (Claude Code's
+- the model and effort (output_config.effort) of each main request and the tools it offers, of those skilldeck has (Claude Code's
   others, Agent, ToolSearch and so on, are not skilldeck's), and whether the listing is there;
-- per subagent, its model, its tools (of those skilldeck has) and its task.
+- per subagent, its model, its effort, its tools (of those skilldeck has) and its task.
 
 Claude Code joins the user messages that follow one another into one, putting a newline after
 each text but the last. The comparison reads skilldeck's messages before they are joined for
@@ -93,10 +93,11 @@ def _task(blocks: list[dict[str, Any]]) -> str:
 def theirs_summary(recording: dict[str, Any]) -> dict[str, Any]:
     return {
         "models": [r["model"] for r in recording["main"]],
+        "efforts": [r["effort"] for r in recording["main"]],
         "tools": [_known(r["tools"]) for r in recording["main"]],
         "listing": recording["listing"] is not None,
         "subagents": sorted(
-            json.dumps({"model": s["model"], "tools": _known(s["tools"]), "task": _task(s["task"])})
+            json.dumps({"model": s["model"], "effort": s["effort"], "tools": _known(s["tools"]), "task": _task(s["task"])})
             for s in recording["subagents"]
         ),
     }
@@ -162,10 +163,18 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
     subagents = [r for r in requests if is_fork(r)]
     ours = {
         "models": [r["model"] for r in main],
+        "efforts": [(r.get("output_config") or {}).get("effort") for r in main],
         "tools": [_known([t["name"] for t in r["tools"]]) for r in main],
         "listing": any(t["name"] == "Skill" for t in main[0]["tools"]),
         "subagents": sorted(
-            json.dumps({"model": r["model"], "tools": _known([t["name"] for t in r["tools"]]), "task": _task_of(r)})
+            json.dumps(
+                {
+                    "model": r["model"],
+                    "effort": (r.get("output_config") or {}).get("effort"),
+                    "tools": _known([t["name"] for t in r["tools"]]),
+                    "task": _task_of(r),
+                }
+            )
             for r in subagents
         ),
     }
@@ -213,6 +222,7 @@ def test_a_run_sends_what_claude_code_sent(name: str, tmp_path: Path) -> None:
         call = load_cases("invoke")[name]["calls"][index]
         assert sd == cc, f"call {index} {call['tool']} {json.dumps(call['input'])}: Claude Code {VERSION} sent {cc}"
     assert ours["models"] == theirs["models"], "the model of each main request"
+    assert ours["efforts"] == theirs["efforts"], "the effort (output_config.effort) of each main request"
     assert ours["tools"] == theirs["tools"], "tools offered in each main request"
     assert ours["listing"] == theirs["listing"], "the listing (the Skill tool) is there or not"
     assert ours["subagents"] == theirs["subagents"], "each subagent's model, tools and task"

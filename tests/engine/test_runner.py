@@ -56,10 +56,10 @@ def _results(request: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {b["tool_use_id"]: b for m in request["messages"] for b in m["content"] if b.get("type") == "tool_result"}
 
 
-async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_user_message(
+async def test_inline_skill_sends_two_messages_then_its_model_and_effort_until_the_next_user_message(
     tree: Tree, server: MessagesServer
 ) -> None:
-    tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="Fixes things.", model="opus"))
+    tree.skill("fix", skill_text(body="Fix $ARGUMENTS.\n", name="fix", description="Fixes things.", model="haiku", effort="high"))
     server.script(Reply(text="Fixed."), Reply(text="Hello."))
     runner, _ = _runner(tree, server)
     await runner.invoke("fix", "bug 7")
@@ -68,7 +68,7 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
     texts = _text_blocks(first)
     assert texts[0].startswith("<command-message>") and "<command-args>bug 7</command-args>" in texts[0]
     assert texts[-1] == f"Base directory for this skill: {tree.skills() / 'fix'}\n\nFix bug 7.\n"
-    assert first["model"] == "claude-opus-5-5"
+    assert first["model"] == "claude-haiku-5-5" and first["output_config"] == {"effort": "high"}
     names = [t["name"] for t in first["tools"]]
     # Claude Code 2.1.328's own tools of skilldeck's kind: no Glob or Grep next to Bash.
     assert names == ["Bash", "Edit", "Read", "Write", "Skill"]
@@ -76,7 +76,9 @@ async def test_inline_skill_sends_two_messages_then_its_model_until_the_next_use
     assert "The following skills are available for use with the Skill tool:\n\n- fix: Fixes things." in skill_tool["description"]
     assert skill_tool["input_schema"]["required"] == ["skill"]
     await runner.send("thanks")
-    assert server.requests[1]["model"] == "claude-sonnet-5-5", "the skill's model ends with the next user message"
+    assert server.requests[1]["model"] == "claude-opus-5-5", "the skill's model ends with the next user message"
+    # Claude Code's session effort with its default model (recorded: every case's "medium").
+    assert server.requests[1]["output_config"] == {"effort": "medium"}, "and so does its effort"
     assert [m.text for m in runner.messages if m.meta] == [texts[-1]], "the skill's text is the one meta message"
     assert [m.text for m in runner.messages][-3:] == ["Fixed.", "thanks", "Hello."]
     assert len(Transcript.load(runner.transcript.path)) == 5
