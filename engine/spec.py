@@ -3,7 +3,8 @@
 The per-file rules (name, description, compatibility, metadata, allowed-tools, the frontmatter
 on line 1) are `spec-*` diagnostics of the load (engine/fields/). What is left is the folder a user
 hands to `skilldeck validate`: the spec's skill is a folder with a SKILL.md, and a folder that
-holds none (directly, or one level down as a folder of skills) is no skill at all.
+holds none (directly, or one level down as a folder of skills) is no skill at all: an error, so
+that validate on a mistyped or emptied folder fails instead of passing with 0 skills checked.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def missing_skill_md(paths: Sequence[Path], catalog: Catalog) -> list[Diagnostic
             continue
         out.append(
             Diagnostic(
-                Severity.WARNING,
+                Severity.ERROR,
                 "spec-missing",
                 folder,
                 "no SKILL.md here, nor in any folder directly inside: the Agent Skills spec requires a skill folder "

@@ -27,6 +27,7 @@ from engine import (
 from engine.llm import run_environ
 
 from . import cli_rules, cli_run, cli_why, render
+from .cli_why import budget_arg
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:
@@ -52,12 +53,33 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     return parent
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked: reading the installed metadata takes ~35 ms."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("skilldeck")
+        except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+            version = "(not installed)"
+        parser.exit(message=f"skilldeck {version}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skilldeck",
-        description="See every skill a Claude Code session would load, why some did not, and what the model receives.",
+        # argparse would write `COMMAND ...` as if one were required: without one, the app opens.
+        usage="%(prog)s [-h] [--version] [OPTIONS] [COMMAND [ARGS ...]]",
+        description="See every skill a Claude Code session would load, why some did not, and what the model receives. "
+        "Without a COMMAND, opens the app.",
+        epilog="skilldeck COMMAND -h shows a command's own flags.",
         parents=[_location_flags(suppress=False)],
     )
+    parser.add_argument("--version", action=_Version)
     parser.add_argument(
         "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
     )
@@ -84,12 +106,28 @@ def build_parser() -> argparse.ArgumentParser:
     cli_why.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
-        "--budget", type=int, default=None,
+        "--budget", type=budget_arg, default=None,
         help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the model's window x 0.01)",
     )  # fmt: skip
     p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
     p.add_argument("--json", action="store_true", help="the listing, its budget and every entry's outcome as JSON")
     return parser
+
+
+def missing_locations(args: argparse.Namespace) -> list[str]:
+    """What is wrong with each folder the user named: a mistyped --project or --add-dir would
+    otherwise read nothing and pass. --user-dir and --managed-dir may be absent: Claude Code
+    reads nothing from an absent config folder and creates the user one on first write."""
+    named = [("--project", args.project)] if args.project is not None else []
+    named += [("--add-dir", p) for p in args.add_dir] + [("--plugin-dir", p) for p in args.plugin_dir]
+    problems = []
+    for flag, path in named:
+        if not os.path.isdir(path):
+            why = "not a folder" if os.path.lexists(path) else "no such folder"
+            problems.append(f"{flag} {path}: {why}")
+    if getattr(args, "command", None) == "validate":
+        problems += [f"{p}: no such file or folder" for p in args.paths if not os.path.lexists(p)]
+    return problems
 
 
 def locations_from(args: argparse.Namespace) -> Locations:
@@ -219,6 +257,12 @@ def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    problems = [] if args.demo else missing_locations(args)
+    if problems:
+        # As a usage error (exit 2): nothing was read, so no answer could be right.
+        for problem in problems:
+            render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
+        return 2
     locations = locations_from(args)
     if args.command is None:
         return run_app(args, locations)

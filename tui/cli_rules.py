@@ -16,21 +16,42 @@ from engine import (
     SettingsEditError,
     Workspace,
     call_from_rule,
+    close_names,
     json_printable,
     printable,
 )
 
 from . import render
 
+# `check`'s exit status, for scripts: `skilldeck check 'Bash(rm -rf x)' || ...`.
+CHECK_EXIT = {"allow": 0, "ask": 1, "deny": 2}
+# The tools Claude Code 2.1.328 sends in its requests (tests/oracle/recordings), the ones it loads
+# on demand, and older names its rules still take. A rule on any other name matches no call.
+KNOWN_TOOLS = frozenset(
+    {
+        "Agent", "Bash", "Edit", "Glob", "Grep", "ListAgents", "Read", "ReportFindings", "ScheduleWakeup", "Skill",
+        "ToolSearch", "Workflow", "Write",
+        "AskUserQuestion", "BashOutput", "EnterPlanMode", "ExitPlanMode", "KillShell", "LS", "MultiEdit", "NotebookEdit",
+        "NotebookRead", "SlashCommand", "Task", "TaskOutput", "TaskStop", "TodoWrite", "WebFetch", "WebSearch",
+    }
+)  # fmt: skip
+
 
 def add_parsers(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("rules", parents=[loc], help="every permission rule, by file in precedence order")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("check", parents=[loc], help="what Claude Code decides for a call, e.g. 'Bash(git push)'")
+    p = sub.add_parser(
+        "check",
+        parents=[loc],
+        help="what Claude Code decides for a call, e.g. 'Bash(git push)'; exit 0 allow, 1 ask, 2 deny",
+        description="What Claude Code decides for one tool call, the rule that decides it and its file. "
+        "Exit status: 0 allow, 1 ask, 2 deny (2 also for a CALL that does not parse, as for any usage error).",
+    )
     p.add_argument("call", metavar="CALL", help="Skill(deploy), Bash(git push origin main), Read(./.env), ...")
     p.add_argument("--json", action="store_true", help='one object: {"decision", "rule", "file", "reason"}')
     for behavior in ("allow", "ask", "deny"):
-        p = sub.add_parser(behavior, parents=[loc], help=f"add an {behavior} rule to a settings file")
+        article = "a" if behavior == "deny" else "an"
+        p = sub.add_parser(behavior, parents=[loc], help=f"add {article} {behavior} rule to a settings file")
         p.add_argument("rule", metavar="RULE")
         p.add_argument(
             "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
@@ -58,6 +79,8 @@ def add_prompt_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentPar
 
 def run_prompt(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
+    if render.unknown_typed(args.name, catalog) is not None:
+        return 1
     text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
     try:
         prompt = workspace.expand(catalog, args.name, text, fork=args.fork, run_shell=args.run_shell)
@@ -103,20 +126,18 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
         if call is None:
             render.err.print(f"[red]{args.call!r} is not a call[/]: write Tool(input), e.g. Skill(deploy) or 'Bash(git push)'")
             return 2
-        decision = workspace.permissions().decide(*call)
+        _warn_unknown_tool(call[0])
+        permissions = workspace.permissions()
+        decision = permissions.decide(*call)
         if args.json:
             json.dump(decision.to_dict(), sys.stdout)
             sys.stdout.write("\n")
         else:
             render.decision_line(args.call, decision)
-        return 0
+        return CHECK_EXIT.get(decision.decision, 2)
     try:
         if command == "unrule":
-            removed = workspace.remove_rule(args.rule, args.scope)
-            render.edit_line(
-                f"removed {args.rule} from {', '.join(removed)}" if removed else f"{args.rule} is not in that file", bool(removed)
-            )
-            return 0 if removed else 1
+            return _unrule(args, workspace)
         added = workspace.add_rule(args.rule, command, args.scope)
         render.edit_line(f"{command} {args.rule} ({args.scope})" if added else f"{args.rule} was already there", True)
         return 0
@@ -125,6 +146,36 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
         # controls are made visible and inert, and a `[` is text, not Rich markup.
         render.err.print(f"[red]refused:[/] {escape(printable(str(exc)))}")
         return 1
+
+
+def _warn_unknown_tool(tool: str) -> None:
+    """A call to a tool Claude Code does not have (`bash` for `Bash`) is still decided, as a rule
+    on it would be read, but no real call ever looks like it: say so, with the nearest name."""
+    if tool in KNOWN_TOOLS or tool.startswith("mcp__"):
+        return
+    near = close_names(tool, sorted(KNOWN_TOOLS))
+    hint = f"; did you mean {near[0]}?" if near else " (tool names are case-sensitive; MCP tools are mcp__server__tool)"
+    render.err.print(f"[yellow]warning: Claude Code has no tool named {render.markup(tool)}{render.markup(hint)}[/]")
+
+
+def _unrule(args: argparse.Namespace, workspace: Workspace) -> int:
+    """Remove a rule from one scope's file; when it is not there, name that file and the files
+    that do hold it, with the --scope that removes it."""
+    removed = workspace.remove_rule(args.rule, args.scope)
+    path = workspace.settings_path(args.scope)
+    if removed:
+        render.edit_line(f"removed {args.rule} ({', '.join(removed)}) from {path}", True)
+        return 0
+    found = [r for r in workspace.permissions().settings.rules if r.text == args.rule.strip()]
+    where = [
+        f"it is a {r.behavior} rule in {r.file} ({r.scope}"
+        + (f"; --scope {r.scope} removes it)" if r.scope in EDITABLE_SCOPES else ", not editable here)")
+        for r in found
+    ]
+    render.edit_line(
+        f"{args.rule} is not in {path} ({args.scope}); " + ("; ".join(where) if where else "no settings file holds it"), False
+    )
+    return 1
 
 
 def _trust(args: argparse.Namespace, workspace: Workspace) -> int:

@@ -97,6 +97,13 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         render.err.print(f"[red]--allow {escape(printable(repr(bad[0])))} is not a rule[/]")
         return 2
     permissions = permissions.with_allow(args.allow, "--allow")
+    unknown = render.unknown_typed(args.name, catalog)
+    if unknown is not None:
+        # Said before any transcript is made: nothing ran, so there is nothing to go back to.
+        if args.json:
+            error = {"type": "error", "kind": "unknown-skill", "message": unknown}
+            sys.stdout.write(json_printable(json.dumps(error, ensure_ascii=False)) + "\n")
+        return 1
     interactive = sys.stdin.isatty()
 
     def emit(event: RunEvent) -> None:
@@ -132,7 +139,9 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         return 130
     if not args.json:
         sys.stdout.write("\n")
-        render.err.print(f"[dim]transcript: {escape(printable(str(transcript.path)))}[/]")
+        # A run refused before its first message (a skill only the model may invoke) wrote none.
+        if transcript.path.is_file():
+            render.err.print(f"[dim]transcript: {escape(printable(str(transcript.path)))}[/]")
         if runner.stopped is not None and runner.stopped.kind in CONTINUABLE:
             # `run` is one shot: going on happens in the app, from this transcript.
             render.err.print(f"[dim]to go on: skilldeck --resume {transcript.session_id}, then send 'continue'[/]")

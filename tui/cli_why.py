@@ -18,6 +18,17 @@ from . import render
 MARKS = {"passed": ("✓", "green"), "failed": ("✗", "bold red"), "n/a": ("–", "dim")}
 
 
+def budget_arg(text: str) -> int:
+    """--budget: a whole number of characters, at least 1 (a huge one is Infinity's stand-in)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a budget: give 1 character or more")
+    return value
+
+
 def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "why",
@@ -30,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) ->
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--path", dest="kind", action="store_const", const="path", help="read PATH|NAME as a path")
     kind.add_argument("--name", dest="kind", action="store_const", const="name", help="read PATH|NAME as a name")
-    p.add_argument("--budget", type=int, default=None, help="listing budget in characters (default: as Claude Code sizes it)")
+    p.add_argument(
+        "--budget", type=budget_arg, default=None, help="listing budget in characters (default: as Claude Code sizes it)"
+    )
     p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
     p.add_argument("--json", action="store_true", help="one object: the gates, the outcome and the verdict")
 
@@ -42,20 +55,35 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.json:
         # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 it leaves raw.
         sys.stdout.write(json_printable(json.dumps(result.to_dict(), indent=2, ensure_ascii=False)) + "\n")
+    elif render.out.plain:
+        # Piped: each row whole on its own lines, the notes indented under their gate.
+        for mark, label, body in trace_rows(result):
+            first, *rest = body.plain.split("\n")
+            render.out.line(" ".join(part for part in (mark.plain, label.plain, first) if part))
+            for line in rest:
+                render.out.line("    " + line)
     else:
         render.out.print(trace_table(result))
     return 0 if result.loads else 1
 
 
 def trace_table(result: Why) -> Table:
-    """The trace as a Rich table: a mark, the gate, its sentence and notes; the verdict last. Gates
-    a failure kept Claude Code from reaching share one row. Every text from a file goes in as Text
-    (never markup) with its controls made visible."""
+    """The trace as a Rich table: a mark, the gate, its sentence and notes; the verdict last."""
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True, style="bold")
     table.add_column(overflow="fold")
-    table.add_row("", "", Text.assemble(("why ", "bold"), (printable(result.query), "bold cyan"), (f"  ({result.kind})", "dim")))
+    for row in trace_rows(result):
+        table.add_row(*row)
+    return table
+
+
+def trace_rows(result: Why) -> list[tuple[Text, Text, Text]]:
+    """The trace's rows: a mark, the gate, its sentence and notes; the verdict last. Gates a failure
+    kept Claude Code from reaching share one row. Every text from a file goes in as Text (never
+    markup) with its controls made visible."""
+    query = Text.assemble(("why ", "bold"), (printable(result.query), "bold cyan"), (f"  ({result.kind})", "dim"))
+    rows = [(Text(""), Text(""), query)]
     gates = list(result.gates)
     while gates:
         gate = gates.pop(0)
@@ -67,7 +95,7 @@ def trace_table(result: Why) -> Table:
         for note in gate.notes:
             body.append("\n· " + printable(note), style="dim")
         label = names[0] if len(names) == 1 else f"{names[0]} … {names[-1]}"
-        table.add_row(Text(mark, style=style), Text(label, style=style), body)
+        rows.append((Text(mark, style=style), Text(label, style=style), body))
     verdict = "bold green" if result.loads else "bold red"
-    table.add_row(Text("→", style=verdict), Text("verdict", style=verdict), Text(printable(result.verdict), style="bold"))
-    return table
+    rows.append((Text("→", style=verdict), Text("verdict", style=verdict), Text(printable(result.verdict), style="bold")))
+    return rows

@@ -2,13 +2,19 @@
 
 Every string that comes from a file, a folder name, a settings file or a model goes through
 `printable` (or `_m` for Rich markup) before it is printed: Rich passes ESC and C1 controls
-through, and a skill could otherwise write to the clipboard or retitle or clear the terminal."""
+through, and a skill could otherwise write to the clipboard or retitle or clear the terminal.
+
+On a terminal the output is laid out to its width, in colour. Piped or redirected, Rich would draw
+at 80 columns (descriptions cut to `Co...`, paths split mid-name, lines padded with spaces): there
+every line is printed whole, with no padding and no colour, tables as tab-separated rows."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any, TextIO
 
 from rich import box
 from rich.console import Console
@@ -33,15 +39,78 @@ from engine import (
     printable,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+class Stream:
+    """stdout or stderr as the CLI prints to it, decided at each print: the stream may be replaced
+    (pytest's capture) and is a terminal or not. `plain` is true when it is not a terminal."""
+
+    def __init__(self, stderr: bool) -> None:
+        self.stderr = stderr
+        self._console: Console | None = None
+        self._for: tuple[TextIO, bool] | None = None
+
+    @property
+    def file(self) -> TextIO:
+        return sys.stderr if self.stderr else sys.stdout
+
+    @property
+    def plain(self) -> bool:
+        try:
+            return not self.file.isatty()
+        except (AttributeError, ValueError):  # a closed stream, or a stand-in without isatty
+            return True
+
+    @property
+    def console(self) -> Console:
+        key = (self.file, self.plain)
+        if self._console is None or self._for is None or self._for[0] is not key[0] or self._for[1] != key[1]:
+            # emoji=False: a description's `:rocket:` is text, not a picture. Plain: no colour
+            # (even under FORCE_COLOR), and soft wrap so that no line is cut or padded to a width.
+            options: dict[str, Any] = {"color_system": None, "soft_wrap": True} if key[1] else {}
+            self._console = Console(file=key[0], highlight=False, emoji=False, **options)
+            self._for = key
+        return self._console
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        self.console.print(*objects, **options)
+
+    def line(self, text: str) -> None:
+        """One line exactly as given (already printable): no markup, no wrapping, no padding."""
+        self.file.write(text + "\n")
+
+    def rule(self, title: str = "", align: str = "center") -> None:
+        """A titled rule across a terminal; a plain `── title` line elsewhere."""
+        if self.plain:
+            self.console.print(f"── {title}")
+        else:
+            self.console.rule(title, align=align)  # type: ignore[arg-type]
+
+
+out = Stream(stderr=False)
+err = Stream(stderr=True)
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def _m(value: object) -> str:
+def markup(value: object) -> str:
     """Untrusted text for a Rich markup string: controls made visible, markup escaped."""
     return escape(printable(str(value)))
+
+
+_m = markup
+
+
+def count(n: int, word: str, plural: str = "") -> str:
+    """`1 error`, `2 errors`: a number and its noun, in the right number."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+
+
+def _tally(catalog: Catalog) -> str:
+    counts = catalog.counts()
+    return (
+        f"[bold red]{count(counts[Severity.ERROR], 'error')}[/], [yellow]{count(counts[Severity.WARNING], 'warning')}[/], "
+        f"[cyan]{count(counts[Severity.INFO], 'note')}[/]"
+    )
 
 
 def _t(value: object, style: str = "") -> Text:
@@ -57,48 +126,55 @@ def _flags(skill: Skill) -> str:
 
 
 def catalog_table(catalog: Catalog) -> None:
-    table = Table(title=f"{len(catalog.skills)} skills", title_justify="left", box=box.SIMPLE_HEAD, expand=True)
-    table.add_column("name", style="bold", no_wrap=True)
-    table.add_column("source", no_wrap=True)
-    table.add_column("invoked by", no_wrap=True)
-    table.add_column("context", no_wrap=True)
-    table.add_column("description", no_wrap=True, overflow="ellipsis", ratio=1, min_width=10)
+    rows: list[tuple[Text, ...]] = []
     for skill in catalog.skills.values():
-        table.add_row(
-            _m(skill.name),
-            _m(skill.source.label),
-            _flags(skill),
-            _m(skill.context),
-            _m(" ".join(skill.description.split())),
+        rows.append(
+            (
+                _t(skill.name, "bold"),
+                _t(skill.source.label),
+                Text(_flags(skill)),
+                _t(skill.context),
+                _t(" ".join(skill.description.split())),
+            )
         )
     for skill in catalog.deferred:
-        table.add_row(
-            _t(skill.name, "dim italic"),
-            _t(skill.source.label, "dim"),
-            Text(f"held back ({skill.activation})", style="dim"),
-            _m(skill.context),
-            _t(" ".join(skill.description.split()), "dim"),
+        rows.append(
+            (
+                _t(skill.name, "dim italic"),
+                _t(skill.source.label, "dim"),
+                Text(f"held back ({skill.activation})", style="dim"),
+                _t(skill.context),
+                _t(" ".join(skill.description.split()), "dim"),
+            )
         )
     for entry in catalog.shadowed:
-        table.add_row(
-            _t(entry.skill.name, "dim strike"),
-            _t(entry.skill.source.label, "dim"),
-            Text("shadowed", style="dim"),
-            "",
-            _t(f"by {entry.shadowed_by.source.label}: {entry.shadowed_by.path}", "dim"),
+        rows.append(
+            (
+                _t(entry.skill.name, "dim strike"),
+                _t(entry.skill.source.label, "dim"),
+                Text("shadowed", style="dim"),
+                Text(""),
+                _t(f"by {entry.shadowed_by.source.label}: {entry.shadowed_by.path}", "dim"),
+            )
         )
-    out.print(table)
-    counts = catalog.counts()
-    out.print(
-        f"[bold red]{counts[Severity.ERROR]} errors[/], [yellow]{counts[Severity.WARNING]} warnings[/], "
-        f"[cyan]{counts[Severity.INFO]} notes[/] — run [bold]skilldeck validate[/] for details"
-    )
+    if out.plain:
+        # One skill a line, its fields apart by tabs (`cut -f1` gives the names), nothing cut.
+        for row in rows:
+            out.line("\t".join(cell.plain for cell in row))
+    else:
+        table = Table(title=count(len(catalog.skills), "skill"), title_justify="left", box=box.SIMPLE_HEAD, expand=True)
+        table.add_column("name", no_wrap=True)
+        table.add_column("source", no_wrap=True)
+        table.add_column("invoked by", no_wrap=True)
+        table.add_column("context", no_wrap=True)
+        table.add_column("description", no_wrap=True, overflow="ellipsis", ratio=1, min_width=10)
+        for row in rows:
+            table.add_row(*row)
+        out.print(table)
+    out.print(f"{count(len(catalog.skills), 'skill')}: {_tally(catalog)} — run [bold]skilldeck validate[/] for details")
 
 
 def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> None:
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
     listed = {s.name for s in catalog.model_invocable()}
     rows: list[tuple[str, str | Text]] = [
         ("name", f"/{skill.name}"),
@@ -115,9 +191,17 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
         ("argument hint", skill.argument_hint or "—"),
         ("when_to_use", skill.when_to_use or "—"),
     ]
-    for key, value in rows:
-        table.add_row(key, value if isinstance(value, Text) else _t(value))
-    out.print(table)
+    cells = [(key, value if isinstance(value, Text) else _t(value)) for key, value in rows]
+    if out.plain:
+        for key, value in cells:
+            out.line(f"{key}: {value.plain}")
+    else:
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for key, value in cells:
+            table.add_row(key, value)
+        out.print(table)
     if shadow:
         winner = shadow.shadowed_by
         out.print(f"[yellow]shadowed by[/] /{_m(winner.name)} from {_m(winner.source.label)} ({_m(winner.path)})")
@@ -135,14 +219,22 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
         out.print(f"[red]cannot read the body:[/] {_m(exc.strerror or str(exc))}: {_m(skill.path)}")
 
 
-def _diagnostic(d: Diagnostic) -> None:
+def _diagnostic(d: Diagnostic, stream: Stream | None = None) -> None:
+    stream = stream or out
     where = "" if d.line is None else f"line {d.line}" + ("" if d.column is None else f", column {d.column}")
-    style = SEVERITY_STYLE[d.severity]
-    out.print(f"  [{style}]{d.severity.value:<7}[/] [dim]{_m(d.code):<24}[/] {escape(where)}")
-    # Indented as a block so that wrapped lines stay under the diagnostic they belong to.
-    out.print(Padding(_t(d.message), (0, 0, 0, 11)))
-    if d.hint:
-        out.print(Padding(_t(f"→ {d.hint}", "green"), (0, 0, 0, 11)))
+    head = Text.assemble("  ", (f"{d.severity.value:<7}", SEVERITY_STYLE[d.severity]), " ", (f"{printable(d.code):<24}", "dim"))
+    head.append(f" {where}")
+    head.rstrip()
+    stream.print(head)
+    blocks = [_t(d.message)] + ([_t(f"→ {d.hint}", "green")] if d.hint else [])
+    for block in blocks:
+        if stream.plain:
+            # Indented line by line, never wrapped: a long path stays whole.
+            for line in block.plain.splitlines() or [""]:
+                stream.line(" " * 11 + line)
+        else:
+            # Indented as a block so that wrapped lines stay under the diagnostic they belong to.
+            stream.print(Padding(block, (0, 0, 0, 11)))
 
 
 def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[Diagnostic], strict: bool, verbose: bool) -> None:
@@ -154,23 +246,22 @@ def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[
         out.print(f"[bold]{_m(path)}[/]")
         for d in items:
             _diagnostic(d)
-    counts = catalog.counts()
+    notes = catalog.counts()[Severity.INFO]
     total = len(catalog.skills) + len(catalog.shadowed)
     verdict = "[bold red]FAIL[/]" if failing else "[bold green]OK[/]"
     mode = " (strict)" if strict else ""
     out.print(
-        f"{verdict}{mode}: {total} skills checked, [red]{counts[Severity.ERROR]} errors[/], "
-        f"[yellow]{counts[Severity.WARNING]} warnings[/], [cyan]{counts[Severity.INFO]} notes[/]"
-        + ("" if verbose or not counts[Severity.INFO] else " [dim](-v shows the notes)[/]")
+        f"{verdict}{mode}: {count(total, 'skill')} checked, {_tally(catalog)}"
+        + ("" if verbose or not notes else " [dim](-v shows the notes)[/]")
     )
 
 
 def listing_summary(listing: Listing) -> None:
     trimmed = listing.trimmed
     err.print(
-        f"[dim]{len(listing.entries)} skills listed, {listing.used:,} of {listing.budget:,g} characters"
+        f"[dim]{count(len(listing.entries), 'skill')} listed, {listing.used:,} of {listing.budget:,g} characters"
         + (f" ({_m(listing.budget_source)})" if listing.budget_source else "")
-        + (f"; {len(trimmed)} descriptions dropped to fit ({listing.wanted:,} wanted)" if trimmed else "")
+        + (f"; {count(len(trimmed), 'description')} dropped to fit ({listing.wanted:,} wanted)" if trimmed else "")
         + (f"; {len(listing.left_out or {})} not listed" if listing.left_out else "")
         + "[/]"
     )
@@ -178,17 +269,30 @@ def listing_summary(listing: Listing) -> None:
         err.print(f"[dim]{_m(OWN_SKILLS_NOTE)}[/]")
 
 
-def not_found(name: str, catalog: Catalog) -> None:
+def not_found(name: str, catalog: Catalog, lead: str = "no skill named") -> str:
+    """Say on stderr that no skill has this name, with the nearest names; returns the sentence."""
     names = list(catalog.skills) + [s.skill.name for s in catalog.shadowed]
     # Bounded: difflib over 15,000 long, similar names took about a minute.
     close = close_names(name.removeprefix("/"), names)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run skilldeck list to see them all"
-    err.print(f"[red]no skill named {_m(name)}[/]{_m(hint)}")
+    err.print(f"[red]{lead} {_m(name)}[/]{_m(hint)}")
+    return f"{lead} {name}{hint}"
+
+
+def unknown_typed(name: str, catalog: Catalog) -> str | None:
+    """For `prompt` and `run`: when no skill answers a typed /name (its own name or its `name:`
+    label, case and all, as Claude Code finds it), say so with the nearest names and return the
+    sentence; None when one does."""
+    wanted = name.strip().removeprefix("/")
+    if catalog.skills.get(wanted) is not None or catalog.labelled(wanted) is not None:
+        return None
+    return not_found(wanted, catalog, lead="Unknown skill:")
 
 
 def watching(catalog: Catalog, polled: int) -> None:
-    note = f"; {polled} folders polled (inotify limit)" if polled else ""
-    err.print(f"[dim]watching {len(catalog.skills)} skills in {len(catalog.sources)} tiers{note}; ctrl+c stops[/]")
+    note = f"; {count(polled, 'folder')} polled (inotify limit)" if polled else ""
+    what = f"{count(len(catalog.skills), 'skill')} in {count(len(catalog.sources), 'tier')}"
+    err.print(f"[dim]watching {what}{note}; ctrl+c stops[/]")
 
 
 def change_line(change: CatalogDiff) -> None:
@@ -247,7 +351,7 @@ def prompt_view(prompt: Prompt) -> None:
             style = DECISION_STYLE.get(run.decision, "")
             out.print(f"  [{style}]{run.decision:<5}[/] {_m(run.command)}  [dim]{_m(run.reason)}[/]", soft_wrap=True)
         err.print(
-            f"[yellow]{len(previewed)} ! command(s) not run: a preview never runs them.[/] "
+            f"[yellow]{count(len(previewed), '! command')} not run: a preview never runs them.[/] "
             "--run-shell runs the allowed ones, as a real run would."
         )
 

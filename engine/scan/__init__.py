@@ -17,7 +17,7 @@ What every walk shares (bounds, cycles, symlinks, listing a folder): `walk.py`; 
 from __future__ import annotations
 
 from .commands import MAX_COMMAND_DEPTH, scan_commands_root
-from .skills import RESERVED_DIR, NameResult, plugin_skill_stem, scan_skills_root, single_skill
+from .skills import RESERVED_DIR, NameResult, lowercase_skill_file, plugin_skill_stem, scan_skills_root, single_skill
 from .walk import MAX_DEPTH, MAX_DIRS_PER_ROOT, entry_order, root_problem
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "RESERVED_DIR",
     "NameResult",
     "entry_order",
+    "lowercase_skill_file",
     "plugin_skill_stem",
     "root_problem",
     "scan_commands_root",

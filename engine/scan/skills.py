@@ -173,6 +173,18 @@ def _loose_markdown(path: Path, root: Path, sink: Sink) -> None:
         )
 
 
+def lowercase_skill_file(path: Path, sink: Sink) -> None:
+    """A skill file spelled other than SKILL.md (skill.md, Skill.md): Claude Code 2.1.328 loads
+    nothing from its folder on Linux (recorded: load_skills_dir_edge)."""
+    sink.error(
+        "skill-file-lowercase",
+        path,
+        f"the file is named {path.name}; Claude Code only loads SKILL.md (upper case) on Linux",
+        f"git mv {path.name} SKILL.md (or mv on a case-sensitive disk)",
+        skill=path.parent.name,
+    )
+
+
 def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink, chain: tuple[str, ...]) -> None:
     """A folder in a skills root without SKILL.md: say what is wrong with it."""
     if os.path.lexists(skill_dir / ".claude-plugin"):
@@ -184,13 +196,7 @@ def _explain_dir(skill_dir: Path, walk: _Walk, sink: Sink, chain: tuple[str, ...
         return
     for entry in listing:
         if entry.name.lower() == "skill.md" and entry.name != "SKILL.md":
-            sink.error(
-                "skill-file-lowercase",
-                Path(entry.path),
-                f"the file is named {entry.name}; Claude Code only loads SKILL.md (upper case) on Linux",
-                f"git mv {entry.name} SKILL.md (or mv on a case-sensitive disk)",
-                skill=skill_dir.name,
-            )
+            lowercase_skill_file(Path(entry.path), sink)
             return
     nested = _find_nested(listing, walk, sink, 2, (*chain, real))
     if nested:

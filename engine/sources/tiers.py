@@ -10,7 +10,7 @@ from ..diagnostics import Sink
 from ..loadcache import LoadCache
 from ..locations import Locations
 from ..model import LoadedFrom, Source, SourceKind
-from ..scan import scan_commands_root, scan_skills_root, single_skill
+from ..scan import lowercase_skill_file, scan_commands_root, scan_skills_root, single_skill
 from ..skillfile import Entry
 from . import Tier
 from .plugins import plugin_tiers
@@ -180,18 +180,36 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
     return tiers
 
 
+def _lowercase_skill_file(path: Path) -> Path | None:
+    """The skill file of a path given to validate when it is spelled other than SKILL.md: the
+    path itself, or a file directly in the folder with no SKILL.md beside it."""
+    if os.path.isfile(path):
+        return path if path.name.lower() == "skill.md" and path.name != "SKILL.md" else None
+    if not os.path.isdir(path) or os.path.lexists(path / "SKILL.md"):
+        return None
+    try:
+        with os.scandir(path) as it:
+            return next((Path(e.path) for e in it if e.name.lower() == "skill.md" and e.name != "SKILL.md"), None)
+    except OSError:
+        return None  # the scan of the folder reports it
+
+
 def path_tiers(paths: list[Path], sink: Sink) -> list[Tier]:
     """`skilldeck validate PATH ...`: a SKILL.md, a skill folder, or a folder of skills."""
     tiers: list[Tier] = []
     for raw in paths:
         path = Path(raw).absolute()
         # os.path, whose checks answer False on errors where pathlib's raise (EACCES).
-        if os.path.isfile(path):
-            entries: tuple = (single_skill(path.parent),) if path.name == "SKILL.md" else ()
+        lowercase = _lowercase_skill_file(path)
+        if lowercase is not None:
+            # A skill folder whose file is skill.md: not a skills folder holding a loose skill.md.
+            lowercase_skill_file(lowercase, sink)
+            entries: tuple = ()
+        elif os.path.isfile(path):
+            entries = (single_skill(path.parent),) if path.name == "SKILL.md" else ()
             if not entries:
-                sink.warning(
-                    "not-a-skill-dir", path, "only SKILL.md files can be validated one by one", "pass the skill's folder"
-                )
+                # A path that holds no skill fails validate: it is not a check that passed.
+                sink.error("not-a-skill-dir", path, "only SKILL.md files can be validated one by one", "pass the skill's folder")
         elif os.path.lexists(path / "SKILL.md"):
             entries = (single_skill(path),)
         elif os.path.isdir(path):

@@ -341,7 +341,8 @@ def test_strict_passes_a_spec_skill(tree: Tree, capsys: pytest.CaptureFixture[st
 def test_strict_fails_on_a_folder_with_no_skill_md(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tree.root / "nothing"
     write(empty / "README.md", "# not a skill\n")
-    assert _validate(tree, empty) == 0
+    # A path that holds no skill fails, strict or not (issue 17).
+    assert _validate(tree, empty) == 1
     assert _validate(tree, empty, "--strict") == 1
     assert "no SKILL.md here" in capsys.readouterr().out
 

@@ -91,7 +91,7 @@ def test_listing_prints_exact_text_and_summary_to_stderr(tree: Tree, capsys: pyt
     assert main(_args(tree, "listing", "--budget", "70")) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines()[1:] == ["", "- a: " + "x" * 50, "- b"]
-    assert "1 descriptions dropped" in captured.err
+    assert "1 description dropped" in captured.err
     assert "Claude Code adds its own skills" in captured.err
     code, out = _json(capsys, _args(tree, "listing", "--budget", "70", "--json"))
     assert code == 0 and out["over_budget"] is True and out["budget"] == {"chars": 70, "source": "--budget"}
@@ -163,11 +163,11 @@ def test_rules_check_allow_unrule(tree: Tree, capsys: pytest.CaptureFixture[str]
     assert main(_args(tree, "allow", "Bash(git *)", "--scope", "project")) == 0
     capsys.readouterr()
     code, out = _json(capsys, _args(tree, "check", "Bash(git status && rm -rf /)", "--json"))
-    assert code == 0 and out["decision"] == "deny" and out["rule"] == "Bash(rm *)"
+    assert code == 2 and out["decision"] == "deny" and out["rule"] == "Bash(rm *)"
     assert out["file"] == str(tree.project / ".claude" / "settings.local.json")
     assert set(out) >= {"decision", "rule", "file", "reason"}
     code, out = _json(capsys, _args(tree, "check", "Skill(deploy)", "--json"))
-    assert (out["decision"], out["rule"]) == ("ask", None)
+    assert (code, out["decision"], out["rule"]) == (1, "ask", None)
     code, out = _json(capsys, _args(tree, "rules", "--json"))
     assert [(r["rule"], r["behavior"], r["scope"]) for r in out["rules"]] == [
         ("Bash(rm *)", "deny", "local"),

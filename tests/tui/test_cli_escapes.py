@@ -39,9 +39,13 @@ def _hostile(tree: Tree) -> None:
     write(tree.user / "settings.json", json.dumps({"permissions": {"allow": ["Bash(touch *)", f"Bash(echo {ESCAPES})"]}}))
 
 
-def _skilldeck(tree: Tree, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    """The installed command on the tree, with a bare environment (plus `env`)."""
-    where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
+def _skilldeck(
+    tree: Tree, *argv: str, env: dict[str, str] | None = None, project: bool = True
+) -> subprocess.CompletedProcess[bytes]:
+    """The installed command on the tree, with a bare environment (plus `env`); `project=False`
+    leaves --project to `argv`."""
+    where = ["--project", str(tree.project)] if project else []
+    where += ["--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
     env = {
         "PATH": "/usr/bin:/bin",
         "HOME": str(tree.root),
