@@ -66,7 +66,8 @@ class _Version(argparse.Action):
             version = metadata.version("skilldeck")
         except metadata.PackageNotFoundError:  # run from a source tree that was never installed
             version = "(not installed)"
-        parser.exit(message=f"skilldeck {version}\n")
+        sys.stdout.write(f"skilldeck {version}\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
