@@ -147,3 +147,23 @@ def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
             quit_app(terminal)
     sessions = list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl"))
     assert len(sessions) == 1 and "e2e-answer-42" in sessions[0].read_text()
+
+
+def test_cli_output_in_a_terminal_is_laid_out_to_its_width(tmp_path: Path) -> None:
+    """The same `skilldeck list` that prints tab-separated full lines into a pipe (test_cli_scripts)
+    draws a table to the terminal's 120 columns, in colour, a long description cut with an ellipsis."""
+    project = tmp_path / "p"
+    skill = project / ".claude" / "skills" / "release-notes" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: release-notes\ndescription: " + "Compose the release notes from every merged PR. " * 6 + "\n---\n"
+    )
+    flags = f"--project {project} --user-dir {tmp_path / 'u'} --no-bundled"
+    # `exec cat` keeps the pane open on what was printed until the test ends the server.
+    with open_terminal(f"sh -c '{EXE} list {flags}; exec cat'") as terminal:
+        screen = terminal.wait_for("run skilldeck validate for details")
+        header = next(line for line in screen.splitlines() if line.lstrip().startswith("name"))
+        assert header.split() == ["name", "source", "invoked", "by", "context", "description"]
+        row = next(line for line in screen.splitlines() if "release-notes" in line)
+        assert row.rstrip().endswith("…") and len(row) <= 120, row
+        assert "\x1b[" in terminal.tmux("capture-pane", "-p", "-e", "-t", terminal.name), "colour in a terminal"
