@@ -123,6 +123,8 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
     another text block gets a newline at its end."""
     out: list[dict[str, Any]] = []
     asked: list[str] = []
+    opened_by_attachment = False
+    previous = ""
     for message in messages:
         blocks = [b for b in message.blocks if _fits(b, message.role)]
         if message.role == "user":
@@ -136,10 +138,15 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
         if not blocks:
             continue
         content = [b.to_api() for b in blocks]
-        if message.role == "user" and out and out[-1]["role"] == "user":
-            _join(out[-1]["content"], content)
+        # As recorded (typed_at_file): a conversation that opens with `@file` attachments sends the
+        # first on its own, and the typed command joins the attachments without a newline between.
+        alone = len(out) == 1 and opened_by_attachment
+        if message.role == "user" and out and out[-1]["role"] == "user" and not alone:
+            _join(out[-1]["content"], content, newline=not (message.kind == "command" and previous == "attachment"))
         else:
             out.append({"role": message.role, "content": content})
+            opened_by_attachment = not out[:-1] and message.kind == "attachment"
+        previous = message.kind
     if asked:
         closing = [_unanswered(i) for i in asked]
         if out and out[-1]["role"] == "user":
@@ -153,10 +160,11 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
     return out
 
 
-def _join(into: list[dict[str, Any]], more: list[dict[str, Any]]) -> None:
+def _join(into: list[dict[str, Any]], more: list[dict[str, Any]], newline: bool = True) -> None:
     """Claude Code's joining of two user messages: tool results first, then the other blocks in
-    order; a text block that meets another text block ends with a newline."""
-    if into and more and into[-1]["type"] == "text" and more[0]["type"] == "text":
+    order; a text block that meets another text block ends with a newline (unless `newline` is
+    False)."""
+    if newline and into and more and into[-1]["type"] == "text" and more[0]["type"] == "text":
         into[-1] = {**into[-1], "text": into[-1]["text"] + "\n"}
     joined = into + more
     into[:] = [b for b in joined if b["type"] == "tool_result"] + [b for b in joined if b["type"] != "tool_result"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from .conversation import Message, api_messages, command_message, new_session_id
 from .expand import ShellMode, ShellRun, expand, has_base_dir
 from .fields import effort_level
 from .locations import Locations
+from .mentions import Mention, attachments
 from .model import LoadedFrom, Skill
 from .permissions import Permissions
 
@@ -38,6 +40,9 @@ class Prompt:
     shell: list[ShellRun] = field(default_factory=list)
     # The request's output_config.effort: the skill's `effort:`, else the session's.
     effort: str | None = None
+    # The skill text's `@file` mentions: attached (a Read call and result before the command
+    # block) or left out, and why.
+    mentions: list[Mention] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +60,7 @@ class Prompt:
             # The messages exactly as the request carries them (a typed skill's two messages are
             # one user message with two text blocks, as Claude Code sends them).
             "sent": api_messages(self.messages),
+            "mentions": [{"mention": m.text, "path": str(m.path), "attached": m.attached, "why": m.why} for m in self.mentions],
             "shell": [
                 {
                     "pattern": r.pattern,
@@ -171,10 +177,13 @@ def build_prompt(
     )
     forked = skill.context == "fork" if fork is None else fork
     if forked:
+        # What Claude Code attaches to a forked skill's task is not recorded: nothing is.
         messages = [Message.user(expansion.text, kind="skill")]
         agent = skill.agent or "general-purpose"
+        mentions: list[Mention] = []
     else:
-        messages = [command_message(skill, args), Message.user(expansion.text, meta=True, kind="skill")]
+        attached, mentions = attachments(expansion.text, locations.project, locations.home(), _reader(running))
+        messages = [*attached, command_message(skill, args), Message.user(expansion.text, meta=True, kind="skill")]
         agent = None
     return Prompt(
         skill,
@@ -187,4 +196,17 @@ def build_prompt(
         agent,
         expansion.shell,
         effort,
+        mentions,
     )
+
+
+def _reader(permissions: Permissions) -> Callable[[Path], tuple[bool, str]]:
+    """Whether an `@file` mention may be read without asking, and why not."""
+
+    def may_read(path: Path) -> tuple[bool, str]:
+        decision = permissions.decide("Read", {"file_path": str(path)})
+        if decision.decision == "allow":
+            return True, ""
+        return False, f"Read would be {'denied' if decision.decision == 'deny' else 'asked'}: {decision.reason}"
+
+    return may_read

@@ -139,9 +139,11 @@ class SkillCalls:
             return result(fork_tool_result(skill.name, answer)), []
         self.active = skill
         self.active_effort = skill.effort or self.active_effort
-        # Only the skill's text follows the result: a Skill call carries no command block.
+        # Only the skill's text follows the result, after its `@file` attachments (recorded:
+        # run_skill_at_file): a Skill call carries no command block.
         content = next((m for m in reversed(prompt.messages) if m.kind == "skill"), prompt.messages[-1])
-        return result(f"Launching skill: {skill.name}"), self._loading(skill.name, args, content)
+        attached = [m for m in prompt.messages if m.kind == "attachment"]
+        return result(f"Launching skill: {skill.name}"), attached + self._loading(skill.name, args, content)
 
     def _loading(self: Runner, name: str, args: str, content: Message) -> list[Message]:  # type: ignore[misc]
         """The skill's text as Claude Code sends it again: when this conversation already holds

@@ -102,32 +102,40 @@ class ReadTool:
         start, limit = _number(tool_input.get("offset"), 1), _number(tool_input.get("limit"), READ_LIMIT)
         if start is None or limit is None:
             return ToolResult("offset and limit must be positive numbers", True)
-        start = max(start, 1)
-        try:
-            lines, cut, total = await asyncio.to_thread(_read_lines, path, start, limit)
-        except FileNotFoundError:
-            return ToolResult(f"File does not exist. Note: your current working directory is {ctx.cwd}.", True)
-        except IsADirectoryError:
-            return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True)
-        except OSError as exc:
-            if os.path.isdir(path):
-                return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True)
-            return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True)
-        # What the model was told, in Claude Code's words (recorded: run_tool_results).
-        if total == 0:
-            ctx.seen[path] = True
-            return ToolResult("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>")
-        if not lines and total is not None and start > total:
-            return ToolResult(
-                f"<system-reminder>Warning: the file exists but is shorter than the provided offset ({start}). "
-                f"The file has {total} lines.</system-reminder>"
-            )
-        ctx.seen[path] = start == 1 and not cut and total is not None and len(lines) == total
-        # Numbered as Claude Code numbers them: the line number, a tab, the line.
-        text = "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start))
-        if cut:
-            text += f"\n\n[... the rest was not shown: the result is capped at {RESULT_CAP:,} characters; read on with offset]"
-        return ToolResult(text)
+        result, seen = await asyncio.to_thread(read_result, path, ctx.cwd, start, limit)
+        if seen is not None:
+            ctx.seen[path] = seen
+        return result
+
+
+def read_result(path: Path, cwd: Path, start: int = 1, limit: int = READ_LIMIT) -> tuple[ToolResult, bool | None]:
+    """What Claude Code's Read answers for lines start..start+limit-1 of `path` (blocking: read in
+    a worker thread), and whether the model now holds the whole file (None: nothing was read)."""
+    start = max(start, 1)
+    try:
+        lines, cut, total = _read_lines(path, start, limit)
+    except FileNotFoundError:
+        return ToolResult(f"File does not exist. Note: your current working directory is {cwd}.", True), None
+    except IsADirectoryError:
+        return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True), None
+    except OSError as exc:
+        if os.path.isdir(path):
+            return ToolResult(f"EISDIR: illegal operation on a directory, read '{path}'", True), None
+        return ToolResult(f"Error reading {path}: {exc.strerror or exc}", True), None
+    # What the model was told, in Claude Code's words (recorded: run_tool_results).
+    if total == 0:
+        return ToolResult("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"), True
+    if not lines and total is not None and start > total:
+        return ToolResult(
+            f"<system-reminder>Warning: the file exists but is shorter than the provided offset ({start}). "
+            f"The file has {total} lines.</system-reminder>"
+        ), None
+    seen = start == 1 and not cut and total is not None and len(lines) == total
+    # Numbered as Claude Code numbers them: the line number, a tab, the line.
+    text = "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, start))
+    if cut:
+        text += f"\n\n[... the rest was not shown: the result is capped at {RESULT_CAP:,} characters; read on with offset]"
+    return ToolResult(text), seen
 
 
 # Claude Code's note after a write or an edit whose result the model holds in full.

@@ -47,8 +47,9 @@ def theirs(recording: dict[str, Any]) -> dict[str, Any]:
     """What Claude Code sent for the typed text (or the error it printed instead)."""
     if recording["main"]:
         first = recording["main"][0]
-        blocks = first["messages"][0]["content"]
-        return {"blocks": [b for b in blocks if not b.get("own")], "model": first["model"], "effort": first["effort"]}
+        # Every message of the first request (the `@file` attachments come before the command's).
+        blocks = [[b for b in m["content"] if not b.get("own")] for m in first["messages"]]
+        return {"blocks": blocks, "model": first["model"], "effort": first["effort"]}
     if recording["subagents"]:
         task = recording["subagents"][0]["task"]
         return {"fork": [b for b in task if not b.get("own")]}
@@ -72,9 +73,9 @@ def ours(case: dict[str, Any], root: Path) -> dict[str, Any]:
         return {"error": placeholders(str(exc), places, None)}
     sent = api_messages(prompt.messages)
     assert prompt.to_dict()["sent"] == sent, "`skilldeck prompt --json` shows what is sent"
-    blocks = placeholders([{"type": b["type"], "text": b["text"]} for b in sent[0]["content"]], places, None)
     if prompt.context == "fork":
-        return {"fork": blocks}
+        return {"fork": placeholders([{"type": b["type"], "text": b["text"]} for b in sent[0]["content"]], places, None)}
+    blocks = placeholders([[{"type": b["type"], "text": b["text"]} for b in m["content"]] for m in sent], places, None)
     model = resolve_model(prompt.model, locations.environ) if prompt.model else None
     return {"blocks": blocks, "model": model, "effort": prompt.effort}
 
