@@ -59,7 +59,8 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         # Piped: each row whole on its own lines, the notes indented under their gate.
         for mark, label, body in trace_rows(result):
             first, *rest = body.plain.split("\n")
-            render.out.line(" ".join(part for part in (mark.plain, label.plain, first) if part))
+            gate = f"{mark.plain} {label.plain}: " if label.plain else ""
+            render.out.line(gate + first)
             for line in rest:
                 render.out.line("    " + line)
     else:

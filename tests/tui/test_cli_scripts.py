@@ -53,7 +53,8 @@ def test_piped_output_is_plain_full_lines(tree: Tree, color: dict[str, str]) -> 
     assert f"description: {LONG.strip()}  (frontmatter)" in shown
     assert "── body" in shown
     why = _lines(_skilldeck(tree, "why", "release-notes", env=color).stdout)
-    assert any(line.startswith("→ verdict the model sees it as `- release-notes: Compose") for line in why), why
+    assert why[0] == "why release-notes  (name)" and why[1].startswith("✓ root: /release-notes comes from ")
+    assert any(line.startswith("→ verdict: the model sees it as `- release-notes: Compose") for line in why), why
     listing = _skilldeck(tree, "listing", env=color)
     _lines(listing.stdout)
     assert _lines(listing.stderr)[0].startswith("3 skills listed, ")
