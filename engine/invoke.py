@@ -162,7 +162,7 @@ def build_prompt(
 
     def check(command: str) -> tuple[str, str]:
         decision = running.decide("Bash", {"command": command})
-        return decision.decision, decision.reason
+        return decision.decision, decision.said or decision.reason
 
     expansion = expand(
         skill,

@@ -45,6 +45,9 @@ class Decision:
     reason: str
     # The permission mode that made this decision ("" when the rules and defaults made it).
     mode: str = ""
+    # Claude Code's own words for this decision where skilldeck knows them (engine/bash/said.py),
+    # else "": what a refused `!` command prints.
+    said: str = ""
 
     @property
     def file(self) -> Path | None:

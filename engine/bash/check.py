@@ -31,6 +31,7 @@ from .gitconfig import repository_runs_programs
 from .hidden import hidden_name, narrow_rule
 from .mentions import places
 from .parse import Word, parse
+from .said import blocked_outside, change_needs_approval
 
 if TYPE_CHECKING:
     from ..permissions import Decision, Permissions
@@ -302,7 +303,7 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
         elif not (read_only(inv) and not inv.command.assignments):
             part = inv.command.text if not inv.peeled else " ".join(w.raw for w in inv.words)
             why = f"no rule allows `{part}`" + (", so the whole command is asked" if several else ", so Claude Code asks")
-            return Decision("ask", None, why)
+            return Decision("ask", None, why, said=_change_said(perms, inv))
 
     # 5. And stay inside the working folders, whatever a rule allows.
     for place, raw in [*paths.folders, *paths.reads, *paths.changes]:
@@ -311,13 +312,29 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
         if not perms.is_inside(place) and not ((place, raw) in paths.reads and _read_rule_allows(perms, place)):
             where = real(place)
             shown = f"`{raw}`" if raw == str(where) else f"`{raw}` (that is {where})"
-            return Decision("ask", None, f"{shown} is outside the working folder, so Claude Code asks")
+            said = next((blocked_outside(i.name, place, perms.dirs) for i in invs if i.name and _names(i, raw)), "")
+            return Decision("ask", None, f"{shown} is outside the working folder, so Claude Code asks", said=said)
     if not invs:
         return Decision("ask", None, "nothing to run")
     if not rules:
         return Decision("allow", None, "read-only inside the working folder: Claude Code does not ask")
     names = ", ".join(dict.fromkeys(p.text for p in rules))
     return Decision("allow", rules[0], f"allowed by {names}")
+
+
+def _names(inv: Invocation, raw: str) -> bool:
+    """Whether `inv` names `raw` among its arguments."""
+    return any(w.raw == raw for w in _arguments(inv))
+
+
+def _change_said(perms: Permissions, inv: Invocation) -> str:
+    """Claude Code's words for a command that changes the files it names, with no rule for it."""
+    if inv.name not in WRITES_PATHS:
+        return ""
+    place = next((p for p in (_where(w, perms.cwd, perms) for w in _arguments(inv)) if p is not None), None)
+    if place is None:
+        return ""
+    return change_needs_approval(inv.name, place, perms.is_inside(place), perms.dirs)
 
 
 def _git_runs_programs(perms: Permissions, paths: _Paths) -> str | None:
