@@ -12,7 +12,7 @@ from .invoke import Prompt, build_prompt
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .locations import Locations
 from .model import Skill, SourceKind
-from .permissions import Permissions
+from .permissions import Decision, Permissions
 from .settings import Settings, read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
@@ -38,6 +38,19 @@ class Workspace:
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""
         return Permissions.load(self.locations)
+
+    def check(self, tool: str, tool_input: dict[str, object], catalog: Catalog | None = None) -> Decision:
+        """What a run decides for one call of the model's. A Skill call for a skill the catalog
+        holds is decided as Claude Code decides the model's Skill calls (run unasked unless the
+        skill sets allowed-tools, disallowed-tools or hooks; ask rules not applied), the same as
+        `skilldeck run` and the app; any other call by the rules, modes and defaults."""
+        permissions = self.permissions()
+        if tool == "Skill" and catalog is not None:
+            name = str(tool_input.get("skill", "")).strip().removeprefix("/")
+            skill = catalog.skills.get(name)
+            if skill is not None:
+                return permissions.decide_skill_call(skill)
+        return permissions.decide(tool, dict(tool_input))
 
     def trust_state(self) -> Trust:
         """Whether the project's own allow rules and skills' allowed-tools count (engine/trust.py)."""

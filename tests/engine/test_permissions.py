@@ -260,3 +260,20 @@ def test_skill_rules_deny_and_allow_but_ask_rules_do_not_apply(tree: Tree) -> No
     assert _settings(tree, local={"allow": ["Skill(s)"]}).decide_skill_call(tooled).decision == "allow"
     assert _settings(tree, local={"deny": ["Skill(s)"], "allow": ["Skill"]}).decide_skill_call(tooled).decision == "deny"
     assert _mode(tree, "project", "plan").decide_skill_call(tooled).decision == "deny", "plan refuses what it would ask"
+
+
+def test_workspace_check_decides_a_skill_call_as_a_run_does(tree: Tree) -> None:
+    """`skilldeck check 'Skill(x)'` answers what the model's call would meet in a run: a skill
+    with no allowed-tools runs unasked (Claude Code's rule), one that widens is asked, a deny
+    rule wins; a name no skill has is decided by the rules alone."""
+    from engine import Workspace
+
+    tree.skill("plain", description="Plain.")
+    tree.skill("wide", description="Wide.", allowed__tools="Bash(git *)")
+    tree.skill("gone", description="Gone.")
+    (tree.project / ".claude" / "settings.json").write_text('{"permissions": {"deny": ["Skill(gone)"]}}')
+    workspace = Workspace(tree.locations())
+    catalog = workspace.load()
+    decided = {n: workspace.check("Skill", {"skill": n}, catalog).decision for n in ("plain", "wide", "gone", "nope")}
+    assert decided == {"plain": "allow", "wide": "ask", "gone": "deny", "nope": "ask"}
+    assert workspace.check("Skill", {"skill": "plain"}).decision == "ask", "without the catalog: the rules alone"
