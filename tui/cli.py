@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[_location_flags(suppress=False)],
     )
     parser.add_argument("--version", action=_Version)
+    # Also before the command, as the location flags are: `skilldeck --json listing`. The
+    # subcommands' own --json default to SUPPRESS so that they do not undo this one.
+    parser.add_argument("--json", action="store_true", default=False, help="JSON output (for a COMMAND that reads)")
     parser.add_argument(
         "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
     )
@@ -88,19 +91,21 @@ def build_parser() -> argparse.ArgumentParser:
     loc = _location_flags(suppress=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
-    p.add_argument("--json", action="store_true", help="one JSON object: skills, shadowed, diagnostics")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
+    )
     p = sub.add_parser("show", parents=[loc], help="one skill in full")
     p.add_argument("name", help="the skill's command name, e.g. deploy or my-plugin:lint")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     p = sub.add_parser("validate", parents=[loc], help="check skills; exit 1 on errors (or warnings with --strict)")
     p.add_argument(
         "paths", nargs="*", type=Path, metavar="PATH", help="a skill folder, a SKILL.md or a skills folder (default: every tier)"
     )
     p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
     p.add_argument("-v", "--verbose", action="store_true", help="also show notes (info diagnostics)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
-    p.add_argument("--json", action="store_true", help="one JSON object per change, one per line")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per change, one per line")
     cli_rules.add_parsers(sub, loc)
     cli_rules.add_prompt_parser(sub, loc)
     cli_run.add_parser(sub, loc)
@@ -111,8 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the model's window x 0.01)",
     )  # fmt: skip
     p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
-    p.add_argument("--json", action="store_true", help="the listing, its budget and every entry's outcome as JSON")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the listing, its budget and every entry's outcome as JSON"
+    )
     return parser
+
+
+# The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
+JSON_COMMANDS = ("list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why")
 
 
 def missing_locations(args: argparse.Namespace) -> list[str]:
@@ -259,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     problems = [] if args.demo else missing_locations(args)
+    if args.json and args.command not in JSON_COMMANDS:
+        problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
     if problems:
         # As a usage error (exit 2): nothing was read, so no answer could be right.
         for problem in problems:
@@ -267,6 +280,16 @@ def main(argv: list[str] | None = None) -> int:
     locations = locations_from(args)
     if args.command is None:
         return run_app(args, locations)
+    try:
+        return _command(args, locations)
+    except BrokenPipeError:
+        # `skilldeck rules | head`: the reader left; nothing to report. What is still buffered for
+        # stdout goes nowhere, instead of failing again when Python flushes it on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _command(args: argparse.Namespace, locations: Locations) -> int:
     command = args.command
     workspace = Workspace(locations)
     if command == "watch":
@@ -280,18 +303,13 @@ def main(argv: list[str] | None = None) -> int:
     if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
-    try:
-        if command == "list":
-            return cmd_list(args, catalog)
-        if command == "show":
-            return cmd_show(args, catalog)
-        if command == "validate":
-            return cmd_validate(args, catalog)
-        return cmd_listing(args, catalog, workspace)
-    except BrokenPipeError:
-        # `skilldeck list | head`: the reader left; nothing to report.
-        sys.stderr.close()
-        return 0
+    if command == "list":
+        return cmd_list(args, catalog)
+    if command == "show":
+        return cmd_show(args, catalog)
+    if command == "validate":
+        return cmd_validate(args, catalog)
+    return cmd_listing(args, catalog, workspace)
 
 
 def run_app(args: argparse.Namespace, locations: Locations) -> int:

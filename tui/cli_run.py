@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) ->
     p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent")
     run_flags(p, suppress=True)
     p.add_argument("--allow", action="append", default=[], metavar="RULE", help="pre-approve this rule for the run (repeatable)")
-    p.add_argument("--json", action="store_true", help="one JSON object per event, one per line")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per event, one per line")
 
 
 def _event_dict(event: RunEvent) -> dict[str, Any]:

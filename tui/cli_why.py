@@ -45,7 +45,9 @@ def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) ->
         "--budget", type=budget_arg, default=None, help="listing budget in characters (default: as Claude Code sizes it)"
     )
     p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
-    p.add_argument("--json", action="store_true", help="one object: the gates, the outcome and the verdict")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one object: the gates, the outcome and the verdict"
+    )
 
 
 def run(args: argparse.Namespace, workspace: Workspace) -> int:

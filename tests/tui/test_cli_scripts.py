@@ -74,9 +74,14 @@ def test_every_reading_subcommand_has_json(tree: Tree) -> None:
         ("trust",),
         ("prompt", "release-notes"),
     ):
-        done = _skilldeck(tree, *argv, "--json")
-        assert done.returncode in (0, 1), (argv, done.stderr.decode())
-        assert isinstance(json.loads(done.stdout), dict), argv
+        after = _skilldeck(tree, *argv, "--json")
+        assert after.returncode in (0, 1), (argv, after.stderr.decode())
+        assert isinstance(json.loads(after.stdout), dict), argv
+        # Before the command too, as the location flags are taken.
+        before = _skilldeck(tree, "--json", *argv)
+        assert before.returncode == after.returncode and json.loads(before.stdout).keys() == json.loads(after.stdout).keys()
+    done = _skilldeck(tree, "--json", "allow", "Bash(ls)")
+    assert done.returncode == 2 and done.stderr == b"skilldeck: --json: allow has no JSON output\n"
 
 
 @pytest.mark.parametrize("budget", ["-5", "0", "abc", "1.5", ""])
@@ -174,3 +179,23 @@ def test_the_readme_puts_skilldeck_on_the_path_after_make_demo() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == str(ROOT / ".venv" / "bin" / "skilldeck")
+
+
+@pytest.mark.parametrize(
+    "argv", [("rules", "--json"), ("rules",), ("list",), ("check", "Bash(ls)", "--json"), ("why", "deploy"), ("trust", "--json")]
+)
+def test_a_reader_that_left_is_no_crash(tree: Tree, argv: tuple[str, ...]) -> None:
+    """`skilldeck rules --json | head -1`: a pipe whose reader is gone (closed before the first write,
+    so that no race decides it) ends the command quietly."""
+    import os
+
+    tree.skill("deploy", description="Ship it.")
+    read, write_end = os.pipe()
+    os.close(read)
+    where = ["--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
+    try:
+        done = subprocess.run([str(EXE), *argv, *where], stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert b"Traceback" not in done.stderr and b"Exception ignored" not in done.stderr, done.stderr.decode()
+    assert done.returncode in (0, 1, 2)
