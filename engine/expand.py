@@ -30,7 +30,7 @@ from typing import Literal
 
 from .argwords import split_arguments
 from .model import LoadedFrom, Skill
-from .shell import OUTPUT_CAP, TIMEOUT_S, exit_ok, failure_text, result_text, run_bounded
+from .shell import OUTPUT_CAP, TIMEOUT_S, CommandStop, exit_ok, failure_text, result_text, run_bounded
 from .shellquote import UnquotableError, contexts, quote_in
 
 SHELL_TIMEOUT_S = TIMEOUT_S
@@ -318,9 +318,9 @@ def preview_note(pattern: str, decision: str, reason: str) -> str:
     return f"[preview, not run: {pattern} · rules: {decision} ({reason}) · a real run {verdict}]"
 
 
-def _execute(pattern: Pattern, cwd: Path, timeout: float, cap: int) -> tuple[str, ShellRun]:
+def _execute(pattern: Pattern, cwd: Path, timeout: float, cap: int, stop: CommandStop | None = None) -> tuple[str, ShellRun]:
     try:
-        result = run_bounded(pattern.command, cwd, timeout, cap)
+        result = run_bounded(pattern.command, cwd, timeout, cap, stop)
     except OSError as exc:
         raise ExpansionError(f'Shell command failed for pattern "{pattern.text}": [stderr]\n{exc.strerror or exc}') from None
     run = ShellRun(pattern.text, pattern.command, result.output, result.exit_code, "allow", "", True, result.cut)
@@ -340,8 +340,10 @@ def run_shell(
     shell: ShellMode = "preview",
     timeout: float = SHELL_TIMEOUT_S,
     cap: int = OUTPUT_CAP,
+    stop: CommandStop | None = None,
 ) -> Expansion:
-    """Replace each pattern by its output (execute), or by what would happen (preview)."""
+    """Replace each pattern by its output (execute), or by what would happen (preview).
+    `stop` ends a running command from another thread (shell.CommandStopped is raised)."""
     runs: list[ShellRun] = []
     out: list[str] = []
     for piece in pieces:
@@ -360,7 +362,7 @@ def run_shell(
         if decision != "allow":
             why = reason or "Permission denied"
             raise ExpansionError(f'Shell command permission check failed for pattern "{piece.text}": {why}')
-        output, run = _execute(piece, cwd, timeout, cap)
+        output, run = _execute(piece, cwd, timeout, cap, stop)
         run.reason = reason
         runs.append(run)
         out.append(output)
@@ -380,10 +382,11 @@ def expand(
     timeout: float = SHELL_TIMEOUT_S,
     effort: str = "medium",
     plugin_data: Path | None = None,
+    stop: CommandStop | None = None,
 ) -> Expansion:
     """Everything Claude Code does to a skill before the model sees it. `shell="execute"` runs
     the allowed `!` commands (blocking the calling thread, up to `timeout` seconds each).
     `effort` fills ${CLAUDE_EFFORT}; `plugin_data` is a plugin's ${CLAUDE_PLUGIN_DATA}."""
     text = skill.read_body() if body is None else body
     pieces = render(skill, text, args, session_id, project_dir, effort, plugin_data)
-    return run_shell(pieces, project_dir, check, shell_disabled, shell, timeout)
+    return run_shell(pieces, project_dir, check, shell_disabled, shell, timeout, stop=stop)

@@ -16,6 +16,7 @@ from .locations import Locations
 from .mentions import Mention, attachments
 from .model import LoadedFrom, Skill
 from .permissions import Permissions
+from .shell import CommandStop
 
 # The effort a session runs at when neither the environment nor the skill says (Claude Code
 # 2.1.328 with its default model, as recorded: output_config.effort "medium").
@@ -135,6 +136,7 @@ def build_prompt(
     permissions: Permissions | None = None,
     shell: ShellMode = "preview",
     typed: bool = False,
+    stop: CommandStop | None = None,
 ) -> Prompt:
     """What invoking `name` sends. `shell="preview"` (the default) runs none of the skill's `!`
     commands: each is shown with what the rules decide. A real run passes `shell="execute"`:
@@ -174,6 +176,7 @@ def build_prompt(
         shell=shell,
         effort=effort,
         plugin_data=plugin_data_dir(locations, skill),
+        stop=stop,
     )
     forked = skill.context == "fork" if fork is None else fork
     if forked:

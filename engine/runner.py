@@ -36,6 +36,7 @@ from .model import Skill
 from .permissions import Decision, Permissions
 from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
 from .settings_edit import SettingsEditError, add_scoped_rule
+from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
 from .tools import Tool, ToolContext, builtin_tools, offered
@@ -162,9 +163,7 @@ class Runner(SkillCalls, Forks):
             self.emit(Failed(Error("not-user-invocable", not_typeable(skill.name), False)))
             return
         try:
-            # In a thread: the skill file is read again and its `!` commands run (up to 120 s each);
-            # the app's loop must keep drawing and `escape` must keep working meanwhile.
-            prompt = await asyncio.to_thread(self._prompt, skill, args, fork, True)
+            prompt = await self._expanded(skill, args, fork, True)
         except (ExpansionError, OSError) as exc:
             self.emit(Failed(Error("expansion", str(exc), False)))
             return
@@ -190,7 +189,18 @@ class Runner(SkillCalls, Forks):
         self.active_effort = skill.effort
         await self._loop()
 
-    def _prompt(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt:
+    async def _expanded(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt:
+        """What invoking the skill sends, its allowed `!` commands run. In a thread: the skill file
+        is read again and each command may take up to 120 s, while the app's loop keeps drawing.
+        Cancelling the run (`escape`) kills the running command's process group at once."""
+        stop = CommandStop()
+        try:
+            return await asyncio.to_thread(self._prompt, skill, args, fork, typed, stop)
+        except asyncio.CancelledError:
+            stop.stop()
+            raise
+
+    def _prompt(self, skill: Skill, args: str, fork: bool | None, typed: bool = False, stop: CommandStop | None = None) -> Prompt:
         return build_prompt(
             self.locations,
             self.catalog,
@@ -201,6 +211,7 @@ class Runner(SkillCalls, Forks):
             permissions=self.permissions,
             shell="execute",  # a real run: the allowed `!` commands run, as in Claude Code
             typed=typed,  # typed: the arguments trimmed as Claude Code trims a typed command's
+            stop=stop,
         )
 
     # The loop ----------------------------------------------------------------------------------

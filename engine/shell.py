@@ -15,6 +15,7 @@ import re
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,9 +54,46 @@ def _kill_group(pgid: int) -> None:
         pass  # a member changed user (setuid); the ones we own are gone with the signal
 
 
-def run_bounded(command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = OUTPUT_CAP) -> ShellResult:
+class CommandStop:
+    """Lets the run that started a skill's commands end them from another thread (`escape` in
+    the app): `stop()` kills the running command's process group at once and no command starts
+    after it. The commands run in a worker thread, so the app's loop never waits on them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._groups: set[int] = set()
+        self.stopped = False
+
+    def _started(self, pgid: int) -> bool:
+        with self._lock:
+            if not self.stopped:
+                self._groups.add(pgid)
+            return not self.stopped
+
+    def _ended(self, pgid: int) -> None:
+        with self._lock:
+            self._groups.discard(pgid)
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            groups = list(self._groups)
+        for pgid in groups:
+            _kill_group(pgid)
+
+
+class CommandStopped(Exception):
+    """The run was stopped while (or before) a command ran."""
+
+
+def run_bounded(
+    command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = OUTPUT_CAP, stop: CommandStop | None = None
+) -> ShellResult:
     """Run `command` with /bin/sh in `cwd`, stdin from /dev/null, stderr merged into stdout.
-    Blocks the calling thread for at most about `timeout` + AFTER_EXIT_S seconds."""
+    Blocks the calling thread for at most about `timeout` + AFTER_EXIT_S seconds; `stop.stop()`
+    from another thread ends it at once (CommandStopped is raised)."""
+    if stop is not None and stop.stopped:
+        raise CommandStopped(command)
     proc = subprocess.Popen(
         ["/bin/sh", "-c", command],
         cwd=cwd,
@@ -65,6 +103,8 @@ def run_bounded(command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = 
         start_new_session=True,  # its own process group: one killpg ends everything it started
     )
     assert proc.stdout is not None
+    if stop is not None and not stop._started(proc.pid):
+        _kill_group(proc.pid)
     fd = proc.stdout.fileno()
     os.set_blocking(fd, False)
     # Bytes, not characters: a UTF-8 character is at most 4 bytes, so this many bytes always
@@ -104,6 +144,10 @@ def run_bounded(command: str, cwd: Path, timeout: float = TIMEOUT_S, cap: int = 
         _kill_group(proc.pid)
         proc.stdout.close()
         proc.wait()
+        if stop is not None:
+            stop._ended(proc.pid)
+    if stop is not None and stop.stopped:
+        raise CommandStopped(command)
     text = b"".join(chunks).decode("utf-8", "replace")
     cut = size >= byte_cap or len(text) > cap
     text = text[:cap] + cut_note(cap) if cut else text.rstrip("\n")

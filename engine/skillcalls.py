@@ -8,7 +8,6 @@ and conversation.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -128,7 +127,7 @@ class SkillCalls:
         if refused:
             return result(refused, True), []
         try:
-            prompt = await asyncio.to_thread(self._prompt, skill, args, None)
+            prompt = await self._expanded(skill, args, None)
         except (ExpansionError, OSError) as exc:
             return result(str(exc), True), []
         if prompt.context == "fork":

@@ -245,3 +245,38 @@ async def test_a_skills_shell_command_runs_off_the_event_loop(tree: Tree, server
         break
     await run
     assert "Ready: written by the loop" in "".join(_texts(server.requests[0])), events
+
+
+def _running_in(folder: Path) -> list[int]:
+    """The processes whose working folder is `folder` (a skill's `!` commands run in the project)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if Path(os.readlink(entry / "cwd")) == folder:
+                    found.append(int(entry.name))
+            except OSError:
+                continue  # gone, or not ours to read
+    return found
+
+
+async def _until(condition: Any, what: str, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+async def test_cancelling_a_run_kills_a_skill_command_that_is_still_running(tree: Tree, server: MessagesServer) -> None:
+    """`escape` cancels the run's task: a `!` command of 30 s (run in a worker thread, so the loop
+    never waits on it) is killed with its process group, and no model request is made."""
+    tree.skill("slow", skill_text(body="A: !`touch started && sleep 30`\n", description="d", allowed__tools="Bash"))
+    runner, _ = _runner(tree, server)
+    project = Path(os.path.realpath(tree.project))
+    task = asyncio.create_task(runner.invoke("slow"))
+    await _until(lambda: (project / "started").exists() and _running_in(project), "the command to start")
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await _until(lambda: not _running_in(project), "the command to be killed", timeout=5.0)
+    assert server.requests == []
