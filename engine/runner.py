@@ -111,6 +111,8 @@ class Runner(SkillCalls, Forks):
         # What this conversation has seen of each file (Read, Write, Edit results depend on it).
         self._seen: dict[Path, bool] = {}
         self._listing: tuple[Catalog, str] | None = None
+        # Lines of a resumed conversation that were torn or broken, and so skipped.
+        self.skipped = 0
         # Why the last run stopped before the model was done (a failed request, the turn bound):
         # `proceed()` goes on from there.
         self.stopped: Error | None = None

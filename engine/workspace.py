@@ -7,12 +7,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .catalog import Catalog, Progress, build
+from .conversation import Transcript, latest_session, session_path
 from .diagnostics import Sink
 from .invoke import Prompt, build_prompt
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
+from .llm import Backend, backend_for
 from .locations import Locations
 from .model import Skill, SourceKind
 from .permissions import Decision, Permissions
+from .runevents import Ask, Emit
+from .runner import Runner
 from .settings import Settings, read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
@@ -51,6 +55,43 @@ class Workspace:
             if skill is not None:
                 return permissions.decide_skill_call(skill)
         return permissions.decide(tool, dict(tool_input))
+
+    def backend(self, name: str | None = None) -> Backend:
+        """The model backend a run uses: `anthropic` when named or when a key is set, else `offline`."""
+        return backend_for(name, self.locations.environ)
+
+    def session(
+        self,
+        catalog: Catalog,
+        *,
+        backend: Backend,
+        ask: Ask,
+        emit: Emit,
+        model: str | None = None,
+        permissions: Permissions | None = None,
+        resume: Path | None = None,
+    ) -> Runner:
+        """A conversation with a model, the one place a run is put together: `send(text)`,
+        `invoke(name, args, fork)` (a skill inline or forked), `proceed()` after a stop; cancel it by
+        cancelling the task that awaits it. `ask` answers a call no rule allows, `emit` gets every
+        RunEvent (engine/runevents.py). `resume`: a saved conversation to go on with (its torn
+        lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
+        environ = self.locations.environ
+        transcript = Transcript(resume, resume.stem) if resume else Transcript.create(environ=environ)
+        runner = Runner(
+            locations=self.locations, catalog=catalog, backend=backend, permissions=permissions or self.permissions(),
+            transcript=transcript, ask=ask, emit=emit, model=model,
+        )  # fmt: skip
+        if resume is not None:
+            runner.skipped = runner.resume(resume)
+        return runner
+
+    def latest_session(self) -> Path | None:
+        """The conversation saved last (`--resume` with no id)."""
+        return latest_session(self.locations.environ)
+
+    def session_path(self, session_id: str) -> Path:
+        return session_path(session_id, self.locations.environ)
 
     def trust_state(self) -> Trust:
         """Whether the project's own allow rules and skills' allowed-tools count (engine/trust.py)."""

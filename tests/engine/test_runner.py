@@ -280,3 +280,25 @@ async def test_cancelling_a_run_kills_a_skill_command_that_is_still_running(tree
         await task
     await _until(lambda: not _running_in(project), "the command to be killed", timeout=5.0)
     assert server.requests == []
+
+
+async def test_a_workspace_session_runs_and_resumes(tree: Tree, server: MessagesServer) -> None:
+    """The engine's face for a run: Workspace.session puts it together (as the app and the CLI
+    do); a second session resumes the first from its transcript."""
+    env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(tree.root / "state")}
+    workspace = Workspace(tree.locations(environ=env))
+    events: list[Any] = []
+
+    async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
+        return "deny"
+
+    server.script(Reply(text="Hello."), Reply(text="Again."))
+    first = workspace.session(workspace.load(), backend=workspace.backend(), ask=ask, emit=events.append)
+    await first.send("hi")
+    assert workspace.latest_session() == first.transcript.path
+    second = workspace.session(
+        workspace.load(), backend=workspace.backend(), ask=ask, emit=events.append, resume=first.transcript.path
+    )
+    assert [m.text for m in second.messages] == ["hi", "Hello."] and second.skipped == 0
+    await second.send("more")
+    assert _texts(server.requests[1]) == ["hi", "Hello.", "more"]
