@@ -63,7 +63,7 @@ class Stream:
     @property
     def console(self) -> Console:
         key = (self.file, self.plain)
-        if self._console is None or self._for is None or self._for[0] is not key[0] or self._for[1] != key[1]:
+        if self._console is None or self._for != key:
             # emoji=False: a description's `:rocket:` is text, not a picture. Plain: no colour
             # (even under FORCE_COLOR), and soft wrap so that no line is cut or padded to a width.
             options: dict[str, Any] = {"color_system": None, "soft_wrap": True} if key[1] else {}
@@ -100,9 +100,9 @@ def markup(value: object) -> str:
 _m = markup
 
 
-def count(n: int, word: str, plural: str = "") -> str:
+def count(n: int, word: str) -> str:
     """`1 error`, `2 errors`: a number and its noun, in the right number."""
-    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+    return f"{n:,} {word if n == 1 else word + 's'}"
 
 
 def _tally(catalog: Catalog) -> str:
