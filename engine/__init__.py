@@ -1,25 +1,32 @@
 """skilldeck's engine: the headless core. It never imports textual or tui.
 
 The public face is this module: build a `Workspace` from `Locations`, `load()` it into a
-`Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see.
+`Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see; start a run with
+`Workspace.session`, which tells its caller what happens through the RunEvent vocabulary
+(engine/runevents.py). The app and the CLI import nothing else of the engine (a test says so).
 """
 
 from .catalog import Catalog
 from .conversation import Message, Transcript, parse_fork_result
+from .demo import make_demo
 from .diagnostics import CODES
 from .diff import CatalogDiff
 from .expand import ExpansionError
 from .invoke import InvocationError, Prompt
 from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
-from .locations import Locations
+from .llm import Backend, Request, Usage, resolve_model, run_environ
+from .locations import BUNDLED_DIR, Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
 from .permissions import Decision, Permissions, call_from_rule
+from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
+from .runner import Runner
 from .safeio import read_regular
 from .sanitize import json_printable, printable
 from .settings import PlacedRule, Settings, read_settings
 from .settings_edit import EDITABLE_SCOPES, SettingsEditError
 from .skilltree import skill_files
 from .spec import with_missing_skill_md
+from .toolcheck import suggested_rule
 from .trust import Trust
 from .watch import WatchHandle
 from .why import Why, trace_why
@@ -27,16 +34,24 @@ from .why.find import close_names
 from .workspace import Workspace, load_paths
 
 __all__ = [
+    "BUNDLED_DIR",
     "CODES",
     "EDITABLE_SCOPES",
     "OWN_SKILLS_NOTE",
+    "Added",
+    "Ask",
+    "Backend",
     "Budget",
+    "Call",
     "Catalog",
     "CatalogDiff",
     "Decision",
     "Diagnostic",
+    "Emit",
     "ExpansionError",
+    "Failed",
     "Foreign",
+    "Fork",
     "InvocationError",
     "Listing",
     "ListingEntry",
@@ -44,9 +59,15 @@ __all__ = [
     "LoadedFrom",
     "Locations",
     "Message",
+    "Notice",
     "Permissions",
     "PlacedRule",
     "Prompt",
+    "Request",
+    "Result",
+    "RunEvent",
+    "Runner",
+    "Sending",
     "Settings",
     "SettingsEditError",
     "Severity",
@@ -54,8 +75,10 @@ __all__ = [
     "Skill",
     "Source",
     "SourceKind",
+    "Streamed",
     "Transcript",
     "Trust",
+    "Usage",
     "WatchHandle",
     "Why",
     "Workspace",
@@ -64,11 +87,15 @@ __all__ = [
     "close_names",
     "json_printable",
     "load_paths",
+    "make_demo",
     "parse_fork_result",
     "printable",
     "read_regular",
     "read_settings",
+    "resolve_model",
+    "run_environ",
     "skill_files",
+    "suggested_rule",
     "trace_why",
     "with_missing_skill_md",
 ]

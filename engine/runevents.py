@@ -18,8 +18,14 @@ class Added:
 
 
 @dataclass
-class Text:
+class Streamed:
+    """A piece of the model's answer as it streams."""
+
     delta: str
+
+
+# The name the app and the CLI knew it by, until they import it as Streamed (issue 18).
+Text = Streamed
 
 
 @dataclass
@@ -72,7 +78,7 @@ class Notice:
     message: str
 
 
-RunEvent = Added | Text | Call | Result | Fork | Failed | Usage | Sending | Notice
+RunEvent = Added | Streamed | Call | Result | Fork | Failed | Usage | Sending | Notice
 Emit = Callable[[RunEvent], None]
 # Answer "once", "always" or "deny" for a tool call no rule allows.
 Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]

@@ -34,7 +34,8 @@ from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resol
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
-from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Text
+from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
+from .runevents import Text as Text  # re-exported until the app imports Streamed from engine
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
@@ -287,7 +288,7 @@ class Runner(SkillCalls, Forks):
         async for event in self.backend.stream(request):
             if isinstance(event, TextDelta):
                 text.append(event.text)
-                self.emit(Text(event.text))
+                self.emit(Streamed(event.text))
             elif isinstance(event, ToolUse):
                 blocks.append(Block("tool_use", id=event.id, name=event.name, input=event.input))
                 if event.error:
