@@ -34,10 +34,15 @@ class CatalogDiff:
     diagnostics_added: tuple[Diagnostic, ...] = ()
     diagnostics_cleared: tuple[Diagnostic, ...] = ()
     elapsed_ms: float = 0.0
+    # Settings files written since the last snapshot (their rules, overrides and budget settings
+    # may have changed even when no skill did): a change the app and `watch` must show.
+    settings: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.diagnostics_added or self.diagnostics_cleared)
+        return not (
+            self.added or self.removed or self.changed or self.diagnostics_added or self.diagnostics_cleared or self.settings
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +52,7 @@ class CatalogDiff:
             "diagnostics_added": len(self.diagnostics_added),
             "diagnostics_cleared": len(self.diagnostics_cleared),
             "elapsed_ms": round(self.elapsed_ms, 1),
+            "settings": list(self.settings),
         }
 
     def summary(self) -> str:
@@ -65,6 +71,8 @@ class CatalogDiff:
                 parts.append(f"{new} new {word}{'s' if new > 1 else ''}")
             if fixed:
                 parts.append(f"{fixed} {word}{'s' if fixed > 1 else ''} fixed")
+        if self.settings:
+            parts.append(f"{len(self.settings)} settings file{'s' if len(self.settings) > 1 else ''} changed")
         return ", ".join(parts) or "no visible change"
 
 

@@ -21,6 +21,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
@@ -322,6 +323,9 @@ class WatchHandle:
             old, new = self.catalog, self._reload()
             self.catalog = new
             change = diff(old, new, (time.perf_counter() - started) * 1000)
+            written = self._settings_written(paths)
+            if written:
+                change = replace(change, settings=written)
         except Exception:  # a watcher must outlive any one bad reload
             log.exception("reload after a change failed")
             return
@@ -331,6 +335,11 @@ class WatchHandle:
                 self.callback(new, change)
             except Exception:
                 log.exception("watch callback failed")
+
+    def _settings_written(self, paths: set[str]) -> tuple[str, ...]:
+        """The settings files (and installed_plugins.json) among the changed paths."""
+        files = {str(p) for _, p in self.locations.settings_files()} | {str(self.locations.installed_plugins_file())}
+        return tuple(sorted(files & paths))
 
     def reload_all(self) -> None:
         """Forget every cached read and load again, in the watch thread (the app's `r`).

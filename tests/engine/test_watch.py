@@ -56,6 +56,20 @@ def _start(tree: Tree, recorder: Recorder, handles: list[WatchHandle], **kw: obj
     return handle
 
 
+def test_a_settings_write_is_a_change(watched) -> None:  # type: ignore[no-untyped-def]
+    """A settings file written (here by skilldeck's own "allow always", a write and a rename)
+    reaches the callback though no skill changed: the Rules pane and `watch` must show it."""
+    tree, rec, handles = watched
+    tree.skill("a", skill_text(name="a", description="one"))
+    _start(tree, rec, handles)
+    Workspace(tree.locations()).add_rule("Bash(make test)", "allow", "local")
+    local = str(tree.project / ".claude" / "settings.local.json")
+    with rec._cond:
+        assert rec._cond.wait_for(lambda: any(local in c.settings for c in rec.changes), 10.0), rec.changes
+    change = next(c for c in rec.changes if local in c.settings)
+    assert not change.empty and "1 settings file changed" in change.summary() and change.to_dict()["settings"] == [local]
+
+
 def _desc(catalog: Catalog, name: str) -> str | None:
     skill = catalog.skills.get(name)
     return skill.description if skill else None
