@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate
+from typing import Protocol
 
 import yaml
 
@@ -72,7 +73,13 @@ def yaml_problem(text: str) -> str | None:
         loader.dispose()
 
 
-def _walk_events(loader: yaml.SafeLoader) -> str | None:
+class _Events(Protocol):
+    """The part of a PyYAML loader the walk uses (types-PyYAML leaves get_event unannotated)."""
+
+    def get_event(self) -> yaml.Event | None: ...
+
+
+def _walk_events(loader: _Events) -> str | None:
     # One running node count per open collection, the expanded size of each anchor, and the
     # nodes aliases have added so far.
     open_sizes: list[int] = []
@@ -93,7 +100,8 @@ def _walk_events(loader: yaml.SafeLoader) -> str | None:
         if isinstance(event, yaml.CollectionEndEvent):
             size, anchor = open_sizes.pop(), open_anchors.pop()
         elif isinstance(event, yaml.AliasEvent):
-            size = anchors.get(event.anchor, 1)
+            # An alias always names an anchor; an unknown one counts as one node.
+            size = anchors.get(event.anchor, 1) if event.anchor is not None else 1
             added += size
             if added > MAX_ALIAS_NODES:
                 return (

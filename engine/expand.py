@@ -168,7 +168,11 @@ class _Substituter:
         text = self.escape.sub(PROTECTED, text)
         for name, index in self.named:
             pattern = re.compile(r"\$" + re.escape(name) + r"(?![\[\w])")
-            text = pattern.sub(lambda m, i=index: used(self.value(self.word(i), prose)), text)
+
+            def by_name(_: re.Match[str], i: int = index) -> str:
+                return used(self.value(self.word(i), prose))
+
+            text = pattern.sub(by_name, text)
 
         def indexed(m: re.Match[str]) -> str:
             found = self.word(int(m.group(1)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C encoder, ensure_ascii=False
+from json.encoder import encode_basestring  # the C encoder, ensure_ascii=False
 from typing import Any
 
 # Real settings nest about six levels (hooks); a hundred leaves room for anything sensible and
@@ -86,7 +86,9 @@ class JsonObject:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, JsonObject) and self.pairs == other.pairs
 
-    __hash__ = None  # type: ignore[assignment]  # mutable
+    # Mutable, so unhashable as a dict is. Python's own idiom; typeshed types object.__hash__ as a
+    # method, so mypy cannot see that None is allowed here.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"JsonObject({self.pairs!r})"

@@ -65,7 +65,10 @@ def _json_type(value: Any) -> str:
         return "boolean"
     if isinstance(value, int | float):
         return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+_JSON_TYPES: dict[type[Any], str] = {str: "string", list: "array", dict: "object"}
 
 
 SKILL_SCHEMA = {

@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-_BASE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    # The C loader when PyYAML was built with libyaml; both have the safe loader's interface.
+    _BASE = yaml.SafeLoader
+else:
+    _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DECIMAL = re.compile(r"[-+]?[0-9][0-9_]*")
 _DIGITS = re.compile(r"[-+]?[0-9]+")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _FAILURES = (ValueError, TypeError, KeyError, OverflowError, AttributeError, yaml.constructor.ConstructorError)
 
 
-class Loader(_BASE):  # type: ignore[misc,valid-type]
+class Loader(_BASE):
     # Its own table of implicit types (the YAML 1.2 core schema below), not PyYAML's 1.1 one.
     yaml_implicit_resolvers: dict[Any, Any] = {}
 
@@ -36,6 +40,10 @@ class Loader(_BASE):  # type: ignore[misc,valid-type]
         super().__init__(stream)
         # (node, message) for each value read otherwise than PyYAML would have.
         self.notes: list[tuple[Any, str]] = []
+
+    if TYPE_CHECKING:
+        # types-PyYAML leaves Resolver.resolve unannotated; this is what it takes and gives.
+        def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str: ...
 
 
 # The YAML 1.2 core schema's plain scalars (yaml.org/spec/1.2.2 §10.3.2), first match wins.

@@ -246,7 +246,7 @@ class _Parser:
     # Words -------------------------------------------------------------------------------------
     def parse_word(self) -> Word:
         start = self.i
-        value: list[str] | None = []
+        value: list[str] = []
         glob = brace = False
         tilde = self.peek() == "~"
         dynamic = False

@@ -170,3 +170,4 @@ def root_problem(root: Path, sink: Sink) -> bool:
     if not os.path.isdir(root):
         sink.warning("not-a-skill-dir", root, "this is a file, not a folder; nothing loads from it", "make it a folder")
         return True
+    return False
