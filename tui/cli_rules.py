@@ -126,11 +126,12 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
     if command == "check":
         call = call_from_rule(args.call)
         if call is None:
-            render.err.print(f"[red]{args.call!r} is not a call[/]: write Tool(input), e.g. Skill(deploy) or 'Bash(git push)'")
+            shown = render.markup(repr(args.call))
+            render.err.print(f"[red]{shown} is not a call[/]: write Tool(input), e.g. Skill(deploy) or 'Bash(git push)'")
             return 2
         _warn_unknown_tool(call[0])
-        permissions = workspace.permissions()
-        decision = permissions.decide(*call)
+        # A Skill call is decided with its skill, as a run decides the model's Skill calls.
+        decision = workspace.check(*call, catalog=workspace.load() if call[0] == "Skill" else None)
         if args.json:
             json.dump(decision.to_dict(), sys.stdout)
             sys.stdout.write("\n")

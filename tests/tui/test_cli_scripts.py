@@ -148,7 +148,17 @@ def test_check_exits_with_the_decision_and_warns_on_an_unknown_tool(tree: Tree) 
     done = _skilldeck(tree, "check", "Frobnicate(x)")
     assert "no tool named Frobnicate" in done.stderr.decode()
     assert _skilldeck(tree, "check", "mcp__github__create_issue").stderr == b""
-    assert _skilldeck(tree, "check", "Bash(").returncode == 2
+    done = _skilldeck(tree, "check", "[bold]Bash(")
+    assert done.returncode == 2 and done.stderr.decode().startswith("'[bold]Bash(' is not a call")
+
+
+def test_check_decides_a_skill_call_as_a_run_does(tree: Tree) -> None:
+    """The model's Skill call runs unasked unless the skill widens its tools (Claude Code's rule)."""
+    tree.skill("plain", description="Plain.")
+    tree.skill("tooled", description="Tooled.", allowed__tools="Bash(git *)")
+    assert _skilldeck(tree, "check", "Skill(plain)").returncode == 0
+    assert _skilldeck(tree, "check", "Skill(tooled)").returncode == 1
+    assert _skilldeck(tree, "check", "Skill(absent)").returncode == 1
 
 
 def test_version_and_a_usage_that_needs_no_command() -> None:
