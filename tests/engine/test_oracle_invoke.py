@@ -12,6 +12,7 @@ failed invocation, Claude Code's error text; the model a skill names and the eff
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -26,8 +27,9 @@ from engine.conversation import api_messages
 from engine.expand import ExpansionError
 from engine.invoke import InvocationError, build_prompt, parse_typed
 from engine.llm import resolve_model
+from tests.llm_server import MessagesServer, Reply
 from tests.oracle.record_invoke import placeholders
-from tests.oracle.replay import case_locations
+from tests.oracle.replay import case_locations, flag_values
 from tests.oracle.workspace import HERE, Places, build, load_cases
 
 RECORDINGS = HERE / "recordings" / "invoke"
@@ -115,6 +117,44 @@ def test_skilldeck_prompt_prints_claude_codes_refusal(name: str, tmp_path: Path)
     with pytest.raises((InvocationError, ExpansionError)) as failed:
         workspace.expand(workspace.load(), typed_name, typed, run_shell=True)
     assert placeholders(str(failed.value), places, None) == RECORDED[name]["result"]
+
+
+RAN = sorted(n for n, r in RECORDED.items() if r["main"] or r["subagents"])
+
+
+@pytest.mark.parametrize("name", RAN)
+def test_a_run_sends_the_recorded_first_request(name: str, tmp_path: Path) -> None:
+    """`skilldeck run` (a Workspace session through the real SDK to a local server) sends as its
+    first request exactly what Claude Code sent: every message, the model and the effort; for a
+    typed fork, the subagent's task."""
+    want = theirs(RECORDED[name])
+    case = load_cases("invoke")[name]
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    with MessagesServer() as server:
+        server.script(Reply(text="done"), Reply(text="done"))
+        environ = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(places.root / "state")}
+        workspace = Workspace(case_locations(case, places, environ))
+
+        async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
+            return "deny"
+
+        session = workspace.session(
+            workspace.load(), backend=workspace.backend("anthropic"), ask=ask, emit=lambda event: None,
+            model=next(iter(flag_values(places.fill(case.get("args", [])), "--model")), None),
+        )  # fmt: skip
+        name_typed, typed = parse_typed(places.fill(case["prompt"]))
+        asyncio.run(session.invoke(name_typed, typed))
+        first = server.requests[0]
+    sent = placeholders(
+        [[{"type": b["type"], "text": b["text"]} for b in m["content"]] for m in first["messages"]],
+        places,
+        session.transcript.session_id,
+    )
+    if "fork" in want:
+        assert sent[0] == want["fork"]
+        return
+    assert sent == want["blocks"]
+    assert first["model"] == want["model"] and first["output_config"] == {"effort": want["effort"]}
 
 
 def main() -> int:
