@@ -98,7 +98,7 @@ def plugin_data_dir(locations: Locations, skill: Skill) -> Path | None:
     if name is None or skill.loaded_from is not LoadedFrom.PLUGIN:
         return None
     override = locations.environ.get("CLAUDE_CODE_PLUGIN_CACHE_DIR")
-    plugins = Path(override) if override else locations.user_dir / "plugins"
+    plugins = Path(override) if override else locations.user / "plugins"
     market = "inline"
     try:
         parts = skill.source.root.relative_to(plugins / "cache").parts

@@ -136,7 +136,8 @@ def usage_score(count: float, last_used_ms: float, now_ms: float) -> float:
     """Claude Code's usage score: the count, halved every 7 days since last use, never below a tenth."""
     days = (now_ms - last_used_ms) / 86_400_000
     try:
-        decay = 0.5 ** (days / 7)
+        # float ** float is typed Any (a negative base gives a complex); 0.5 is positive.
+        decay: float = 0.5 ** (days / 7)
     except OverflowError:
         # A last use far in the future: JavaScript's Math.pow gives Infinity, Python raises.
         decay = math.inf

@@ -86,8 +86,11 @@ def brace_alternatives(text: str, cap: int = 256) -> list[str] | None:
     bounds = [open_at, *commas, j]
     out: list[str] = []
     for start, end in itertools.pairwise(bounds):
-        for alt in brace_alternatives(text[:open_at] + text[start + 1 : end] + text[j + 1 :], cap) or [None]:
-            if alt is None or len(out) >= cap:
+        alternatives = brace_alternatives(text[:open_at] + text[start + 1 : end] + text[j + 1 :], cap)
+        if not alternatives:
+            return None
+        for alt in alternatives:
+            if len(out) >= cap:
                 return None
             out.append(alt)
     return out

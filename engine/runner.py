@@ -316,8 +316,10 @@ class Runner(SkillCalls, Forks):
             # A call cut by max_tokens may hold half a command: it never runs, and gets a result
             # that says so (a tool_use without one would make the conversation unsendable).
             why = "the answer was cut off by max_tokens inside it" if stop == "max_tokens" else f"the answer stopped with {stop}"
-            text = f"Not run: {why}, so its input may be incomplete."
-            self._add(Message("user", [Block("tool_result", text, tool_use_id=b.id, is_error=True) for b in blocks], kind="tool"))
+            not_run = f"Not run: {why}, so its input may be incomplete."
+            self._add(
+                Message("user", [Block("tool_result", not_run, tool_use_id=b.id, is_error=True) for b in blocks], kind="tool")
+            )
             names = ", ".join(b.name for b in blocks)
             kind = "max-tokens" if stop == "max_tokens" else "stop"
             self._stop(

@@ -39,7 +39,9 @@ def quiet_watchdog_threads() -> None:
 
         def hook(args: threading.ExceptHookArgs) -> None:
             if args.thread is not None and type(args.thread).__module__.startswith("watchdog."):
-                log.warning("a watchdog thread died", exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+                # The exception carries its type and traceback (threading takes all three from
+                # sys.exc_info(), so the value is never None here).
+                log.warning("a watchdog thread died", exc_info=args.exc_value)
                 return
             previous(args)
 

@@ -140,10 +140,10 @@ def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], c
     if name in READS_PATHS:
         recursive = name in RECURSIVE or _recursive_flag(inv)
         for word in args:
-            place = (_where(word, cwd, perms), word.raw)
-            found.reads.append(place)
+            read = (_where(word, cwd, perms), word.raw)
+            found.reads.append(read)
             if word.glob or recursive:
-                found.sweeps.append(place)
+                found.sweeps.append(read)
         if recursive and name in SEARCHES and len(args) <= 1:
             # `grep -r KEY` with no folder searches the current one: every file under it.
             found.sweeps.append((cwd, "."))
@@ -279,9 +279,9 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
 
     # 3. What cannot be read is never taken as allowed.
     if opaque:
-        found = "; ".join(dict.fromkeys(opaque))
+        unreadable = "; ".join(dict.fromkeys(opaque))
         return Decision(
-            "ask", None, f"the command has {found}: Claude Code asks before running such a line, and so does skilldeck"
+            "ask", None, f"the command has {unreadable}: Claude Code asks before running such a line, and so does skilldeck"
         )
 
     # 4. Every command it runs must be allowed by a rule, or only read.
@@ -310,8 +310,8 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
         if place is None:
             return Decision("ask", None, f"`{raw}` leads to a place that cannot be known before it runs, so Claude Code asks")
         if not perms.is_inside(place) and not ((place, raw) in paths.reads and _read_rule_allows(perms, place)):
-            where = real(place)
-            shown = f"`{raw}`" if raw == str(where) else f"`{raw}` (that is {where})"
+            resolved = real(place)
+            shown = f"`{raw}`" if raw == str(resolved) else f"`{raw}` (that is {resolved})"
             said = next((blocked_outside(i.name, place, perms.dirs) for i in invs if i.name and _names(i, raw)), "")
             return Decision("ask", None, f"{shown} is outside the working folder, so Claude Code asks", said=said)
     if not invs:

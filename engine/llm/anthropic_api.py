@@ -110,7 +110,9 @@ class AnthropicBackend:
         except anthropic.APIStatusError as exc:
             # An `error` event inside a 200 stream carries its kind in the body.
             body = exc.body if isinstance(exc.body, dict) else {}
-            error = body.get("error") if isinstance(body.get("error"), dict) else body
+            error = body.get("error")
+            if not isinstance(error, dict):
+                error = body
             kind = {"overloaded_error": "overloaded", "rate_limit_error": "rate-limit"}.get(str(error.get("type")), "server")
             yield _error("overloaded" if exc.status_code == 529 else kind, f"HTTP {exc.status_code}")
         except anthropic.APIError as exc:

@@ -70,11 +70,16 @@ def capped_http_client(anthropic: Any, max_bytes: int = MAX_RESPONSE_BYTES) -> A
     """The SDK's default async HTTP client, whose responses fail with `StreamFault` past
     `max_bytes`; None when this SDK has no default client to build on."""
     default = getattr(anthropic, "DefaultAsyncHttpxClient", None)
+    if default is None:
+        return None
     base = next((c for c in getattr(default, "__mro__", ()) if c.__name__ == "AsyncClient"), None)
     if base is None:
         return None
     # httpx, or the fork the installed SDK depends on: whichever the SDK's own client comes from.
     httpx = sys.modules[base.__module__.split(".")[0]]
+
+    # The two bases below come from a module picked at run time, which mypy cannot see into:
+    # it reads them as unknown names of type Any, hence the ignores.
 
     class Capped(httpx.AsyncByteStream):  # type: ignore[misc,name-defined]
         def __init__(self, inner: Any) -> None:

@@ -204,7 +204,7 @@ def path_tiers(paths: list[Path], sink: Sink) -> list[Tier]:
         if lowercase is not None:
             # A skill folder whose file is skill.md: not a skills folder holding a loose skill.md.
             lowercase_skill_file(lowercase, sink)
-            entries: tuple = ()
+            entries: tuple[Entry, ...] = ()
         elif os.path.isfile(path):
             entries = (single_skill(path.parent),) if path.name == "SKILL.md" else ()
             if not entries:

@@ -168,11 +168,11 @@ def _trace_name(tracer: Tracer, name: str, overrides: dict[str, Any]) -> Why:
                     tracer, candidate, None, source, tracer.loaded_at(candidate, through_links=False), overrides, "name"
                 )
     failed = next((d for d in catalog.diagnostics if d.skill == name and d.code not in NOT_PARSE), None)
-    source = tracer.holder(failed.path) if failed is not None else None
-    if failed is not None and source is not None:
+    holder = tracer.holder(failed.path) if failed is not None else None
+    if failed is not None and holder is not None:
         if isdir(failed.path):
             return folder_without_skill(tracer, failed.path)
-        return trace_file(tracer, failed.path, None, source, None, overrides, "name")
+        return trace_file(tracer, failed.path, None, holder, None, overrides, "name")
     return _not_found(tracer, name)
 
 

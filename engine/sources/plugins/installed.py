@@ -25,15 +25,15 @@ def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
         records = [records]
     if not isinstance(records, list):
         return None
-    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("installPath"), str)]
-    for record in records:
+    installs: list[dict[str, Any]] = [r for r in records if isinstance(r, dict) and isinstance(r.get("installPath"), str)]
+    for record in installs:
         project = record.get("projectPath")
         if isinstance(project, str) and project and Path(project) == locations.project:
             return record
-    for record in records:
+    for record in installs:
         if record.get("scope", "user") == "user":
             return record
-    return records[0] if records else None
+    return installs[0] if installs else None
 
 
 def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:

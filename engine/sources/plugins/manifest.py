@@ -119,8 +119,7 @@ def validate_manifest(data: dict[str, Any], path: Path, sink: Sink) -> tuple[str
     the plugin. Invalid display fields are dropped (Claude Code drops them and loads the plugin)."""
     name = data.get("name")
     if not isinstance(name, str) or not name:
-        problem = "has no `name`" if name is None else f"`name` must be a non-empty string, not {_kind(name)}"
-        fatal = [problem]
+        fatal = ["has no `name`" if name is None else f"`name` must be a non-empty string, not {_kind(name)}"]
     elif " " in name:
         fatal = [f"`name` {name!r} contains spaces"]
     elif _NAME_HAZARD.search(name):
