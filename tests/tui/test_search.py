@@ -58,3 +58,30 @@ def test_narrowing_while_typing_matches_a_fresh_search() -> None:
         assert typed == [r.skill.name for r in SearchIndex(many).search(prefix)]
     typing.search("beta")
     assert len(typing.search("alpha")) == 200, "a new word after a different one searches everything again"
+
+
+def test_word_and_prefix_matches_rank_above_fuzzy_ones() -> None:
+    """Issue 17: "react" put "refactor" (r-e-a-c-t in order) above "Master React"."""
+    index = SearchIndex(
+        [
+            _skill("refactor", "Refactor code."),
+            _skill("master-skills", "Master React hooks and state."),
+            _skill("preact-tools", "Small components."),
+            _skill("react-native", "Mobile apps."),
+            _skill("react", "The one."),
+            _skill("frontend", "Uses unreactive stores."),
+            _skill("ui-react", "Components."),
+        ]
+    )
+    names = [r.skill.name for r in index.search("react")]
+    # exact, prefix, word start in the name, word start in the description, name substring,
+    # description substring, fuzzy.
+    assert names == ["react", "react-native", "ui-react", "master-skills", "preact-tools", "frontend", "refactor"]
+
+
+def test_many_hits_rank_the_same_way() -> None:
+    """Past 4 x limit hits the ranking takes a faster path: it must keep the same order."""
+    filler = [_skill(f"reaxct-{i:04d}", "Nothing here.") for i in range(1000)]
+    index = SearchIndex([*filler, _skill("refactor", "Refactor code."), _skill("master-skills", "Master React hooks.")])
+    names = [r.skill.name for r in index.search("react", limit=10)]
+    assert names[:2] == ["master-skills", "refactor"], names
