@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from .catalog import Catalog, Progress, build
@@ -53,6 +53,8 @@ _STOP = object()
 _RELOAD_ALL = object()
 # Event kinds that say nothing changed (watchdog reports opens and read-only closes too).
 _QUIET_EVENTS = frozenset({"opened", "closed_no_write"})
+# What one watched folder is watched by: the observer, and its watch (or a tree's shallow watches).
+_Watch = tuple[BaseObserver, ObservedWatch | Shallow]
 
 
 class IncrementalLoader:
@@ -116,7 +118,7 @@ class WatchHandle:
         self._handler = _Handler(self._events, self._relevant)
         self._inotify: BaseObserver | None = None
         self._polling: PollingObserver | None = None
-        self._watches: dict[tuple[str, bool], object] = {}
+        self._watches: dict[tuple[str, bool], _Watch] = {}
         self._tracked: tuple[str, ...] = ()
         self._recursive: tuple[str, ...] = ()
         self._watch_diagnostics: list[Diagnostic] = []
@@ -230,7 +232,7 @@ class WatchHandle:
         )
 
     def _unschedule(self, key: tuple[str, bool]) -> None:
-        observer, watch = self._watches.pop(key)  # type: ignore[misc]
+        observer, watch = self._watches.pop(key)
         # watchdog may raise its own KeyError for a folder that churned away.
         for one in watch.watches if isinstance(watch, Shallow) else (watch,):
             with contextlib.suppress(Exception):
@@ -278,10 +280,11 @@ class WatchHandle:
     def _recover(self) -> None:
         log.warning("the inotify observer died; starting a new one and reading everything again")
         dead, self._inotify = self._inotify, None
-        for key in [k for k, (observer, _) in self._watches.items() if observer is dead]:  # type: ignore[misc]
+        for key in [k for k, (observer, _) in self._watches.items() if observer is dead]:
             del self._watches[key]
         with contextlib.suppress(Exception):
-            dead.stop()  # type: ignore[union-attr]
+            if dead is not None:  # never: only a live observer can be found unhealthy
+                dead.stop()
         self._force_callback = True
         self._apply(set(), time.perf_counter(), full=True)
 
@@ -309,11 +312,12 @@ class WatchHandle:
                     return
                 batch.add(item)
             full = _RELOAD_ALL in batch
-            batch.discard(_RELOAD_ALL)
+            # Every item but the two sentinels is a path (_STOP has returned already).
+            paths = {item for item in batch if isinstance(item, str)}
             if not self._healthy():
                 self._recover()
                 continue
-            self._apply(batch, started, full)  # type: ignore[arg-type]
+            self._apply(paths, started, full)
 
     def _apply(self, paths: set[str], started: float, full: bool = False) -> None:
         try:
@@ -322,6 +326,7 @@ class WatchHandle:
             self.loader.invalidate(paths)
             old, new = self.catalog, self._reload()
             self.catalog = new
+            assert old is not None  # __init__ loads before the thread that calls this starts
             change = diff(old, new, (time.perf_counter() - started) * 1000)
             written = self._settings_written(paths)
             if written:
@@ -366,7 +371,7 @@ class WatchHandle:
 
     @property
     def polled(self) -> tuple[str, ...]:
-        return tuple(k[0] for k, (observer, _) in self._watches.items() if observer is self._polling)  # type: ignore[misc]
+        return tuple(k[0] for k, (observer, _) in self._watches.items() if observer is self._polling)
 
 
 def watch(

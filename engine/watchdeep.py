@@ -13,9 +13,12 @@ import contextlib
 import logging
 import os
 import threading
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .scan import MAX_DEPTH, MAX_DIRS_PER_ROOT
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import ObservedWatch
 
 log = logging.getLogger("engine.watch")
 # How deep a tree too deep for a recursive watch is followed: the scan never looks deeper.
@@ -51,7 +54,7 @@ def quiet_watchdog_threads() -> None:
 class Shallow(NamedTuple):
     """The folder-by-folder watches that stand for one recursive watch (see WatchHandle._schedule_shallow)."""
 
-    watches: list[Any]
+    watches: list[ObservedWatch]
 
 
 def shallow_folders(root: str, depth: int = SHALLOW_DEPTH, limit: int = MAX_DIRS_PER_ROOT) -> list[str]:
