@@ -21,10 +21,11 @@ from engine import (
     Workspace,
     json_printable,
     load_paths,
+    make_demo,
     printable,
+    run_environ,
     with_missing_skill_md,
 )
-from engine.llm import run_environ
 
 from . import cli_rules, cli_run, cli_why, render
 from .cli_why import budget_arg
@@ -145,8 +146,6 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
-        from engine.demo import make_demo
-
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
         args.demo_root = folder
@@ -321,9 +320,8 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
     paths = PathDisplay.default([(demo, "<demo>")] if demo else [])
     resume = None
     if args.resume:
-        from engine.conversation import latest_session, session_path
-
-        resume = latest_session(locations.environ) if args.resume == "latest" else session_path(args.resume, locations.environ)
+        workspace = Workspace(locations)
+        resume = workspace.latest_session() if args.resume == "latest" else workspace.session_path(args.resume)
         if resume is None or not resume.is_file():
             render.err.print(f"[red]no saved conversation {'' if args.resume == 'latest' else args.resume}[/]")
             return 1

@@ -11,9 +11,21 @@ from typing import Any
 
 from rich.markup import escape
 
-from engine import Transcript, Workspace, call_from_rule, json_printable, printable
-from engine.llm import backend_for
-from engine.runner import Added, Call, Failed, Fork, Notice, Result, RunEvent, Runner, Sending, Text
+from engine import (
+    Added,
+    Call,
+    Failed,
+    Fork,
+    Notice,
+    Result,
+    RunEvent,
+    Sending,
+    Streamed,
+    Workspace,
+    call_from_rule,
+    json_printable,
+    printable,
+)
 
 from . import render
 
@@ -48,7 +60,7 @@ def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) ->
 
 
 def _event_dict(event: RunEvent) -> dict[str, Any]:
-    if isinstance(event, Text):
+    if isinstance(event, Streamed):
         return {"type": "text", "text": event.delta}
     if isinstance(event, Added):
         return {
@@ -88,7 +100,6 @@ def _event_dict(event: RunEvent) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, workspace: Workspace) -> int:
-    env = workspace.locations.environ
     catalog = workspace.load()
     permissions = workspace.permissions()
     failed: list[str] = []
@@ -126,11 +137,10 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         answer = await asyncio.to_thread(input, f"Allow {shown}? [o]nce / [a]lways / [d]eny: ")
         return {"o": "once", "a": "always"}.get(answer.strip().lower()[:1], "deny")
 
-    transcript = Transcript.create(environ=env)
-    runner = Runner(
-        locations=workspace.locations, catalog=catalog, backend=backend_for(args.backend, env), permissions=permissions,
-        transcript=transcript, ask=ask, emit=emit, model=args.model,
-    )  # fmt: skip
+    runner = workspace.session(
+        catalog, backend=workspace.backend(args.backend), ask=ask, emit=emit, model=args.model, permissions=permissions
+    )
+    transcript = runner.transcript
     text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
     try:
         asyncio.run(runner.invoke(args.name, text, fork=args.fork))

@@ -25,16 +25,23 @@ from rich.text import Text
 
 from engine import (
     OWN_SKILLS_NOTE,
+    Added,
+    Call,
     Catalog,
     CatalogDiff,
     Decision,
     Diagnostic,
+    Failed,
+    Fork,
     Listing,
     Prompt,
+    Result,
+    RunEvent,
     Settings,
     Severity,
     Shadowed,
     Skill,
+    Streamed,
     close_names,
     printable,
 )
@@ -356,13 +363,11 @@ def prompt_view(prompt: Prompt) -> None:
         )
 
 
-def run_event(event: object) -> None:
-    from engine.runner import Added, Call, Failed, Fork, Result, Text
-
+def run_event(event: RunEvent) -> None:
     # Everything here comes from a model or a skill: a model can print escapes as well as a file.
     if isinstance(event, Added) and event.message.kind == "fork-result":
         out.print(_m(event.message.text), soft_wrap=True)
-    elif isinstance(event, Text):
+    elif isinstance(event, Streamed):
         # Each character is made safe on its own, so an escape split across deltas is still caught.
         out.file.write(printable(event.delta))
         out.file.flush()

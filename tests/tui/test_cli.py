@@ -150,7 +150,8 @@ def test_watch_json_prints_one_line_per_change(tmp_path: Path) -> None:
         assert selector.select(timeout=10), "no change reported within 10 s"
         change = json.loads(proc.stdout.readline())
         assert change["added"] == ["hello"] and change["removed"] == [] and change["changed"] == {}
-        assert set(change) == {"added", "removed", "changed", "diagnostics_added", "diagnostics_cleared", "elapsed_ms"}
+        keys = {"added", "removed", "changed", "diagnostics_added", "diagnostics_cleared", "settings", "elapsed_ms"}
+        assert set(change) == keys
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0
     finally:
