@@ -1,8 +1,11 @@
-"""`/` search: an input and the ranked results, narrowing as you type.
+"""`/` search: an input and the ranked results, narrowing as you type, the highlighted one
+previewed in the details pane once the keys rest.
 
 Names, labels and descriptions come from files: each goes through `printable` (tui/untrusted.py)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from rich.text import Text
 from textual import events, on
@@ -11,23 +14,37 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
 from engine import printable
 
 from ..search import Result, SearchIndex
+from .tiers import TiersTree
 
 # More than a tall terminal shows; ranking more only slows each keystroke.
 RESULTS_SHOWN = 200
+# Lines per result: the name and where it comes from, then the description on a line of its own
+# (on one line a plugin's label left about ten characters of it).
+ROW_LINES = 2
+# The highlighted result is previewed once the keys rest this long, so typing stays one repaint
+# of the results (the preview redraws the details and reads the body).
+PREVIEW_DELAY_S = 0.15
 
 
 def result_label(result: Result) -> Text:
     skill = result.skill
     label = Text(printable(skill.name), "dim strike" if result.shadowed else "bold")
     label.append(f"  {printable(skill.source.label)}", "dim")
-    label.append(f"  {printable(' '.join(skill.description.split())[:160])}", "dim" if result.shadowed else "")
+    if result.shadowed:
+        label.append("  shadowed", "yellow")
     return label
+
+
+def result_description(result: Result) -> Text:
+    # Longer than any pane is wide; the line ends in an ellipsis where the pane does.
+    return Text(f"  {printable(' '.join(result.skill.description.split())[:400])}", "dim")
 
 
 class SearchInput(Input):
@@ -72,7 +89,7 @@ class ResultsList(Widget):
             self.highlighted = max(0, min(len(self.results) - 1, self.highlighted + step))
 
     def render(self) -> Text:
-        height = max(self.size.height, 1)
+        height = max(self.size.height // ROW_LINES, 1)
         if not self.results:
             return Text("no match" if self.query_text else "type to search", "dim")
         if self.highlighted < self._first:
@@ -81,10 +98,13 @@ class ResultsList(Widget):
             self._first = self.highlighted - height + 1
         lines = []
         for i in range(self._first, min(len(self.results), self._first + height)):
-            line = result_label(self.results[i])
-            if i == self.highlighted:
-                line.stylize("reverse")
-            lines.append(line)
+            row = [result_label(self.results[i]), result_description(self.results[i])]
+            for line in row:
+                line.no_wrap = True
+                line.overflow = "ellipsis"
+                if i == self.highlighted:
+                    line.stylize("reverse")
+            lines += row
         out = Text("\n").join(lines)
         out.no_wrap = True
         out.overflow = "ellipsis"
@@ -95,7 +115,7 @@ class ResultsList(Widget):
         return getattr(self.parent, "query_text", "")
 
     def on_click(self, event: events.Click) -> None:
-        index = self._first + event.y
+        index = self._first + event.y // ROW_LINES
         if 0 <= index < len(self.results):
             self.highlighted = index
             self.post_message(self.Clicked(index))
@@ -117,6 +137,9 @@ class SearchBox(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.index = SearchIndex(())
         self.query_text = ""
+        self._preview_timer: Timer | None = None
+        # Where the tiers tree's cursor was when search opened: escape puts it back there.
+        self._origin: Path | int | None = None
 
     def compose(self) -> ComposeResult:
         yield SearchInput(placeholder="search names, descriptions, paths", id="search-input")
@@ -132,8 +155,17 @@ class SearchBox(Vertical):
         field = self.query_one(Input)
         field.cursor_blink = blink
         field.value = ""
+        tree = self._tree
+        node = tree.cursor_node if tree is not None else None
+        data = node.data if node is not None else None
+        self._origin = data.skill.path if data is not None and data.skill is not None else (tree.cursor_line if tree else None)
         self._show([])
         field.focus()
+
+    @property
+    def _tree(self) -> TiersTree | None:
+        found = self.screen.query(TiersTree)
+        return found.first() if found else None
 
     @on(Input.Changed, "#search-input")
     def _narrow(self, event: Input.Changed) -> None:
@@ -142,19 +174,47 @@ class SearchBox(Vertical):
 
     def _show(self, results: list[Result]) -> None:
         self.results.set_results(results)
+        self._preview_later()
 
     def action_move(self, step: int) -> None:
         self.results.move(step)
+        self._preview_later()
+
+    def _preview_later(self) -> None:
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        self._preview_timer = self.set_timer(PREVIEW_DELAY_S, self._preview)
+
+    def _preview(self) -> None:
+        """Show the highlighted result in the details pane: the hidden tiers tree's cursor moves
+        to it, so the details, the rules pane and the body follow as for any selection."""
+        results, tree = self.results, self._tree
+        if not self.display or not results.results or tree is None:
+            return
+        tree.select_path(results.results[results.highlighted].skill.path)
+
+    def _stop_preview(self) -> None:
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+            self._preview_timer = None
 
     @on(Input.Submitted, "#search-input")
     def _submit(self) -> None:
+        self._stop_preview()
         results = self.results
         picked = results.results[results.highlighted] if results.results else None
         self.post_message(self.Picked(picked))
 
     @on(ResultsList.Clicked)
     def _clicked(self, message: ResultsList.Clicked) -> None:
+        self._stop_preview()
         self.post_message(self.Picked(self.results.results[message.index]))
 
     def action_close(self) -> None:
+        self._stop_preview()
+        tree, origin = self._tree, self._origin
+        if tree is not None and isinstance(origin, Path):
+            tree.select_path(origin)
+        elif tree is not None and origin is not None:
+            tree.cursor_line = origin
         self.post_message(self.Picked(None))

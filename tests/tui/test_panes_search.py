@@ -1,0 +1,52 @@
+"""Search in the app: each result's description has a line of its own, and the highlighted
+result is previewed in the details pane while the search stays open (issue 17)."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from tui.app import SkilldeckApp
+from tui.widgets.search import ResultsList, SearchBox
+
+from .conftest import loaded, until
+from .test_app import text_of
+
+
+def _lines(results: ResultsList, count: int) -> list[str]:
+    return [results.render_line(y).text.rstrip() for y in range(count)]
+
+
+def _title(app: SkilldeckApp) -> str:
+    return text_of(app.query_one("#details-title", Static))
+
+
+async def test_a_plugin_result_shows_its_description(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash", *"format")
+        results = app.query_one(ResultsList)
+        await until(pilot, lambda: [r.skill.name for r in results.results] == ["demo-tools:format-check"], what="one result")
+        await pilot.pause()
+        first, second = _lines(results, 2)
+        assert first.startswith("demo-tools:format-check  plugin demo-tools")
+        # The left pane is 45 columns here: the description gets (nearly) all of a line.
+        assert second.strip().startswith("Check formatting of the files changed"), second
+
+
+async def test_the_highlighted_result_previews_in_details_and_escape_goes_back(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: "/security-review" in _title(app), what="the first skill")
+        await pilot.press("slash", *"notes")
+        box = app.query_one(SearchBox)
+        results = app.query_one(ResultsList)
+        await until(pilot, lambda: bool(results.results) and results.results[0].skill.name == "daily-notes", what="results")
+        await until(pilot, lambda: "/daily-notes" in _title(app), what="daily-notes previewed")
+        target = results.results[0].skill.path
+        await until(pilot, lambda: app.body_shown_for == target, what="its body")
+        assert box.display and app.focused is app.query_one("#search-input"), "the search stays open while previewing"
+        await pilot.press("down")
+        await until(pilot, lambda: "/release-notes" in _title(app), what="the next result previewed")
+        await pilot.press("escape")
+        assert not box.display
+        await until(pilot, lambda: "/security-review" in _title(app), what="back on the skill selected before searching")
