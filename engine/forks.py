@@ -20,11 +20,11 @@ from .toolcheck import summary
 from .tools import WRITE_TOOLS, builtin_tools
 
 if TYPE_CHECKING:
-    from .runner import Runner
+    from .runnerparts import RunnerParts
 
 
 class Forks:
-    def _from_fork(self: Runner, skill: str, event: RunEvent) -> None:  # type: ignore[misc]
+    def _from_fork(self: RunnerParts, skill: str, event: RunEvent) -> None:
         """A fork's own conversation stays in its transcript; its tokens count, and its tool
         calls show as steps, so that the user sees the subagent working."""
         if isinstance(event, Usage):
@@ -36,7 +36,7 @@ class Forks:
         elif isinstance(event, Notice):
             self.emit(event)
 
-    async def _fork(self: Runner, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:  # type: ignore[misc]
+    async def _fork(self: RunnerParts, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]:
         """Run the skill in a subagent; AgentError (before anything starts) when its agent is unknown."""
         agent = find_agent(self.locations, skill.agent or "general-purpose")
         tools = agent.pick(builtin_tools(), WRITE_TOOLS)
@@ -45,8 +45,10 @@ class Forks:
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
         )
         self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
-        # A Runner (type(self)): engine.runner imports this module, so it is not imported back.
-        sub = type(self)(
+        # Imported here, not at the top: engine.runner imports this module.
+        from .runner import Runner
+
+        sub = Runner(
             locations=self.locations,
             catalog=self.catalog,
             backend=self.backend,

@@ -16,7 +16,8 @@ from .conversation import Block, Message
 from .expand import ExpansionError
 
 if TYPE_CHECKING:
-    from .runner import Runner
+    from .model import Skill
+    from .runnerparts import RunnerParts
 
 
 # What the model's Skill call gets back, in Claude Code's words: the model was trained on them,
@@ -103,7 +104,11 @@ def did_you_mean(name: str, names: Iterable[str], bound: int = 2) -> str | None:
 
 
 class SkillCalls:
-    async def _skill_call(self: Runner, block: Block, result: Callable[..., Block]) -> tuple[Block, list[Message]]:  # type: ignore[misc]
+    # The runner's (RunnerParts.active), declared here too: mypy would otherwise take the
+    # assignment below for this class's own attribute, always a Skill.
+    active: Skill | None
+
+    async def _skill_call(self: RunnerParts, block: Block, result: Callable[..., Block]) -> tuple[Block, list[Message]]:
         """The model's Skill call, checked in Claude Code's order (the name, the skill, a fork
         calling itself, disable-model-invocation, the rules) and answered in its words."""
         raw = str(block.input.get("skill", ""))
@@ -144,7 +149,7 @@ class SkillCalls:
         attached = [m for m in prompt.messages if m.kind == "attachment"]
         return result(f"Launching skill: {skill.name}"), attached + self._loading(skill.name, args, content)
 
-    def _loading(self: Runner, name: str, args: str, content: Message) -> list[Message]:  # type: ignore[misc]
+    def _loading(self: RunnerParts, name: str, args: str, content: Message) -> list[Message]:
         """The skill's text as Claude Code sends it again: when this conversation already holds
         what the skill loaded last time, an unchanged text becomes one line, a changed one comes
         after a note that says so."""

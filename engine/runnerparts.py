@@ -1,0 +1,57 @@
+"""What the parts of `Runner` (`SkillCalls`, `Forks`) use of the runner they are part of.
+
+The parts live in their own modules to keep runner.py small, and engine.runner imports them, so
+they cannot import `Runner` back to type their `self`. They type it with this protocol instead
+(mypy checks that `Runner` satisfies it wherever a part's method is called on a runner).
+Only for type checking: nothing imports this module at run time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .catalog import Catalog
+    from .conversation import Message, Transcript
+    from .invoke import Prompt
+    from .llm import Backend, Error
+    from .locations import Locations
+    from .model import Skill
+    from .permissions import Decision, Permissions
+    from .runevents import Ask, Emit, RunEvent
+
+
+class RunnerParts(Protocol):
+    locations: Locations
+    catalog: Catalog
+    backend: Backend
+    permissions: Permissions
+    transcript: Transcript
+    ask: Ask
+    emit: Emit
+    model: str | None
+    effort: str
+    max_turns: int
+    forks: tuple[str, ...]
+    messages: list[Message]
+    active: Skill | None
+    active_effort: str | None
+    stopped: Error | None
+    _forks: int
+    _loaded: dict[str, str]
+
+    def _add(self, message: Message, **extra: Any) -> None: ...
+
+    async def _permit(
+        self, name: str, tool_input: dict[str, Any], call_id: str, decision: Decision | None = None
+    ) -> str | None: ...
+
+    async def _expanded(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt: ...
+
+    def _from_fork(self, skill: str, event: RunEvent) -> None: ...
+
+    async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]: ...
+
+    def _loading(self, name: str, args: str, content: Message) -> list[Message]: ...
