@@ -14,6 +14,14 @@ from pathlib import Path
 from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind
 from engine.locations import BUNDLED_DIR
 
+# One word per severity on every pane (the CLI's tally says "note" too).
+SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def count(n: int, word: str) -> str:
+    """`1 error`, `2 errors`: a number and its noun, in the right number."""
+    return f"{n:,} {word if n == 1 else word + 's'}"
+
 
 @dataclass(frozen=True)
 class PathDisplay:

@@ -14,7 +14,7 @@ from textual.widgets import Markdown, Static
 
 from engine import Diagnostic, Severity, Shadowed, Skill, printable
 
-from ..view import CatalogView, PathDisplay, TierView
+from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
 
 TIER_NOTES = {
     "managed": "highest: a managed skill wins every name clash",
@@ -40,32 +40,52 @@ def yes_no(value: bool, why_not: str = "") -> Text:
     return Text.assemble(("no", "red"), (f"  {why_not}" if why_not else "", "dim"))
 
 
-def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay) -> Table:
+def arguments_text(skill: Skill) -> Text:
+    """Named `arguments:`: each is `$name` in the body, filled by the typed word in its place."""
+    text = Text()
+    for i, name in enumerate(skill.arguments):
+        text.append(("  " if i else "") + "$" + printable(name), "bold")
+        text.append(f" = word {i + 1}", "dim")
+    return text
+
+
+def listed_text(skill: Skill, shadow: Shadowed | None, view: CatalogView) -> Text:
+    """Whether this skill is in the listing the model receives. The listing is by name: for a
+    shadowed skill the entry of that name is the winner's, never this one's."""
+    entry = view.listing.entry(skill.name)
+    why_not = (view.listing.left_out or {}).get(skill.name)
+    if shadow is not None:
+        winner = printable(shadow.shadowed_by.source.label)
+        if entry is None:
+            return Text(f"no: shadowed, and the {winner} skill of this name is not listed either", "dim")
+        return Text(f"no: shadowed; the {winner} skill of this name is listed instead", "yellow")
+    if entry is None:
+        return Text.assemble(("no", "dim" if why_not else "red"), (f"  {why_not}" if why_not else "", "dim"))
+    if entry.override == "name-only":
+        return Text("name only: skillOverrides says name-only", "yellow")
+    if entry.trimmed:
+        return Text("name only: description dropped to fit the budget", "yellow")
+    return Text("yes", "green")
+
+
+def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, shadow: Shadowed | None = None) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
-    entry = view.listing.entry(skill.name)
-    why_not = (view.listing.left_out or {}).get(skill.name)
-    if entry is None:
-        listed = Text.assemble(("no", "dim" if why_not else "red"), (f"  {why_not}" if why_not else "", "dim"))
-    elif entry.override == "name-only":
-        listed = Text("name only: skillOverrides says name-only", "yellow")
-    elif entry.trimmed:
-        listed = Text("name only: description dropped to fit the budget", "yellow")
-    else:
-        listed = Text("yes", "green")
     rows: list[tuple[str, Text | str]] = [
         ("display name", skill.display_name),
         ("source", Text.assemble(printable(skill.source.label), (f"  {skill.loaded_from.value}", "dim"))),
         ("path", paths(skill.path)),
         ("user can invoke", yes_no(skill.user_invocable, "user-invocable: false")),
         ("model can invoke", yes_no(skill.model_invocable, "disable-model-invocation: true")),
-        ("in model listing", listed),
+        ("in model listing", listed_text(skill, shadow, view)),
         ("context", Text("fork", "magenta") if skill.context == "fork" else Text("inline")),
         ("agent", skill.agent or ("general-purpose" if skill.context == "fork" else "—")),
         ("model", skill.model or "inherit"),
         ("allowed-tools", ", ".join(skill.allowed_tools) or "—"),
         ("argument hint", skill.argument_hint or "—"),
+        # Shown only when set: most skills have none, and a row of dashes says nothing.
+        *([("arguments", arguments_text(skill))] if skill.arguments else []),
         ("when_to_use", skill.when_to_use or "—"),
         ("description", Text.assemble(printable(skill.description), (f"  ({skill.description_source})", "dim"))),
     ]
@@ -78,7 +98,9 @@ def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Grou
     parts = []
     for d in diags:
         where = f"line {d.line}" if d.line else ""
-        parts.append(Text.assemble((f"{d.severity.value:<8}", SEVERITY_STYLE[d.severity]), (f"{d.code}  ", "dim"), where))
+        parts.append(
+            Text.assemble((f"{SEVERITY_WORD[d.severity]:<8}", SEVERITY_STYLE[d.severity]), (f"{d.code}  ", "dim"), where)
+        )
         parts.append(_t(f"  {paths.in_text(d.message)}"))
         if d.hint:
             parts.append(_t(f"  → {paths.in_text(d.hint)}", "green"))
@@ -110,12 +132,16 @@ class SkillDetails(VerticalScroll):
             self.show_body(None, "", [], None)
             return
         title.update(Text.assemble(("/" + printable(skill.name), "bold"), ("  shadowed" if shadow else "", "bold yellow")))
-        facts.update(facts_table(skill, view, paths))
+        facts.update(facts_table(skill, view, paths, shadow))
         lines = []
         if shadow is not None:
             winner = shadow.shadowed_by
             lines.append(
-                _t(f"Shadowed by the {winner.source.label} skill at {paths(winner.path)}: this one never runs.", "yellow")
+                _t(
+                    f"Shadowed by the {winner.source.label} skill at {paths(winner.path)}: /{winner.name} and the "
+                    f"model's Skill tool run that one; this one never runs.",
+                    "yellow",
+                )
             )
         for entry in view.catalog.shadowing(skill):
             lines.append(_t(f"Shadows the {entry.skill.source.label} skill at {paths(entry.skill.path)}.", "dim"))

@@ -1,0 +1,44 @@
+"""The details pane: a shadowed skill says which one runs and is not called listed; named
+`arguments:` are shown (issue 17)."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from tui.app import SkilldeckApp
+
+from .conftest import loaded, until
+from .test_app import _walk_to, text_of
+
+
+def _facts(app: SkilldeckApp) -> dict[str, str]:
+    """The facts table as key -> value (the table's rows fold long values; first line is enough)."""
+    rows: dict[str, str] = {}
+    for line in text_of(app.query_one("#details-facts", Static)).splitlines():
+        key, _, value = line.partition("  ")
+        if key.strip():
+            rows[key.strip()] = value.strip()
+    return rows
+
+
+async def test_a_shadowed_skill_is_not_listed_and_names_the_one_that_runs(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        while app.tree.current is None or app.tree.current.shadow is None:
+            await pilot.press("j")
+        assert app.tree.current.skill.name == "security-review"
+        listed = _facts(app)["in model listing"]
+        assert not listed.startswith("yes"), listed
+        assert listed.startswith("no: shadowed; the managed skill of this name is listed instead"), listed
+        relations = text_of(app.query_one("#details-relations", Static))
+        assert "/security-review and the model's Skill tool run that one" in relations
+        await until(pilot, lambda: app.settled, what="the body")
+
+
+async def test_named_arguments_are_shown(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "deploy")
+        assert _facts(app).get("arguments") == "$target = word 1"
+        await _walk_to(pilot, "release-notes")
+        assert "arguments" not in _facts(app), "no row for a skill without named arguments"
