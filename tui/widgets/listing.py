@@ -6,7 +6,7 @@ from collections import Counter
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from engine import OWN_SKILLS_NOTE, Listing, printable
@@ -37,10 +37,36 @@ def _not_listed(listing: Listing) -> Text:
     return text
 
 
+def budget_percent(listing: Listing) -> Text:
+    """The share of the budget the listing takes, as it is: a ProgressBar's own label stops at
+    100%, which read as "fits" for a listing at 141%."""
+    share = round(100 * listing.used / max(listing.budget, 1))
+    style = "bold red" if listing.used > listing.budget else "yellow" if listing.over else "green"
+    text = Text(f"{share}% of the budget", style)
+    if listing.over and listing.wanted != listing.used:
+        text.append(f"  (every description: {round(100 * listing.wanted / max(listing.budget, 1))}%)", "dim")
+    return text
+
+
 class ListingPane(VerticalScroll):
+    DEFAULT_CSS = """
+    #listing-budget {
+        height: auto;
+    }
+    #listing-budget ProgressBar {
+        width: 1fr;
+    }
+    #listing-percent {
+        width: auto;
+        margin: 1 0 0 2;
+    }
+    """
+
     def compose(self) -> ComposeResult:
         yield Static(id="listing-summary")
-        yield ProgressBar(id="listing-bar", show_eta=False)
+        with Horizontal(id="listing-budget"):
+            yield ProgressBar(id="listing-bar", show_eta=False, show_percentage=False)
+            yield Static(id="listing-percent")
         yield Static(id="listing-trimmed")
         yield Static(id="listing-own")
         yield Static(id="listing-text")
@@ -56,6 +82,7 @@ class ListingPane(VerticalScroll):
         self.query_one("#listing-bar", ProgressBar).update(
             total=max(listing.budget, 1), progress=min(listing.used, listing.budget)
         )
+        self.query_one("#listing-percent", Static).update(budget_percent(listing))
         trimmed = listing.trimmed
         note = self.query_one("#listing-trimmed", Static)
         if trimmed:

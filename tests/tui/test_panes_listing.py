@@ -1,0 +1,35 @@
+"""The listing pane says the share of the budget the listing really takes (issue 17: the bar
+said 100% at 141%)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from .conftest import demo_app, loaded
+from .test_app import text_of
+
+
+async def test_an_over_budget_listing_shows_its_real_percentage(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo", budget=120)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("4")
+        listing = app.view.listing
+        assert listing.used > listing.budget, "the demo's names alone overflow 120 characters"
+        share = round(100 * listing.used / listing.budget)
+        assert share > 100
+        assert text_of(app.query_one("#listing-percent", Static)).startswith(f"{share}% of the budget")
+        # The bar's own label (which stops at 100%) is not drawn beside it.
+        assert not app.query("#listing-bar #percentage")
+
+
+async def test_a_listing_that_fits_shows_its_share(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        listing = app.view.listing
+        assert listing.used <= listing.budget
+        share = round(100 * listing.used / listing.budget)
+        assert text_of(app.query_one("#listing-percent", Static)).strip() == f"{share}% of the budget"
