@@ -7,6 +7,7 @@ scripts (`skilldeck validate --json`) and the TUI can rely on it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 from .model import Diagnostic, Severity
 
@@ -64,6 +65,14 @@ CODES: dict[str, str] = {
 }
 
 
+class Where(TypedDict, total=False):
+    """Where a diagnostic points beyond its file, as keywords of `Sink.error`/`warning`/`info`."""
+
+    line: int | None
+    column: int | None
+    skill: str | None
+
+
 class Sink:
     """An append-only list of diagnostics with short constructors."""
 
@@ -86,14 +95,44 @@ class Sink:
         assert code in CODES, code
         self.items.append(Diagnostic(severity, code, path, message, hint, line, column, skill))
 
-    def error(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
-        self.add(Severity.ERROR, code, path, message, hint, **kw)  # type: ignore[arg-type]
+    def error(
+        self,
+        code: str,
+        path: Path,
+        message: str,
+        hint: str = "",
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        skill: str | None = None,
+    ) -> None:
+        self.add(Severity.ERROR, code, path, message, hint, line, column, skill)
 
-    def warning(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
-        self.add(Severity.WARNING, code, path, message, hint, **kw)  # type: ignore[arg-type]
+    def warning(
+        self,
+        code: str,
+        path: Path,
+        message: str,
+        hint: str = "",
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        skill: str | None = None,
+    ) -> None:
+        self.add(Severity.WARNING, code, path, message, hint, line, column, skill)
 
-    def info(self, code: str, path: Path, message: str, hint: str = "", **kw: object) -> None:
-        self.add(Severity.INFO, code, path, message, hint, **kw)  # type: ignore[arg-type]
+    def info(
+        self,
+        code: str,
+        path: Path,
+        message: str,
+        hint: str = "",
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        skill: str | None = None,
+    ) -> None:
+        self.add(Severity.INFO, code, path, message, hint, line, column, skill)
 
     def extend(self, other: Sink) -> None:
         self.items.extend(other.items)

@@ -41,7 +41,7 @@ def file_diagnostics(
 ) -> None:
     clean = bool(data.strip()) and not info.bom and info.bad_utf8_line is None and not info.crlf
     read = parts.terminated and not parts.close_inline and parsed is not None and not parsed.error
-    if clean and read and not (parsed.not_mapping or parsed.notes or parsed.duplicates):  # type: ignore[union-attr]
+    if clean and read and parsed is not None and not (parsed.not_mapping or parsed.notes or parsed.duplicates):
         return  # the common case: nothing to say, and no fallback to work out
     lists = f"lists this as `{name}: {cc_text(fallback()[0])[:120]}`"
     lists_as = f"Claude Code {lists}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, final
 
 from .model import Diagnostic, LoadedFrom, Skill, Source
 from .scan import NameResult
@@ -32,6 +32,8 @@ def under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + SEP)
 
 
+# Final: clear() runs __init__ again, which is sound only while no subclass can change it.
+@final
 class LoadCache:
     def __init__(self) -> None:
         self.roots: dict[str, dict[str, NameResult]] = {}
@@ -54,7 +56,7 @@ class LoadCache:
                 self.files.pop((entry, loaded_from), None)
 
     def clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
+        self.__init__()
 
     def invalidate(self, path: str | Path) -> None:
         """Forget everything a change at `path` (a file or folder, created, changed or gone)

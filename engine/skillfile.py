@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .diagnostics import Sink
 from .fields import FieldReader
@@ -164,14 +164,16 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     description = cc_text(description)
 
     values: dict[str, str | None] = {}
-    kwargs: dict[str, object] = {}
+    # Skill's keyword arguments, keyed by field name from FieldReader's table: each value's type
+    # depends on its key, which only Skill(**kwargs) checks.
+    kwargs: dict[str, Any] = {}
     if reader:
         kwargs = reader.read()
         values = {
             "name": fm_name,
             "description": description_text,
-            "when_to_use": kwargs.get("when_to_use"),  # type: ignore[dict-item]
-            "argument-hint": kwargs.get("argument_hint"),  # type: ignore[dict-item]
+            "when_to_use": kwargs.get("when_to_use"),
+            "argument-hint": kwargs.get("argument_hint"),
         }
         if entry.is_skill_md:
             reader.spec(entry.stem)
@@ -197,7 +199,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         body_chars=body_chars,
         inode=(st.st_dev, st.st_ino),
         stamp=(st.st_mtime_ns, st.st_size),
-        **kwargs,  # type: ignore[arg-type]
+        **kwargs,
     )
 
 

@@ -7,7 +7,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Sink
+from ..diagnostics import Sink, Where
 from ..frontmatter import Parsed
 from .names import KNOWN_FIELDS, SPEC_FIELDS
 
@@ -29,9 +29,9 @@ class SpecChecks:
     sink: Sink
     skill: str
 
-    def _at(self, key: str) -> dict[str, Any]:
+    def _at(self, key: str) -> Where:
         pos = self.parsed.position(key)
-        out: dict[str, Any] = {"skill": self.skill}
+        out: Where = {"skill": self.skill}
         if pos:
             out["line"], out["column"] = pos
         return out

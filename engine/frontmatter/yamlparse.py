@@ -172,8 +172,8 @@ def repair(yaml_text: str) -> tuple[str, list[int]]:
         new = line
         m = _REPAIR_KEY.match(line)
         value = line[m.end() :] if m else ""
-        if value and not _TERMINATOR.search(value):
-            key = m.group(1)  # type: ignore[union-attr]
+        if m is not None and value and not _TERMINATOR.search(value):
+            key = m.group(1)
             # As JavaScript's startsWith/endsWith: a lone `"` both starts and ends with a quote.
             quoted = value[0] == value[-1] and value[0] in "\"'"
             if not quoted and not _reads_as_list(value) and _NEEDS_QUOTES.search(value):
