@@ -58,6 +58,9 @@ def check_input(tool: str, tool_input: dict[str, Any], schema: dict[str, Any]) -
     return f"InputValidationError: {tool} failed due to the following {issues}:\n" + "\n".join(problems)
 
 
+_JSON_TYPES: dict[type[Any], str] = {str: "string", list: "array", dict: "object"}
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
@@ -66,9 +69,6 @@ def _json_type(value: Any) -> str:
     if isinstance(value, int | float):
         return "number"
     return _JSON_TYPES.get(type(value), type(value).__name__)
-
-
-_JSON_TYPES: dict[type[Any], str] = {str: "string", list: "array", dict: "object"}
 
 
 SKILL_SCHEMA = {

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 if TYPE_CHECKING:
-    # The C loader when PyYAML was built with libyaml; both have the safe loader's interface.
+    # mypy is shown the pure-Python safe loader; the C one (PyYAML built with libyaml) has its interface.
     _BASE = yaml.SafeLoader
 else:
     _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
