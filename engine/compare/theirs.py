@@ -1,0 +1,119 @@
+"""What a recorded run shows: the listing as sent, Claude Code's own entries (those an empty
+home lists too), the model, what its debug log says it skipped, and a typed skill's blocks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .record import Run
+
+HEADER = "The following skills are available for use with the Skill tool:"
+REMINDER = "<system-reminder>"
+# Debug lines about a skill or command file skipped, failed or loaded with a problem; and the
+# routine lines that match those words but say nothing of the kind.
+SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b|invalid|omitting", re.IGNORECASE)
+NOISE = re.compile(
+    r"hooks module|telemetry|\$\.fs\.|\$\.store|Plugin autoupdate|settings\.read|plugin\.register|engine\.create|"
+    r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin |"
+    r"Registered \d+ hooks|versioned plugins|Found \d+ plugins|installed_plugins\.json|output styles|"
+    r"Watching for changes|ENOENT|\[STARTUP\]|Sending \d+ skills|Loading skills from|getSkills returning|Loaded \d+ unique|"
+    r"Attempting to load skills|Loaded \d+ skills from plugin|Skipping skill dir discovery|mcp|MCP"
+)
+STAMP = re.compile(r"^\S+Z \[(\w+)\] ")
+LOGIN = re.compile(r"/login|not logged in|log in|invalid api key|authentication", re.IGNORECASE)
+
+
+def texts(message: Any) -> list[str]:
+    """A message's text blocks, in order (a string content is one block)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+    return []
+
+
+def is_subagent(body: dict[str, Any]) -> bool:
+    system = body.get("system")
+    first = system[0] if isinstance(system, list) and system else None
+    return isinstance(first, dict) and "cc_is_subagent=true" in str(first.get("text", ""))
+
+
+def main_requests(run: Run) -> list[dict[str, Any]]:
+    """The main conversation's requests: they offer tools and are no subagent's."""
+    return [b for b in run.requests if b.get("tools") and b.get("messages") and not is_subagent(b)]
+
+
+def listing_lines(run: Run) -> list[str] | None:
+    """The listing the first main request carried: the header, a blank line, one `- ` line per entry."""
+    for body in main_requests(run)[:1]:
+        for message in body.get("messages") or []:
+            for text in texts(message):
+                if HEADER in text:
+                    rest = text[text.index(HEADER) :].split("\n")
+                    end = 2
+                    while end < len(rest) and rest[end].startswith("- "):
+                        end += 1
+                    return rest[:end]
+    return None
+
+
+def entry_name(line: str) -> str:
+    """`- name (label): text` -> name."""
+    head = line[2:].split(":", 1)[0] if ": " in line else line[2:]
+    return head.split(" (", 1)[0]
+
+
+def entry_text(line: str) -> str:
+    return line.split(": ", 1)[1] if ": " in line else ""
+
+
+def model(run: Run) -> str | None:
+    first = main_requests(run)[:1]
+    return str(first[0].get("model")) if first else None
+
+
+def skipped(run: Run) -> list[str]:
+    """The debug lines that say a skill or command was skipped, failed, or loaded with a problem;
+    once each, in the order logged."""
+    seen: dict[str, None] = {}
+    for raw in run.debug:
+        line = STAMP.sub(r"[\1] ", raw)
+        if SKIP.search(line) and not NOISE.search(line):
+            seen.setdefault(line)
+    return list(seen)
+
+
+def reminders(run: Run) -> frozenset[str]:
+    """The openings of the context reminders a plain run adds to its first user message."""
+    first = main_requests(run)[:1]
+    found = {t[:60] for b in first for m in b.get("messages") or [] if m.get("role") == "user" for t in texts(m)}
+    return frozenset(t for t in found if t.startswith(REMINDER))
+
+
+def user_blocks(body: dict[str, Any], context: frozenset[str]) -> list[str]:
+    """The user messages' text blocks of a request, Claude Code's own context reminders left out."""
+    out: list[str] = []
+    for message in body.get("messages") or []:
+        if isinstance(message, dict) and message.get("role") == "user":
+            out += [t for t in texts(message) if t[:60] not in context]
+    return out
+
+
+def invocation(run: Run, context: frozenset[str]) -> tuple[str, list[str]] | None:
+    """What a typed `/name args` sent: ("inline", the first main request's blocks) or ("fork",
+    the subagent's task); None when it sent neither (refused: the result says why)."""
+    first = main_requests(run)[:1]
+    if first:
+        return "inline", user_blocks(first[0], context)
+    forks = [b for b in run.requests if b.get("tools") and is_subagent(b)]
+    if forks:
+        return "fork", user_blocks(forks[0], context)
+    return None
+
+
+def asks_for_login(run: Run) -> bool:
+    """No request reached the server and Claude Code talks of logging in or of its key."""
+    said = f"{run.result.get('result', '')}\n{run.stderr}"
+    return not run.requests and bool(LOGIN.search(said))
