@@ -7,6 +7,7 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 """
 
 from .catalog import Catalog
+from .compare import ClaudeCode, CompareError, Comparison, ComparisonCache, compare_with_claude, find_claude
 from .conversation import Message, Transcript, parse_fork_result
 from .demo import make_demo
 from .diagnostics import CODES
@@ -45,6 +46,10 @@ __all__ = [
     "Call",
     "Catalog",
     "CatalogDiff",
+    "ClaudeCode",
+    "CompareError",
+    "Comparison",
+    "ComparisonCache",
     "Decision",
     "Diagnostic",
     "Emit",
@@ -85,6 +90,8 @@ __all__ = [
     "build_listing",
     "call_from_rule",
     "close_names",
+    "compare_with_claude",
+    "find_claude",
     "json_printable",
     "load_paths",
     "make_demo",

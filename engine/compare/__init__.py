@@ -1,12 +1,12 @@
 """Compare skilldeck's prediction with what the user's own Claude Code sends, recorded offline.
 
-`find_claude` finds and checks `claude`; `compare` records it in a sandbox (a private user,
+`find_claude` finds and checks `claude`; `compare_with_claude` records it in a sandbox (a private user,
 network and mount namespace; hooks, MCP servers and skill commands off) and returns a
 `Comparison`. CompareError: it cannot run (exit 2 in the CLI).
 """
 
 from .claude import ClaudeCode, CompareError, find_claude
-from .comparison import Comparison, ComparisonCache, compare
+from .comparison import Comparison, ComparisonCache, compare_with_claude
 from .rows import Row
 
-__all__ = ["ClaudeCode", "CompareError", "Comparison", "ComparisonCache", "Row", "compare", "find_claude"]
+__all__ = ["ClaudeCode", "CompareError", "Comparison", "ComparisonCache", "Row", "compare_with_claude", "find_claude"]

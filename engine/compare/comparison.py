@@ -1,4 +1,4 @@
-"""`compare`: record the user's own Claude Code offline and set its listing (and a typed skill's
+"""`compare_with_claude`: record the user's own Claude Code offline and set its listing (and a typed skill's
 blocks) against skilldeck's prediction for the same locations."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def typed(name: str, args: str) -> str:
     return f"/{name.removeprefix('/')} {args}".rstrip()
 
 
-def compare(
+def compare_with_claude(
     claude: ClaudeCode,
     locations: Locations,
     name: str | None = None,
