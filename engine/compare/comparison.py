@@ -18,7 +18,7 @@ from . import theirs
 from .claude import ClaudeCode, CompareError
 from .notes import safety_notes
 from .record import Progress, Run, record
-from .rows import AGREE, DIFFERS, IDENTICAL, Row, block_rows, difference, listing_rows
+from .rows import AGREE, DIFFERS, IDENTICAL, ONLY_CLAUDE, ONLY_SKILLDECK, Row, block_rows, difference, listing_rows
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def compare_with_claude(
     listing, own = _listing_rows(workspace, catalog, run, own_names)
     invocation: list[Row] = []
     if name:
-        invocation = _invocation_rows(workspace, catalog, recorded.runs["invoke"], baseline, name, args)
+        invocation = _invocation_rows(workspace, catalog, recorded.runs["invoke"], theirs.main_head(baseline), name, args)
     notes = safety_notes(locations)
     if not recorded.contained:
         notes.insert(0, "NOT CONTAINED (--allow-network): the run had the host network and could write to your files")
@@ -137,22 +137,23 @@ def _our_blocks(prompt: Prompt) -> list[str]:
     return out
 
 
-def _invocation_rows(workspace: Workspace, catalog: Catalog, run: Run, baseline: Run, name: str, args: str) -> list[Row]:
-    sent = theirs.invocation(run, theirs.reminders(baseline))
+def _invocation_rows(workspace: Workspace, catalog: Catalog, run: Run, head: str, name: str, args: str) -> list[Row]:
     session = str(run.init.get("session_id") or "")
     try:
         prompt = workspace.expand(catalog, name, args)
     except (InvocationError, ExpansionError) as exc:
         ours_error = str(exc)
+        sent = theirs.invocation(run, [], head)
         if sent is not None:
-            return [Row("only-claude", "invocation", "\n\n".join(sent[1]), None, f"skilldeck refuses: {ours_error}")]
+            return [Row(ONLY_CLAUDE, "invocation", "\n\n".join(sent[1]), None, f"skilldeck refuses: {ours_error}")]
         said = str(run.result.get("result") or "")
         status = IDENTICAL if said == ours_error else DIFFERS
         return [Row(status, "refusal", said, ours_error, "" if status == IDENTICAL else difference(said, ours_error))]
     ours = _our_blocks(prompt)
+    sent = theirs.invocation(run, ours, head)
     if sent is None:
-        return [Row("only-skilldeck", "invocation", str(run.result.get("result") or ""), "\n\n".join(ours),
-                    "Claude Code sent nothing for it")]  # fmt: skip
+        said = str(run.result.get("result") or "")
+        return [Row(ONLY_SKILLDECK, "invocation", said or None, "\n\n".join(ours), "Claude Code sent nothing for it")]
     context, blocks = sent
     if session:
         # Each run has its own session id; skilldeck's stands where Claude Code's did.

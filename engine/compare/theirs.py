@@ -18,7 +18,7 @@ NOISE = re.compile(
     r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin |"
     r"Registered \d+ hooks|versioned plugins|Found \d+ plugins|installed_plugins\.json|output styles|"
     r"Watching for changes|ENOENT|\[STARTUP\]|Sending \d+ skills|Loading skills from|getSkills returning|Loaded \d+ unique|"
-    r"Attempting to load skills|Loaded \d+ skills from plugin|Skipping skill dir discovery|mcp|MCP"
+    r"Attempting to load skills|Skipping plugin hooks|Loaded \d+ skills from plugin|Skipping skill dir discovery|mcp|MCP"
 )
 STAMP = re.compile(r"^\S+Z \[(\w+)\] ")
 LOGIN = re.compile(r"/login|not logged in|log in|invalid api key|authentication", re.IGNORECASE)
@@ -85,31 +85,42 @@ def skipped(run: Run) -> list[str]:
     return list(seen)
 
 
-def reminders(run: Run) -> frozenset[str]:
-    """The openings of the context reminders a plain run adds to its first user message."""
-    first = main_requests(run)[:1]
-    found = {t[:60] for b in first for m in b.get("messages") or [] if m.get("role") == "user" for t in texts(m)}
-    return frozenset(t for t in found if t.startswith(REMINDER))
-
-
-def user_blocks(body: dict[str, Any], context: frozenset[str]) -> list[str]:
-    """The user messages' text blocks of a request, Claude Code's own context reminders left out."""
+def user_blocks(body: dict[str, Any], ours: list[str]) -> list[str]:
+    """The user messages' text blocks of a request, without Claude Code's own context reminders
+    (its git status, its notes: a `<system-reminder>` block skilldeck does not send)."""
     out: list[str] = []
     for message in body.get("messages") or []:
         if isinstance(message, dict) and message.get("role") == "user":
-            out += [t for t in texts(message) if t[:60] not in context]
+            out += [t for t in texts(message) if not t.startswith(REMINDER) or t in ours]
     return out
 
 
-def invocation(run: Run, context: frozenset[str]) -> tuple[str, list[str]] | None:
+def prompt_head(body: dict[str, Any]) -> str:
+    """The opening of a request's own system prompt (its last system block): the main
+    conversation's differs from a fork's or an agent's."""
+    system = body.get("system")
+    last = system[-1] if isinstance(system, list) and system else {}
+    text = last.get("text", "") if isinstance(last, dict) else str(system or "")
+    return str(text).strip()[:60]
+
+
+def main_head(baseline: Run) -> str:
+    """How the main conversation's system prompt opens, from a plain run."""
+    first = main_requests(baseline)[:1]
+    return prompt_head(first[0]) if first else ""
+
+
+def invocation(run: Run, ours: list[str], head: str) -> tuple[str, list[str]] | None:
     """What a typed `/name args` sent: ("inline", the first main request's blocks) or ("fork",
-    the subagent's task); None when it sent neither (refused: the result says why)."""
-    first = main_requests(run)[:1]
-    if first:
-        return "inline", user_blocks(first[0], context)
-    forks = [b for b in run.requests if b.get("tools") and is_subagent(b)]
+    the subagent's task); None when it sent neither (refused: the result says why). `ours`:
+    skilldeck's blocks, so that a reminder both send is kept; `head`: see main_head."""
+    asked = [b for b in run.requests if b.get("tools") and b.get("messages")]
+    main = [b for b in asked if prompt_head(b) == head and not is_subagent(b)] if head else main_requests(run)
+    if main:
+        return "inline", user_blocks(main[0], ours)
+    forks = [b for b in asked if b not in main]
     if forks:
-        return "fork", user_blocks(forks[0], context)
+        return "fork", user_blocks(forks[0], ours)
     return None
 
 
