@@ -8,6 +8,7 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 
 from .catalog import Catalog
 from .compare import ClaudeCode, CompareError, Comparison, ComparisonCache, compare_with_claude, find_claude
+from .compare import Row as CompareRow
 from .conversation import Message, Transcript, parse_fork_result
 from .demo import make_demo
 from .diagnostics import CODES
@@ -48,6 +49,7 @@ __all__ = [
     "CatalogDiff",
     "ClaudeCode",
     "CompareError",
+    "CompareRow",
     "Comparison",
     "ComparisonCache",
     "Decision",

@@ -27,7 +27,7 @@ from engine import (
     with_missing_skill_md,
 )
 
-from . import cli_rules, cli_run, cli_why, render
+from . import cli_compare, cli_rules, cli_run, cli_why, render
 from .cli_why import budget_arg
 
 
@@ -111,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_rules.add_prompt_parser(sub, loc)
     cli_run.add_parser(sub, loc)
     cli_why.add_parser(sub, loc)
+    cli_compare.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -124,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
-JSON_COMMANDS = ("list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why")
+JSON_COMMANDS = ("list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare")
 
 
 def missing_locations(args: argparse.Namespace) -> list[str]:
@@ -299,6 +300,8 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
         return cli_rules.run_prompt(args, workspace)
     if command == "why":
         return cli_why.run(args, workspace)
+    if command == "compare":
+        return cli_compare.run(args, workspace)
     if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
