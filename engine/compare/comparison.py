@@ -17,7 +17,7 @@ from ..workspace import Workspace
 from . import theirs
 from .claude import ClaudeCode, CompareError
 from .notes import safety_notes
-from .record import Progress, Run, record
+from .record import TIMEOUT_S, Progress, Run, record
 from .rows import AGREE, DIFFERS, IDENTICAL, ONLY_CLAUDE, ONLY_SKILLDECK, Row, block_rows, difference, listing_rows
 
 
@@ -35,6 +35,8 @@ class Comparison:
     # each printed instead (Claude Code's result text, skilldeck's InvocationError).
     invoked: str | None = None
     invocation: list[Row] = field(default_factory=list)
+    # The folders whose writes were thrown away (overlays), when contained.
+    overlaid: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -45,6 +47,7 @@ class Comparison:
             "claude_code": {"path": str(self.claude.path), "version": self.claude.version},
             "identical": self.identical,
             "contained": self.contained,
+            "overlaid": self.overlaid,
             "model": self.model,
             "listing": [r.to_dict() for r in self.listing],
             "claude_own": self.own,
@@ -68,16 +71,21 @@ def compare_with_claude(
     *,
     allow_network: bool = False,
     progress: Progress | None = None,
+    timeout: float = TIMEOUT_S,
 ) -> Comparison:
     """Run `claude` (found with `find_claude`) on these locations, contained, and compare. Meant
-    for a worker: it blocks for a few seconds (at most the timeout), says what it does through
-    `progress`, and raises CompareError when it cannot run (missing, too old, a login, no sandbox)."""
+    for a worker: it blocks for a few seconds (at most `timeout`), tells `progress` what it does
+    (a line when it starts Claude Code, then "comparing ..." once the recording is done and
+    before skilldeck loads the catalog), and raises CompareError when it cannot run (missing,
+    too old, a login, no sandbox, the timeout)."""
     started = time.monotonic()
     say = progress or (lambda text: None)
     prompts = [("listing", "hi")] + ([("invoke", typed(name, args))] if name else [])
-    recorded = record(claude, locations, prompts, allow_network=allow_network, progress=say)
+    recorded = record(claude, locations, prompts, allow_network=allow_network, progress=say, timeout=timeout)
     run = recorded.runs["listing"]
     for each in recorded.runs.values():
+        if "other" in each.keys:
+            raise CompareError("a request carried a key that is not skilldeck's dummy key (it reached only the local recorder)")
         if theirs.asks_for_login(each):
             raise CompareError("Claude Code asks for a login instead of using the dummy key: run `claude` once to finish set-up")
     if not run.requests:
@@ -97,7 +105,7 @@ def compare_with_claude(
         notes.insert(0, "NOT CONTAINED (--allow-network): the run had the host network and could write to your files")
     skipped = theirs.skipped(run)
     return Comparison(claude, recorded.contained, theirs.model(run), listing, own, skipped, notes,
-                      time.monotonic() - started, typed(name, args) if name else None, invocation)  # fmt: skip
+                      time.monotonic() - started, typed(name, args) if name else None, invocation, recorded.overlaid)  # fmt: skip
 
 
 def _listing_rows(workspace: Workspace, catalog: Catalog, run: Run, own_names: set[str]) -> tuple[list[Row], list[str]]:

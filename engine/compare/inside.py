@@ -87,6 +87,7 @@ def run_one(plan: dict[str, Any], run: dict[str, Any], folder: Path, deadline: f
         "seconds": round(time.monotonic() - started, 2),
         "requests": requests,
         "dropped": server.dropped,
+        "keys": sorted(server.keys),
         "init": events.get("init", {}),
         "result": events.get("result", {}),
         "debug": read_bounded(debug, DEBUG_BYTES).splitlines(),

@@ -39,6 +39,8 @@ class Run:
     result: dict[str, Any]
     debug: list[str]
     stderr: str
+    # The keys its requests carried: "dummy", "other" or "none".
+    keys: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def writable_folders(locations: Locations) -> list[Path]:
 
 
 def plan_for(
-    claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], contain: bool, scratch: Path
+    claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], contain: bool, scratch: Path, timeout: float
 ) -> dict[str, Any]:
     args: list[str] = []
     for folder in locations.add_dirs:
@@ -91,7 +93,7 @@ def plan_for(
     runs: list[dict[str, Any]] = [{"key": key, "prompt": prompt, "cwd": str(locations.project), "environ": environ, "args": args}
             for key, prompt in prompts]  # fmt: skip
     runs.append({"key": "baseline", "baseline": True, "prompt": "hi", "cwd": "", "environ": environ, "args": []})
-    return {"claude": str(claude.path), "contain": contain, "scratch": str(scratch), "timeout": TIMEOUT_S - 5,
+    return {"claude": str(claude.path), "contain": contain, "scratch": str(scratch), "timeout": max(1.0, timeout - 3),
             "overlays": [str(f) for f in writable_folders(locations)], "runs": runs}  # fmt: skip
 
 
@@ -102,6 +104,7 @@ def record(
     *,
     allow_network: bool = False,
     progress: Progress | None = None,
+    timeout: float = TIMEOUT_S,
 ) -> Recorded:
     """Run `claude -p PROMPT` once per (key, prompt), plus a baseline in an empty home, side by
     side. Contained unless the kernel cannot (then CompareError, unless `allow_network`)."""
@@ -115,13 +118,13 @@ def record(
     contain = why_not is None
     scratch = Path(tempfile.mkdtemp(prefix="skilldeck-compare-"))
     try:
-        plan = plan_for(claude, locations, prompts, contain, scratch)
+        plan = plan_for(claude, locations, prompts, contain, scratch, timeout)
         bootstrap = f"import sys; sys.path.insert(0, {str(ENGINE_ROOT)!r}); from engine.compare.inside import main; main()"
         argv = [sys.executable, "-I", "-c", bootstrap]
         if contain:
             argv = ["unshare", "-n", "-r", "-m", "--propagation", "private", *argv]
         say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
-        answer = _run(argv, json.dumps(plan))
+        answer = _run(argv, json.dumps(plan), timeout)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if "error" in answer:
@@ -131,20 +134,20 @@ def record(
         if "error" in raw:
             raise CompareError(str(raw["error"]))
         runs[raw["key"]] = Run(raw["key"], raw["exit"], raw["seconds"], raw["requests"], raw["init"], raw["result"],
-                               raw["debug"], raw["stderr"])  # fmt: skip
+                               raw["debug"], raw["stderr"], raw.get("keys", []))  # fmt: skip
     timed_out = [k for k, r in runs.items() if r.exit is None]
     if timed_out:
-        raise CompareError(f"Claude Code did not finish within {TIMEOUT_S:.0f} s ({', '.join(timed_out)}); it was stopped")
+        raise CompareError(f"Claude Code did not finish within {timeout:.0f} s ({', '.join(timed_out)}); it was stopped")
     return Recorded(runs, contain, list(answer.get("overlaid", [])))
 
 
-def _run(argv: list[str], plan: str) -> dict[str, Any]:
+def _run(argv: list[str], plan: str, timeout: float) -> dict[str, Any]:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, start_new_session=True)
         try:
-            proc.communicate(plan.encode(), timeout=TIMEOUT_S)
+            proc.communicate(plan.encode(), timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise CompareError(f"the comparison run did not finish within {TIMEOUT_S:.0f} s; it was stopped") from None
+            raise CompareError(f"the comparison run did not finish within {timeout:.0f} s; it was stopped") from None
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)

@@ -12,6 +12,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .claude import DUMMY_KEY
+
 MAX_BODY = 16 * 1024 * 1024
 MAX_KEPT = 48 * 1024 * 1024
 ANSWER = "ok"
@@ -48,6 +50,8 @@ class RecordingServer:
         self.requests: list[dict[str, Any]] = []
         self.kept = 0
         self.dropped = 0
+        # Which keys the requests carried, as "dummy", "other" or "none" (never the key itself).
+        self.keys: set[str] = set()
         self._lock = threading.Lock()
         server = self
 
@@ -69,6 +73,9 @@ class RecordingServer:
                     self._send(413, b'{"type":"error","error":{"type":"request_too_large","message":"too large"}}')
                     return
                 raw = self.rfile.read(length)
+                bearer = self.headers.get("authorization", "").removeprefix("Bearer ").strip()
+                key = self.headers.get("x-api-key") or bearer
+                server.keys.add("dummy" if key == DUMMY_KEY else "other" if key else "none")
                 if self.path.split("?")[0].endswith("/count_tokens"):
                     self._send(200, b'{"input_tokens": 10}')
                     return

@@ -60,8 +60,8 @@ def listing_lines(run: Run) -> list[str] | None:
 
 
 def entry_name(line: str) -> str:
-    """`- name (label): text` -> name."""
-    head = line[2:].split(":", 1)[0] if ": " in line else line[2:]
+    """`- name (label): text` -> name (a plugin's `plug:name` keeps its colon)."""
+    head = line[2:].split(": ", 1)[0]
     return head.split(" (", 1)[0]
 
 

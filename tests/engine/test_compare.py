@@ -1,0 +1,249 @@
+"""`compare_with_claude` runs the real, pinned Claude Code (.oracle, `make test` installs it) on
+oracle workspaces: the diff is empty where skilldeck is right, names each difference where the
+case is made to differ, and a tree hash and marker files prove that nothing ran or changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import ClaudeCode, CompareError, Comparison, Locations, compare_with_claude, find_claude
+from engine.compare.claude import DUMMY_KEY, child_environ
+from engine.compare.rows import AGREE, listing_rows
+from engine.invoke import parse_typed
+from tests.oracle.replay import case_locations
+from tests.oracle.workspace import HERE, Places, build, load_cases
+
+REPO = Path(__file__).resolve().parents[2]
+CLAUDE = REPO / ".oracle" / "node_modules" / ".bin" / "claude"
+VERSION = (HERE / "VERSION").read_text().strip()
+
+
+@pytest.fixture(scope="module")
+def claude() -> ClaudeCode:
+    assert CLAUDE.exists(), "the pinned Claude Code is missing: `make test` installs it into .oracle/"
+    found = find_claude(CLAUDE)
+    assert found.version == VERSION
+    return found
+
+
+def tree_hash(root: Path) -> str:
+    """Every name, kind, mode, size, modification time, content and link target under `root`."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = Path(folder, name)
+            st = path.lstat()
+            digest.update(f"{path.relative_to(root)}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+            if path.is_symlink():
+                digest.update(os.readlink(path).encode())
+            elif path.is_file():
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def workspace(kind: str, name: str, tmp: Path) -> tuple[dict[str, Any], Places, Locations]:
+    case = load_cases(kind)[name]
+    places = build(case, Path(os.path.realpath(tmp)))
+    return case, places, case_locations(case, places)
+
+
+def disagreeing(comparison: Comparison) -> list[tuple[str, str, str]]:
+    return [(r.status, r.name, r.difference) for r in (*comparison.listing, *comparison.invocation) if r.status not in AGREE]
+
+
+LISTING_CASES = ["basics", "labels", "load_clash", "plugin_installed", "listing_overrides"]
+
+
+@pytest.mark.parametrize("name", LISTING_CASES)
+def test_listing_is_identical_and_nothing_changes(name: str, claude: ClaudeCode, tmp_path: Path) -> None:
+    _, places, locations = workspace("listing", name, tmp_path)
+    before = tree_hash(places.root)
+    comparison = compare_with_claude(claude, locations)
+    assert tree_hash(places.root) == before
+    assert comparison.contained
+    assert disagreeing(comparison) == []
+    assert comparison.identical
+    # What compare read as Claude Code's listing is what the oracle recorded for the case.
+    recorded = json.loads((HERE / "recordings" / "listing" / f"{name}.json").read_text())["listing"]
+    assert [r.claude for r in comparison.listing if r.status != "claude-own"] == recorded[:1] + recorded[2:]
+    assert comparison.own, "Claude Code's own skills are named apart"
+    assert {str(places.home), str(places.project)} <= set(comparison.overlaid)
+
+
+INVOKE_CASES = ["typed_args", "typed_shell_readonly", "typed_fork", "typed_not_user_invocable", "typed_named_args"]
+
+
+@pytest.mark.parametrize("name", INVOKE_CASES)
+def test_typed_skill_is_identical(name: str, claude: ClaudeCode, tmp_path: Path) -> None:
+    case, places, locations = workspace("invoke", name, tmp_path)
+    typed_name, args = parse_typed(places.fill(case["prompt"]))
+    before = tree_hash(places.root)
+    comparison = compare_with_claude(claude, locations, typed_name, args)
+    assert tree_hash(places.root) == before
+    assert comparison.invocation, "the typed skill's blocks (or its refusal) are compared"
+    assert disagreeing(comparison) == []
+
+
+def test_each_difference_is_named(claude: ClaudeCode, tmp_path: Path) -> None:
+    """The workspace changes between Claude Code's run and skilldeck's load (at the progress line
+    that says the comparison starts): each change shows as the difference it is."""
+    case = {
+        "trusted": True,
+        "files": {
+            "{project}/.claude/skills/same/SKILL.md": "---\ndescription: Stays the same\n---\nbody\n",
+            "{project}/.claude/skills/edited/SKILL.md": "---\ndescription: Before the edit\n---\nbody\n",
+            "{project}/.claude/skills/removed/SKILL.md": "---\ndescription: Gone after\n---\nbody\n",
+            "{project}/.claude/skills/deploy/SKILL.md": "---\ndescription: Deploy\n---\nDeploy to $0.\n",
+        },
+    }
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    skills = places.project / ".claude" / "skills"
+    said: list[str] = []
+
+    def progress(text: str) -> None:
+        said.append(text)
+        if text.startswith("comparing"):
+            (skills / "edited" / "SKILL.md").write_text("---\ndescription: After the edit\n---\nbody\n")
+            (skills / "removed" / "SKILL.md").unlink()
+            (skills / "removed").rmdir()
+            (skills / "added").mkdir()
+            (skills / "added" / "SKILL.md").write_text("---\ndescription: New after\n---\nbody\n")
+            (skills / "deploy" / "SKILL.md").write_text("---\ndescription: Deploy\n---\nShip to $0.\n")
+
+    comparison = compare_with_claude(claude, case_locations(case, places), "deploy", "prod", progress=progress)
+    assert said[0].startswith("running Claude Code") and said[-1].startswith("comparing")
+    rows = {r.name: r for r in comparison.listing}
+    assert rows["same"].status == "identical"
+    assert rows["edited"].status == "differs"
+    assert rows["edited"].claude == "- edited: Before the edit" and rows["edited"].skilldeck == "- edited: After the edit"
+    assert "from character 11" in rows["edited"].difference
+    assert rows["removed"].status == "only-claude"
+    assert rows["added"].status == "only-skilldeck"
+    blocks = [(r.status, r.name) for r in comparison.invocation]
+    assert blocks == [("identical", "block 1"), ("differs", "block 2")]
+    assert "Deploy to prod." in (comparison.invocation[1].claude or "")
+    assert "Ship to prod." in (comparison.invocation[1].skilldeck or "")
+    assert not comparison.identical
+
+
+def test_order_differences_are_named() -> None:
+    theirs = [("a", "- a: x"), ("b", "- b: y"), ("c", "- c: z")]
+    ours = [("b", "- b: y"), ("a", "- a: x"), ("c", "- c: z")]
+    rows = listing_rows(theirs, ours, set())
+    # Two entries changed places: one of them is out of order (either one; the rest is in order).
+    moved = [r for r in rows if r.status == "differs"]
+    assert len(moved) == 1 and moved[0].name in "ab" and moved[0].difference.startswith("order: entry ")
+    assert [r.status for r in rows if r is not moved[0]] == ["identical", "identical"]
+
+
+HOOK = "touch {outside}/markers/"
+
+
+def _hook(marker: str) -> list[dict[str, Any]]:
+    return [{"hooks": [{"type": "command", "command": HOOK + marker}]}]
+
+
+# Each of these writes a marker file in {outside}/markers (a folder no overlay covers) when it runs.
+HOOKED = {
+    "trusted": True,
+    "dirs": ["{outside}/markers"],
+    "settings": {
+        "user": {"hooks": {"SessionStart": _hook("session-start"), "UserPromptSubmit": _hook("prompt-submit")}},
+        "project": {"enableAllProjectMcpServers": True},
+    },
+    "claude_json": {"mcpServers": {"usermcp": {"command": "sh", "args": ["-c", HOOK + "mcp-user; sleep 30"]}}},
+    "files": {
+        "{project}/.mcp.json": json.dumps(
+            {"mcpServers": {"projmcp": {"command": "sh", "args": ["-c", HOOK + "mcp-project; sleep 30"]}}}
+        ),
+        "{outside}/plug/.claude-plugin/plugin.json": json.dumps({"name": "plug"}),
+        "{outside}/plug/hooks/hooks.json": json.dumps({"hooks": {"SessionStart": _hook("plugin-hook")}}),
+        "{outside}/plug/skills/pskill/SKILL.md": "---\ndescription: A plugin skill\n---\nplugin body\n",
+        "{project}/.claude/skills/sh/SKILL.md": "---\ndescription: Runs a command\nallowed-tools: Bash(touch:*)\n---\nA: !`"
+        + HOOK
+        + "skill-shell`\n",
+    },
+    "args": ["--plugin-dir", "{outside}/plug"],
+}
+MARKERS = {"session-start", "prompt-submit", "mcp-user", "mcp-project", "plugin-hook", "skill-shell"}
+
+
+def test_a_plain_run_would_fire_every_marker(tmp_path: Path) -> None:
+    """The hooked workspace is live: Claude Code run plainly (offline, no safe flags) writes
+    every marker, so their absence below means something."""
+    places = build(HOOKED, Path(os.path.realpath(tmp_path)))
+    markers = places.outside / "markers"
+    env = {"PATH": os.environ["PATH"], "HOME": str(places.home), "ANTHROPIC_API_KEY": "dummy",
+           "ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
+    argv = [
+        "unshare",
+        "-n",
+        "-r",
+        str(CLAUDE),
+        "-p",
+        "/sh",
+        "--no-session-persistence",
+        "--plugin-dir",
+        str(places.outside / "plug"),
+    ]
+    proc = subprocess.Popen(argv, cwd=places.project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while set(os.listdir(markers)) != MARKERS and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # The run may end before its last MCP server has started: a last look once it is gone.
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert MARKERS - {"skill-shell"} <= set(os.listdir(markers))
+
+
+def test_no_hook_mcp_server_plugin_hook_or_command_runs(claude: ClaudeCode, tmp_path: Path) -> None:
+    places = build(HOOKED, Path(os.path.realpath(tmp_path)))
+    locations = case_locations(HOOKED, places)
+    before = tree_hash(places.root)
+    comparison = compare_with_claude(claude, locations, "sh")
+    assert os.listdir(places.outside / "markers") == []
+    assert tree_hash(places.root) == before
+    assert disagreeing(comparison) == []
+    assert {r.name for r in comparison.listing} >= {"sh", "plug:pskill"}
+    assert "[shell command execution disabled by policy]" in (comparison.invocation[1].claude or "")
+    notes = " ".join(comparison.notes)
+    assert "no hook ran" in notes and "no MCP server started" in notes
+
+
+def test_the_users_keys_never_reach_claude_code(claude: ClaudeCode, tmp_path: Path) -> None:
+    """Keys and tokens in the environment and in a settings file's `env`: every request carries the
+    dummy key (compare refuses a run where one did not)."""
+    case = {"trusted": True, "settings": {"user": {"env": {"ANTHROPIC_API_KEY": "sk-ant-from-settings"}}},
+            "files": {"{project}/.claude/skills/k/SKILL.md": "---\ndescription: k\n---\nk\n"}}  # fmt: skip
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    secrets = {"ANTHROPIC_API_KEY": "sk-ant-user", "ANTHROPIC_AUTH_TOKEN": "tok-user", "CLAUDE_CODE_OAUTH_TOKEN": "oauth-user",
+               "AWS_SECRET_ACCESS_KEY": "aws-user"}  # fmt: skip
+    locations = case_locations(case, places, secrets)
+    assert not set(secrets.values()) & set(child_environ(locations.environ, "http://127.0.0.1:1").values())
+    assert child_environ(locations.environ, "http://127.0.0.1:1")["ANTHROPIC_API_KEY"] == DUMMY_KEY
+    comparison = compare_with_claude(claude, locations)
+    assert comparison.identical
+
+
+def test_a_run_past_its_timeout_is_stopped(tmp_path: Path) -> None:
+    fake = tmp_path / "claude"
+    fake.write_text("#!/bin/sh\nexec sleep 120\n")
+    fake.chmod(0o755)
+    places = build({"trusted": True}, Path(os.path.realpath(tmp_path / "ws")))
+    started = time.monotonic()
+    with pytest.raises(CompareError, match="did not finish within"):
+        compare_with_claude(ClaudeCode(fake, VERSION), case_locations({}, places), timeout=4)
+    assert time.monotonic() - started < 15
