@@ -158,7 +158,11 @@ HOOKED = {
     "trusted": True,
     "dirs": ["{outside}/markers"],
     "settings": {
-        "user": {"hooks": {"SessionStart": _hook("session-start"), "UserPromptSubmit": _hook("prompt-submit")}},
+        "user": {
+            "hooks": {"SessionStart": _hook("session-start"), "UserPromptSubmit": _hook("prompt-submit")},
+            # So that a plain run may run the skill's `touch` there (outside the project).
+            "permissions": {"additionalDirectories": ["{outside}/markers"]},
+        },
         "project": {"enableAllProjectMcpServers": True},
     },
     "claude_json": {"mcpServers": {"usermcp": {"command": "sh", "args": ["-c", HOOK + "mcp-user; sleep 30"]}}},
@@ -202,11 +206,10 @@ def test_a_plain_run_would_fire_every_marker(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while set(os.listdir(markers)) != MARKERS and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
-        # The run may end before its last MCP server has started: a last look once it is gone.
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert MARKERS - {"skill-shell"} <= set(os.listdir(markers))
+    assert set(os.listdir(markers)) == MARKERS
 
 
 def test_no_hook_mcp_server_plugin_hook_or_command_runs(claude: ClaudeCode, tmp_path: Path) -> None:
