@@ -66,10 +66,11 @@ def can_contain() -> str | None:
 
 
 def writable_folders(locations: Locations) -> list[Path]:
-    """Every folder a run could write to that is the user's: home, config folder, project (its
-    git root), the extra folders it is given."""
+    """Every folder a run could write to: home, config folder, project (its git root), the extra
+    folders it is given, and the temporary folder (Claude Code leaves files there too)."""
     env = locations.environ
     folders = [Path(env.get("HOME") or Path.home()), locations.user, locations.project, *locations.add_dirs]
+    folders.append(Path(tempfile.gettempdir()))
     root = locations.git_root()
     if root is not None:
         folders.append(root)
@@ -116,19 +117,16 @@ def record(
             "network and write to your files; pass --allow-network to run it anyway (hooks and MCP servers stay off)"
         )
     contain = why_not is None
-    scratch = Path(tempfile.mkdtemp(prefix="skilldeck-compare-"))
-    try:
-        plan = plan_for(claude, locations, prompts, contain, scratch, timeout)
-        bootstrap = f"import sys; sys.path.insert(0, {str(ENGINE_ROOT)!r}); from engine.compare.inside import main; main()"
-        argv = [sys.executable, "-I", "-c", bootstrap]
-        if contain:
-            argv = ["unshare", "-n", "-r", "-m", "--propagation", "private", *argv]
-        say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
-        answer = _run(argv, json.dumps(plan), timeout)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    answer = _record(claude, locations, prompts, contain, timeout, say)
+    if "error" in answer and contain and allow_network:
+        # The namespace was made but the overlays could not be mounted (an old kernel, a file
+        # system overlayfs refuses): the user allowed an uncontained run.
+        say(f"the sandbox failed ({answer['error']}); running without it as --allow-network allows")
+        contain = False
+        answer = _record(claude, locations, prompts, contain, timeout, say)
     if "error" in answer:
-        raise CompareError(str(answer["error"]))
+        hint = "" if allow_network else "; pass --allow-network to run it without the sandbox"
+        raise CompareError(f"{answer['error']}{hint}")
     runs = {}
     for raw in answer.get("runs", []):
         if "error" in raw:
@@ -139,6 +137,22 @@ def record(
     if timed_out:
         raise CompareError(f"Claude Code did not finish within {timeout:.0f} s ({', '.join(timed_out)}); it was stopped")
     return Recorded(runs, contain, list(answer.get("overlaid", [])))
+
+
+def _record(
+    claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], contain: bool, timeout: float, say: Progress
+) -> dict[str, Any]:
+    scratch = Path(tempfile.mkdtemp(prefix="skilldeck-compare-"))
+    try:
+        plan = plan_for(claude, locations, prompts, contain, scratch, timeout)
+        bootstrap = f"import sys; sys.path.insert(0, {str(ENGINE_ROOT)!r}); from engine.compare.inside import main; main()"
+        argv = [sys.executable, "-I", "-c", bootstrap]
+        if contain:
+            argv = ["unshare", "-n", "-r", "-m", "--propagation", "private", *argv]
+        say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
+        return _run(argv, json.dumps(plan), timeout)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _run(argv: list[str], plan: str, timeout: float) -> dict[str, Any]:

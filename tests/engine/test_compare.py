@@ -7,11 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -77,7 +80,8 @@ def test_listing_is_identical_and_nothing_changes(name: str, claude: ClaudeCode,
     recorded = json.loads((HERE / "recordings" / "listing" / f"{name}.json").read_text())["listing"]
     assert [r.claude for r in comparison.listing if r.status != "claude-own"] == recorded[:1] + recorded[2:]
     assert comparison.own, "Claude Code's own skills are named apart"
-    assert {str(places.home), str(places.project)} <= set(comparison.overlaid)
+    # The home and the project are behind overlays (here /tmp's, which holds both).
+    assert all(any(p.is_relative_to(o) for o in comparison.overlaid) for p in (places.home, places.project))
 
 
 INVOKE_CASES = ["typed_args", "typed_shell_readonly", "typed_fork", "typed_not_user_invocable", "typed_named_args"]
@@ -146,22 +150,22 @@ def test_order_differences_are_named() -> None:
     assert [r.status for r in rows if r is not moved[0]] == ["identical", "identical"]
 
 
-HOOK = "touch {outside}/markers/"
+HOOK = "touch {markers}/"
 
 
 def _hook(marker: str) -> list[dict[str, Any]]:
     return [{"hooks": [{"type": "command", "command": HOOK + marker}]}]
 
 
-# Each of these writes a marker file in {outside}/markers (a folder no overlay covers) when it runs.
+# Each of these writes a marker file in {markers} when it runs: a folder in /dev/shm, which no
+# overlay covers (the workspace is under /tmp, whose writes a comparison throws away).
 HOOKED = {
     "trusted": True,
-    "dirs": ["{outside}/markers"],
     "settings": {
         "user": {
             "hooks": {"SessionStart": _hook("session-start"), "UserPromptSubmit": _hook("prompt-submit")},
             # So that a plain run may run the skill's `touch` there (outside the project).
-            "permissions": {"additionalDirectories": ["{outside}/markers"]},
+            "permissions": {"additionalDirectories": ["{markers}"]},
         },
         "project": {"enableAllProjectMcpServers": True},
     },
@@ -179,14 +183,28 @@ HOOKED = {
     },
     "args": ["--plugin-dir", "{outside}/plug"],
 }
+
+
+def hooked(markers: Path) -> dict[str, Any]:
+    return cast(dict[str, Any], json.loads(json.dumps(HOOKED).replace("{markers}", str(markers))))
+
+
+@pytest.fixture
+def markers() -> Iterator[Path]:
+    """A folder in /dev/shm for the markers, removed after the test."""
+    folder = Path(tempfile.mkdtemp(prefix="skilldeck-markers-", dir="/dev/shm"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 MARKERS = {"session-start", "prompt-submit", "mcp-user", "mcp-project", "plugin-hook", "skill-shell"}
 
 
-def test_a_plain_run_would_fire_every_marker(tmp_path: Path) -> None:
+def test_a_plain_run_would_fire_every_marker(markers: Path, tmp_path: Path) -> None:
     """The hooked workspace is live: Claude Code run plainly (offline, no safe flags) writes
     every marker, so their absence below means something."""
-    places = build(HOOKED, Path(os.path.realpath(tmp_path)))
-    markers = places.outside / "markers"
+    case = hooked(markers)
+    places = build(case, Path(os.path.realpath(tmp_path)))
     env = {"PATH": os.environ["PATH"], "HOME": str(places.home), "ANTHROPIC_API_KEY": "dummy",
            "ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}  # fmt: skip
     argv = [
@@ -212,12 +230,13 @@ def test_a_plain_run_would_fire_every_marker(tmp_path: Path) -> None:
     assert set(os.listdir(markers)) == MARKERS
 
 
-def test_no_hook_mcp_server_plugin_hook_or_command_runs(claude: ClaudeCode, tmp_path: Path) -> None:
-    places = build(HOOKED, Path(os.path.realpath(tmp_path)))
-    locations = case_locations(HOOKED, places)
+def test_no_hook_mcp_server_plugin_hook_or_command_runs(claude: ClaudeCode, markers: Path, tmp_path: Path) -> None:
+    case = hooked(markers)
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    locations = case_locations(case, places)
     before = tree_hash(places.root)
     comparison = compare_with_claude(claude, locations, "sh")
-    assert os.listdir(places.outside / "markers") == []
+    assert os.listdir(markers) == []
     assert tree_hash(places.root) == before
     assert disagreeing(comparison) == []
     assert {r.name for r in comparison.listing} >= {"sh", "plug:pskill"}
