@@ -53,11 +53,11 @@ class ClaudeCode:
         return f"{self.version}@{self.path}"
 
 
-def _probe(path: Path, flag: str) -> str:
+def _probe(path: Path, flag: str, environ: Mapping[str, str]) -> str:
     try:
         proc = subprocess.run(
             [str(path), flag], capture_output=True, timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL,
-            env=child_environ(os.environ, "http://127.0.0.1:9"),
+            env=child_environ(environ, "http://127.0.0.1:9"),
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise CompareError(f"{path} {flag} failed: {exc}") from None
@@ -82,14 +82,14 @@ def find_claude(explicit: str | Path | None = None, environ: Mapping[str, str] |
         if found is None:
             raise CompareError("claude is not on PATH: install Claude Code, or name it with --claude PATH")
         path = Path(found)
-    version_text = _probe(path, "--version").strip()
+    version_text = _probe(path, "--version", env).strip()
     version = parse_version(version_text)
     if version is None:
         raise CompareError(f"{path} --version printed no version ({version_text[:80]!r}): is it Claude Code?")
     shown = ".".join(map(str, version))
     if version < MIN_VERSION:
         raise CompareError(f"Claude Code {shown} is too old: compare needs {'.'.join(map(str, MIN_VERSION))} or later")
-    help_text = _probe(path, "--help")
+    help_text = _probe(path, "--help", env)
     missing = [f for f in NEEDED_FLAGS if f not in help_text]
     if missing:
         raise CompareError(f"Claude Code {shown} is too old: it has no {', '.join(missing)} (a contained run needs them)")
