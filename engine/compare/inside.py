@@ -130,7 +130,7 @@ def record(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:
 
 
 def main() -> int:
-    plan = json.loads(sys.stdin.read(1024 * 1024))
+    plan = json.loads(sys.stdin.read(16 * 1024 * 1024))
     if plan["contain"]:
         # Made before the tmpfs covers it: an empty folder outside every overlaid one.
         scratch = Path(plan["scratch"])

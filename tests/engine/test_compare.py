@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import pytest
 
-from engine import ClaudeCode, CompareError, Comparison, Locations, compare_with_claude, find_claude
+from engine import ClaudeCode, CompareError, Comparison, ComparisonCache, Locations, compare_with_claude, find_claude
 from engine.compare.claude import DUMMY_KEY, child_environ
 from engine.compare.rows import AGREE, listing_rows
 from engine.invoke import parse_typed
@@ -269,3 +269,17 @@ def test_a_run_past_its_timeout_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(CompareError, match="did not finish within"):
         compare_with_claude(ClaudeCode(fake, VERSION), case_locations({}, places), timeout=4)
     assert time.monotonic() - started < 15
+
+
+def test_the_cache_keeps_a_comparison_per_claude_code_folder_and_invocation(tmp_path: Path) -> None:
+    cache = ComparisonCache()
+    old, new = ClaudeCode(tmp_path / "claude", "2.1.0"), ClaudeCode(tmp_path / "claude", "2.1.1")
+    here, there = Locations(project=tmp_path / "a"), Locations(project=tmp_path / "b")
+    kept = Comparison(old, True, "m", [], [], [], [], 1.0)
+    cache.put(cache.key(old, here), kept)
+    assert cache.get(cache.key(old, here)) is kept
+    assert cache.get(cache.key(new, here)) is None
+    assert cache.get(cache.key(old, there)) is None
+    assert cache.get(cache.key(old, here, "deploy", "prod")) is None
+    cache.clear()
+    assert cache.get(cache.key(old, here)) is None
