@@ -101,6 +101,8 @@ def compare_with_claude(
     if name:
         invocation = _invocation_rows(workspace, catalog, recorded.runs["invoke"], theirs.main_head(baseline), name, args)
     notes = safety_notes(locations)
+    if any(DISABLED in (r.claude or "") for r in invocation):
+        notes.append("the skill's ! commands did not run (disableSkillShellExecution): both sides show them as disabled")
     if not recorded.contained:
         notes.insert(0, "NOT CONTAINED (--allow-network): the run had the host network and could write to your files")
     skipped = theirs.skipped(run)

@@ -44,6 +44,14 @@ def safety_notes(locations: Locations) -> list[str]:
     servers = bool(config.get("mcpServers")) or bool(isinstance(project_config, dict) and project_config.get("mcpServers"))
     if servers or (locations.project / ".mcp.json").exists() or any(s.get("mcpServers") for s in settings):
         notes.append("no MCP server started (--strict-mcp-config): skills and prompts an MCP server adds are not compared")
+    providers = [
+        n for n in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY") if locations.environ.get(n)
+    ]
+    if providers:
+        notes.append(
+            f"{', '.join(providers)} left out: the run spoke the Anthropic API to the recorder, so its model (and the "
+            "budget the model sizes) may not be the one your provider would use"
+        )
     if any(s.get("apiKeyHelper") for s in settings):
         notes.append("your apiKeyHelper is configured: Claude Code may have run it (the key it gives goes nowhere but 127.0.0.1)")
     return notes

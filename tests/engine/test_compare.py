@@ -242,7 +242,7 @@ def test_no_hook_mcp_server_plugin_hook_or_command_runs(claude: ClaudeCode, mark
     assert {r.name for r in comparison.listing} >= {"sh", "plug:pskill"}
     assert "[shell command execution disabled by policy]" in (comparison.invocation[1].claude or "")
     notes = " ".join(comparison.notes)
-    assert "no hook ran" in notes and "no MCP server started" in notes
+    assert "no hook ran" in notes and "no MCP server started" in notes and "! commands did not run" in notes
 
 
 def test_the_users_keys_never_reach_claude_code(claude: ClaudeCode, tmp_path: Path) -> None:
