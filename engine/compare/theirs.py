@@ -18,7 +18,8 @@ NOISE = re.compile(
     r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin |"
     r"Registered \d+ hooks|versioned plugins|Found \d+ plugins|installed_plugins\.json|output styles|"
     r"Watching for changes|ENOENT|\[STARTUP\]|Sending \d+ skills|Loading skills from|getSkills returning|Loaded \d+ unique|"
-    r"Attempting to load skills|Skipping plugin hooks|Loaded \d+ skills from plugin|Skipping skill dir discovery|mcp|MCP"
+    r"Attempting to load skills|Skipping plugin hooks|Loaded \d+ skills from plugin|Skipping skill dir discovery|"
+    r"Plugin not available for MCP|is one plugin: "
 )
 STAMP = re.compile(r"^\S+Z \[(\w+)\] ")
 LOGIN = re.compile(r"/login|not logged in|log in|invalid api key|authentication", re.IGNORECASE)
