@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Exact versions for a reproducible suite (the snapshot tests draw with these textual/rich).
 CONSTRAINTS := tests/constraints.txt
 
-.PHONY: demo test lint bench screenshots tmux clean fuzz oracle
+.PHONY: demo test lint bench screenshots tmux clean fuzz oracle claude-oracle
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=python3.x)"; exit 1; }
@@ -27,8 +27,16 @@ tmux:
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tmux >/dev/null; }
 
-test: $(STAMP) tmux
+# The pinned Claude Code (tests/oracle/VERSION) in .oracle/ (ignored by git), installed with npm
+# when missing or another version: the compare tests run it (tests/engine/test_compare.py).
+claude-oracle:
+	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$$(cat tests/oracle/VERSION)" ]; then \
+		command -v npm >/dev/null 2>&1 || { echo "need npm to install the pinned Claude Code into .oracle/"; exit 1; }; \
+		npm install --prefix .oracle --no-audit --no-fund @anthropic-ai/claude-code@$$(cat tests/oracle/VERSION); fi
+
+test: $(STAMP) tmux claude-oracle
 	$(BIN)/ruff check engine tui tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The fuzz tests with many inputs and a new seed each time (make test runs them with a fixed
@@ -40,9 +48,11 @@ fuzz: $(STAMP)
 	SKILLDECK_FUZZ_SEED=$$seed SKILLDECK_FUZZ_N=$(FUZZ_N) $(BIN)/python -m pytest tests/fuzz || \
 		{ echo "fuzz failed with seed $$seed: make fuzz FUZZ_SEED=$$seed"; exit 1; }
 
+# mypy checks what [tool.mypy] in pyproject.toml lists (engine/, strictly).
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui tests
 	$(BIN)/ruff format --check engine tui tests
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_catalog.py
