@@ -16,6 +16,7 @@ from pathlib import Path
 SIOCGIFFLAGS = 0x8913
 SIOCSIFFLAGS = 0x8914
 IFF_UP = 0x1
+SCRATCH_BYTES = 512 * 1024 * 1024
 
 
 class SandboxError(Exception):
@@ -52,7 +53,9 @@ def covering(paths: list[Path]) -> list[Path]:
 def contain(scratch: Path, folders: list[Path]) -> list[Path]:
     """Set the sandbox up (the caller is the namespace's root); the folders overlaid, in order."""
     loopback_up()
-    _mount("tmpfs", str(scratch), "tmpfs", "mode=0700")
+    # Sized: whatever the run writes (its output, its debug log, every overlaid write) is held in
+    # memory, and a runaway run meets a full disk instead of filling the memory.
+    _mount("tmpfs", str(scratch), "tmpfs", f"mode=0700,size={SCRATCH_BYTES}")
     chosen = covering(folders)
     # Opened before any overlay is mounted: a folder under an overlaid one is still reached on its
     # own file system (/proc/self/fd/N) once the outer overlay hides the mounts below it.
