@@ -105,8 +105,10 @@ def _shown(text: str | None, block: bool) -> str:
     if not block:
         return printable(text)
     lines = text.split("\n")
-    more = f"\n      … {len(lines) - BLOCK_LINES} more lines" if len(lines) > BLOCK_LINES else ""
-    return "\n      ".join(printable(line) for line in lines[:BLOCK_LINES]) + more
+    # Continued under the first line's text ("    Claude Code: " and "    skilldeck:   " are as wide).
+    indent = "\n" + " " * 17
+    more = f"{indent}… {len(lines) - BLOCK_LINES} more lines" if len(lines) > BLOCK_LINES else ""
+    return indent.join(printable(line) for line in lines[:BLOCK_LINES]) + more
 
 
 def _row(row: CompareRow, block: bool = False) -> None:
