@@ -57,19 +57,21 @@ def contain(scratch: Path, folders: list[Path]) -> list[Path]:
     # memory, and a runaway run meets a full disk instead of filling the memory.
     _mount("tmpfs", str(scratch), "tmpfs", f"mode=0700,size={SCRATCH_BYTES}")
     chosen = covering(folders)
-    # Opened before any overlay is mounted: a folder under an overlaid one is still reached on its
-    # own file system (/proc/self/fd/N) once the outer overlay hides the mounts below it.
+    for number in range(len(chosen)):
+        (scratch / "layers" / str(number) / "upper").mkdir(parents=True)
+        (scratch / "layers" / str(number) / "work").mkdir(parents=True)
+    # Everything is reached through descriptors opened before the first overlay: a folder under an
+    # overlaid one on its own file system once the outer overlay hides the mounts below it, and the
+    # layers in the tmpfs itself, since once /tmp (say) is overlaid the scratch path leads into that
+    # overlay, which cannot hold another's upper layer.
+    layers = os.open(scratch / "layers", os.O_PATH | os.O_DIRECTORY)
     handles = [os.open(p, os.O_PATH | os.O_DIRECTORY) for p in chosen]
     try:
         for number, (path, handle) in enumerate(zip(chosen, handles, strict=True)):
-            upper, work = scratch / "layers" / str(number) / "upper", scratch / "layers" / str(number) / "work"
-            upper.mkdir(parents=True)
-            work.mkdir(parents=True)
-            options = f"lowerdir=/proc/self/fd/{handle},upperdir={upper},workdir={work}"
-            if any(c in str(upper) for c in ",:\\"):
-                raise SandboxError(f"{upper}: a folder name with , : or \\ cannot be given to an overlay")
+            layer = f"/proc/self/fd/{layers}/{number}"
+            options = f"lowerdir=/proc/self/fd/{handle},upperdir={layer}/upper,workdir={layer}/work"
             _mount("overlay", str(path), "overlay", options)
     finally:
-        for handle in handles:
+        for handle in (layers, *handles):
             os.close(handle)
     return chosen

@@ -302,3 +302,19 @@ def test_the_cache_keeps_a_comparison_per_claude_code_folder_and_invocation(tmp_
     assert cache.get(cache.key(old, here, "deploy", "prod")) is None
     cache.clear()
     assert cache.get(cache.key(old, here)) is None
+
+
+def test_a_config_folder_on_another_file_system_is_overlaid_too(claude: ClaudeCode, markers: Path, tmp_path: Path) -> None:
+    """The user tier in /dev/shm (another file system, outside /tmp): a second overlay, whose layers
+    must be reached past the first one; its skill is compared and the folder does not change."""
+    config = markers / "config"
+    (config / "skills" / "far").mkdir(parents=True)
+    (config / "skills" / "far" / "SKILL.md").write_text("---\ndescription: From afar\n---\nbody\n")
+    places = build({"trusted": True}, Path(os.path.realpath(tmp_path)))
+    locations = Locations(project=places.project, user_dir=config, managed_dir=places.root / "managed",
+                          bundled=False, environ={"HOME": str(places.home), "PATH": os.environ["PATH"]})  # fmt: skip
+    before = tree_hash(config), tree_hash(places.root)
+    comparison = compare_with_claude(claude, locations)
+    assert (tree_hash(config), tree_hash(places.root)) == before
+    assert str(config) in comparison.overlaid
+    assert [(r.status, r.claude) for r in comparison.listing if r.name == "far"] == [("identical", "- far: From afar")]
