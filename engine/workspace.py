@@ -118,8 +118,9 @@ class Workspace:
         code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
         ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message
         (typing /name for a skill only the model may invoke is refused, as Claude Code refuses it)."""
-        shell = "execute" if run_shell else "preview"
-        return build_prompt(self.locations, catalog, name, args, fork=fork, shell=shell, typed=True)
+        return build_prompt(
+            self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview", typed=True
+        )
 
     def slash_commands(self, catalog: Catalog) -> list[Skill]:
         """The skills a user can type as /name: user-invocable, and not turned `off` by skillOverrides."""
