@@ -12,16 +12,22 @@ HEADER = "The following skills are available for use with the Skill tool:"
 REMINDER = "<system-reminder>"
 # Debug lines about a skill or command file skipped, failed or loaded with a problem; and the
 # routine lines that match those words but say nothing of the kind.
-SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b|invalid|omitting", re.IGNORECASE)
+SKIP = re.compile(
+    r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b|invalid|omitting|skipping|ignored|exceeds|duplicate",
+    re.IGNORECASE,
+)
 NOISE = re.compile(
     r"hooks module|telemetry|\$\.fs\.|\$\.store|Plugin autoupdate|settings\.read|plugin\.register|engine\.create|"
     r"hooks native|cc-plugin-|installPluginsForHeadless|Total plugin|getPluginSkills|Checking plugin |"
     r"Registered \d+ hooks|versioned plugins|Found \d+ plugins|installed_plugins\.json|output styles|"
     r"Watching for changes|ENOENT|\[STARTUP\]|Sending \d+ skills|Loading skills from|getSkills returning|Loaded \d+ unique|"
     r"Attempting to load skills|Skipping plugin hooks|Loaded \d+ skills from plugin|Skipping skill dir discovery|"
-    r"Plugin not available for MCP|is one plugin: "
+    r"Plugin not available for MCP|is one plugin: |clearPluginCache|Applying permission update|\] Loaded "
 )
 STAMP = re.compile(r"^\S+Z \[(\w+)\] ")
+# A path in a debug line: left out before SKIP is looked for (a folder named skilldeck or skills
+# says nothing of a skill being skipped).
+PATH = re.compile(r"(?:~|\.{1,2})?(?:/[^\s'\",:)]+)+")
 LOGIN = re.compile(r"/login|not logged in|log in|invalid api key|authentication", re.IGNORECASE)
 
 
@@ -81,7 +87,8 @@ def skipped(run: Run) -> list[str]:
     seen: dict[str, None] = {}
     for raw in run.debug:
         line = STAMP.sub(r"[\1] ", raw)
-        if SKIP.search(line) and not NOISE.search(line):
+        words = PATH.sub("", line)
+        if SKIP.search(words) and not NOISE.search(words):
             seen.setdefault(line)
     return list(seen)
 
