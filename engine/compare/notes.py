@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..locations import Locations
+from ..locations import DEFAULT_MANAGED_DIR, Locations
 from ..safeio import read_regular
 from ..trust import claude_config_file
 
@@ -44,6 +44,11 @@ def safety_notes(locations: Locations) -> list[str]:
     servers = bool(config.get("mcpServers")) or bool(isinstance(project_config, dict) and project_config.get("mcpServers"))
     if servers or (locations.project / ".mcp.json").exists() or any(s.get("mcpServers") for s in settings):
         notes.append("no MCP server started (--strict-mcp-config): skills and prompts an MCP server adds are not compared")
+    if locations.managed != Path(DEFAULT_MANAGED_DIR) and locations.managed.is_dir():
+        notes.append(
+            f"skilldeck read the managed tier from {locations.managed}; Claude Code reads {DEFAULT_MANAGED_DIR} only, "
+            "so a managed skill can differ for that reason alone"
+        )
     providers = [
         n for n in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY") if locations.environ.get(n)
     ]
