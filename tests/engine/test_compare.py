@@ -5,6 +5,7 @@ case is made to differ, and a tree hash and marker files prove that nothing ran 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import pytest
 from engine import ClaudeCode, CompareError, Comparison, ComparisonCache, Locations, compare_with_claude, find_claude
 from engine.compare.claude import DUMMY_KEY, child_environ
 from engine.compare.rows import AGREE, listing_rows
+from engine.compare.server import MAX_BODY, RecordingServer
 from engine.invoke import parse_typed
 from tests.oracle.record_listing import placeholders
 from tests.oracle.replay import case_locations
@@ -331,3 +333,22 @@ def test_a_config_folder_on_another_file_system_is_overlaid_too(claude: ClaudeCo
     assert (tree_hash(config), tree_hash(places.root)) == before
     assert str(config) in comparison.overlaid
     assert [(r.status, r.claude) for r in comparison.listing if r.name == "far"] == [("identical", "- far: From afar")]
+
+
+def test_the_recorder_bounds_what_it_reads_and_names_no_key() -> None:
+    """A body past MAX_BODY is refused unread; a kept request notes only whether its key was the dummy."""
+    with RecordingServer() as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.putrequest("POST", "/v1/messages")
+        connection.putheader("content-length", str(MAX_BODY + 1))
+        connection.endheaders()
+        assert connection.getresponse().status == 413
+        connection.close()
+        for key in (DUMMY_KEY, "sk-ant-someone-else"):
+            connection = http.client.HTTPConnection(host, int(port), timeout=10)
+            connection.request("POST", "/v1/messages", body=b'{"model": "m"}', headers={"x-api-key": key})
+            assert json.loads(connection.getresponse().read())["content"][0]["text"] == "ok"
+            connection.close()
+    assert server.requests == [{"model": "m"}, {"model": "m"}]
+    assert server.keys == {"dummy", "other"}
