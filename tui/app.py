@@ -17,7 +17,8 @@ from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, ProgressBar, TabbedContent, TabPane, Tree
+from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
+from textual.worker import Worker, WorkerState
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
 
@@ -28,6 +29,7 @@ from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
 from .run_actions import RunActions
+from .screens.approve import ApproveScreen
 from .screens.help import HelpScreen, key_rows
 from .screens.why import open_why
 from .search import SearchIndex
@@ -63,7 +65,11 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
         Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
         Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
-        Binding("escape", "cancel_run", "Cancel run", show=False, id="app.cancel_run"),
+        # The conversation's keys are the app's, so that they work from any focus (after enter
+        # on a skill the focus stays in the tree); check_action shows each only where it applies.
+        Binding("escape", "cancel_run", "Cancel run", id="app.cancel_run"),
+        Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="app.toggle_meta"),
+        Binding("ctrl+r", "retry", "Retry", id="app.retry"),
         Binding("ctrl+n", "new_conversation", "New conversation", show=False, id="app.new_conversation"),
     ]
 
@@ -359,9 +365,30 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             "diagnostics": DiagnosticsTree,
             "listing": ListingPane,
             "rules": RulesTree,
-            "conversation": Input,
-        }[name]
-        self.query_one(target).focus()
+        }.get(name)
+        if target is not None:
+            self.query_one(target).focus()
+        elif self.running:
+            # The composer would take the keys a run is steered with (escape cancels): the transcript.
+            self.query_one("#conversation-log").focus()
+        else:
+            self.query_one("#composer").focus()
+
+    @on(TabbedContent.TabActivated, "#panes")
+    def _tab_shown(self) -> None:
+        # The conversation's keys show in the footer only on its tab.
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which of the app's keys apply now: False hides one from the footer (and lets the key go
+        to whatever else binds it)."""
+        if action in ("toggle_meta", "retry") and self.query_one(TabbedContent).active != "conversation":
+            return False
+        if action == "retry":
+            return self.query_one(ConversationPane).failed
+        if action == "cancel_run":
+            return self.running
+        return True
 
     def _target(self) -> tuple[Path, int] | None:
         """The file (and line) the user means: a diagnostic when the diagnostics have focus,
@@ -407,38 +434,61 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def action_why(self) -> None:
         open_why(self)
 
+    def action_toggle_meta(self) -> None:
+        self.query_one(ConversationPane).action_toggle_meta()
+
+    def action_retry(self) -> None:
+        self.query_one(ConversationPane).action_retry()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "run" or not self.alive():
+            return
+        ended = event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
+        if ended and event.worker is self.run_worker_now:
+            # However it ended (a cancel says nothing to the pane), the answer is closed and nothing is awaited.
+            self.query_one(ConversationPane).end_run()
+        self.refresh_bindings()
+
     def action_help(self) -> None:
-        display = self.get_key_display
+        conversation = ("toggle_meta", "retry", "cancel_run", "new_conversation")
+        anywhere = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action not in conversation]
+        talking = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action in conversation]
+        move = [*key_rows(VIM_BINDINGS), ("up down", "Move")]
         sections = [
+            ("Anywhere", [*key_rows(anywhere), ("ctrl+p", "Command palette: go to skill, reload, theme"), ("tab", "Next pane")]),
             (
-                "Anywhere",
+                "Tiers tree",
                 [
-                    *key_rows(list(self.BINDINGS), display),
-                    ("ctrl+p", "Command palette: go to skill, reload, theme"),
-                    ("tab", "Next pane"),
+                    *move,
+                    ("enter", "Run the selected skill (forked if it says context: fork); a click only selects"),
+                    *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :]),
                 ],
             ),
             (
-                "Tiers tree, diagnostics",
-                [*key_rows(VIM_BINDINGS, display), ("↑ ↓", "Move"), ("enter", "Open: show details / go to skill")],
-            ),
-            ("Diagnostics pane", [*key_rows(DiagnosticsPane.BINDINGS, display), ("e", "Open the file at the diagnostic's line")]),
-            ("Rules pane", [*key_rows(RulesPane.BINDINGS, display), ("e", "Open the rule's settings file")]),
-            (
-                "Running skills",
+                "Diagnostics pane",
                 [
-                    *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :], display),
-                    ("enter", "Run the selected skill (forked if it says context: fork)"),
-                    ("escape", "Cancel the run"),
-                    ("ctrl+n", "New conversation"),
-                    *key_rows(ConversationPane.BINDINGS, display),
+                    *move,
+                    ("enter", "Go to the diagnostic's skill"),
+                    *key_rows(DiagnosticsPane.BINDINGS),
+                    ("e", "Open the file at the diagnostic's line"),
                 ],
             ),
+            ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
+            (
+                "Conversation (from any focus on its tab)",
+                [
+                    *key_rows(talking),
+                    ("enter", "In the composer: send the message, or /name args"),
+                    ("right", "In the composer: complete the skill name"),
+                    ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
+                ],
+            ),
+            ("Approval", key_rows(ApproveScreen.BINDINGS)),
             (
                 "Search",
                 [
                     ("type", "Narrow the ranked results"),
-                    ("↑ ↓", "Move"),
+                    ("up down", "Move"),
                     ("enter", "Go to the skill"),
                     ("escape", "Close search"),
                 ],

@@ -11,10 +11,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual.worker import Worker
+
 from engine import Transcript
 from engine.conversation import latest_session
 from engine.llm import Backend, Usage, backend_for, resolve_model
-from engine.runner import Added, Notice, RunEvent, Runner, suggested_rule
+from engine.runner import Added, Failed, Notice, RunEvent, Runner, suggested_rule
 
 from .screens.approve import ApproveScreen, preview
 from .screens.arguments import ArgumentsScreen
@@ -32,12 +34,19 @@ class RunActions:
     # so that the first `enter` does not pay for importing the SDK.
     backend: Backend | None = None
     _last_step: Step | None = None
+    # The run's worker, to tell its end from that of a run it replaced.
+    run_worker_now: Worker[None] | None = None
     _tokens = 0
     # Lines of the resumed transcript that were torn or broken and so skipped.
     _skipped = 0
 
     def _conversation(self: SkilldeckApp) -> ConversationPane:  # type: ignore[misc]
         return self.query_one(ConversationPane)
+
+    @property
+    def running(self: SkilldeckApp) -> bool:  # type: ignore[misc]
+        """A run is started and not over."""
+        return any(w.group == "run" and not w.is_finished for w in self.workers)
 
     def _new_runner(self: SkilldeckApp, resume: Path | None = None) -> Runner:  # type: ignore[misc]
         assert self.view is not None
@@ -100,13 +109,21 @@ class RunActions:
             self._conversation().on_run(event)
         if isinstance(event, Usage | Added):
             self._update_status()
+        if isinstance(event, Failed):
+            self.refresh_bindings()  # ctrl+r now has something to retry
 
     async def _ask(self: SkilldeckApp, tool: str, tool_input: dict[str, Any], decision: Any) -> str:  # type: ignore[misc]
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         # The preview reads the file an Edit or Write names: in a thread, never on the UI loop.
         shown = await asyncio.to_thread(preview, tool, tool_input, self.workspace.locations.project)
         screen = ApproveScreen(tool, tool_input, decision.reason, suggested_rule(tool, tool_input), shown)
-        self.push_screen(screen, lambda result: answer.set_result(result or "deny"))
+
+        def answered(result: str | None) -> None:
+            # The call's title says what the user chose ("allowed once", "denied by you").
+            self._conversation().answered(result or "deny")
+            answer.set_result(result or "deny")
+
+        self.push_screen(screen, answered)
         return await answer
 
     def _launch(self: SkilldeckApp, step: Step) -> None:  # type: ignore[misc]
@@ -116,7 +133,10 @@ class RunActions:
         runner = self.runner or self._new_runner()
         self._last_step = step
         self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
-        self.run_worker(step(runner), exclusive=True, group="run", name="run")
+        # A run this one replaces (exclusive) is cancelled: its answer ends here, above the new question.
+        self._conversation().end_run()
+        self.run_worker_now = self.run_worker(step(runner), exclusive=True, group="run", name="run")
+        self.refresh_bindings()
 
     def _launch_skill(self: SkilldeckApp, fork: bool | None, args: str = "") -> None:  # type: ignore[misc]
         skill, _ = self._current()
@@ -145,10 +165,13 @@ class RunActions:
         self.push_screen(ArgumentsScreen(skill), lambda args: None if args is None else self._launch_skill(None, args))
 
     def action_cancel_run(self: SkilldeckApp) -> None:  # type: ignore[misc]
-        running = [w for w in self.workers if w.group == "run" and w.is_running]
+        running = [w for w in self.workers if w.group == "run" and not w.is_finished]
         for worker in running:
             worker.cancel()
         if running:
+            # The cancelled run's answer is closed now: the next run's text must not join it.
+            self._conversation().end_run()
+            self.refresh_bindings()
             self.notify("Run cancelled", title="Run")
 
     def action_new_conversation(self: SkilldeckApp) -> None:  # type: ignore[misc]

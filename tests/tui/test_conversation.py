@@ -36,9 +36,10 @@ async def test_offline_shows_the_request_and_how_to_go_online(tmp_path: Path) ->
     async with app.run_test(size=(140, 40)) as pilot:
         await _launch(pilot, "release-notes")
         assert app.query_one(TabbedContent).active == "conversation"
-        await until(pilot, lambda: run_done(app) and _answers(app), what="the offline answer")
+        await until(pilot, lambda: run_done(app) and app.query(".offline-summary"), what="the offline answer")
         assert "ANTHROPIC_API_KEY" in text_of(app.query_one("#conversation-note", Static))
-        body = json.loads(_answers(app)[0].split("```json\n", 1)[1].rsplit("\n```", 1)[0])
+        # The whole request, behind ctrl+t: the JSON below its label line.
+        body = json.loads(app.query_one(".offline-request", Static).content.plain.split("\n", 1)[1])  # type: ignore[union-attr]
         assert body["messages"][0]["content"][0]["text"].startswith("<command-message>release-notes</command-message>")
 
 
@@ -162,7 +163,7 @@ async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing
         await pilot.press(*"write the notes", "enter")
         await until(pilot, lambda: run_done(app) and "Notes for v2.0." in _answers(app), what="the answer after the skill")
         block = app.query(".skill-call").first(Collapsible)
-        assert block.title == "model invoked /release-notes v2.0 · allow · launched"
+        assert block.title == "model invoked /release-notes v2.0 · allowed by rule Skill(release-notes) (project) · launched"
         # The skill's prompt went in after the tool result, in the same user message, as in Claude Code.
         sent = server.requests[1]["messages"]
         assert sent[-1]["content"][0]["content"] == "Launching skill: release-notes"

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from engine import json_printable, printable, read_regular
 
@@ -90,6 +90,9 @@ class ApproveScreen(ModalScreen[str]):
                 )
             )
             yield Static(Text("o: allow once · a: allow always · d or escape: deny", "bold"))
+        # Its own footer: the main screen's, still showing below, lists keys (`a`: run with args)
+        # that mean something else here.
+        yield Footer()
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)

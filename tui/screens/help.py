@@ -35,14 +35,20 @@ class HelpScreen(ModalScreen[None]):
             yield Static(table)
 
 
-def key_rows(bindings: list[Binding], display: object) -> list[tuple[str, str]]:
+def key_name(binding: Binding) -> str:
+    """A key as the README spells it (`escape`, `ctrl+n`, `/`), one spelling for every row: the
+    footer's short forms (`esc`, `^n`) are for its narrow line only."""
+    return binding.key_display or binding.key
+
+
+def key_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
     """(keys, description) rows, merging bindings that share an action."""
     rows: dict[str, list[str]] = {}
     descriptions: dict[str, str] = {}
     for binding in bindings:
         if not binding.description:
             continue
-        key = display(binding)  # type: ignore[operator]
+        key = key_name(binding)
         rows.setdefault(binding.action, []).append(key)
         descriptions.setdefault(binding.action, binding.description)
     return [(" ".join(keys), descriptions[action]) for action, keys in rows.items()]

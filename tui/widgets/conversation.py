@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
@@ -19,10 +21,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message as TextualMessage
 from textual.suggester import SuggestFromList
+from textual.timer import Timer
 from textual.widgets import Collapsible, Input, Static
 
 from engine import Message, Skill, json_printable, parse_fork_result, printable
 from engine.llm import Request
+from engine.llm.offline import HOW_TO
 from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
 from engine.runner import Text as TextEvent
 from tui.untrusted import content
@@ -32,13 +36,30 @@ from tui.widgets.flat_markdown import FlatMarkdown
 OFFLINE_NOTE = (
     "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."
 )
+EMPTY_NOTE = "Nothing here yet: enter on a skill runs it; type /name args below; ctrl+p for the palette."
+# The longest description the composer's hint shows: its first sentence, cut at a word past this.
+HINT_CHARS = 160
+
+
+class Composer(Input):
+    """The message box. It takes every printable key (1..6, q), so it says how to leave it."""
+
+    BINDINGS = [Binding("escape", "leave", "Leave", key_display="tab/esc", id="composer.leave")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While a run is going, escape is the app's: it cancels the run (the waiting line says so).
+        return not (action == "leave" and getattr(self.app, "running", False))
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # Textual gives `slash` no character, so the footer went on offering `/ Search`, which types `/` here.
+        return key == "slash" or super().check_consume_key(key, character)
+
+    def action_leave(self) -> None:
+        self.screen.query_one("#conversation-log").focus()
 
 
 class ConversationPane(Vertical):
-    BINDINGS = [
-        Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="conversation.meta"),
-        Binding("ctrl+r", "retry", "Retry", id="conversation.retry"),
-    ]
+    # ctrl+t and ctrl+r are the app's bindings (app.toggle_meta, app.retry): they work from any focus.
 
     class Submitted(TextualMessage):
         """Free text, or `/name args`, typed in the composer."""
@@ -57,6 +78,8 @@ class ConversationPane(Vertical):
         # Each block's parts are made with it: a result can arrive before Textual has mounted the
         # block (a Skill call answers at once), and a Static can be updated before it is mounted.
         self._calls: dict[str, tuple[Collapsible, Static]] = {}
+        # Each call's title: what it is, and what was decided ("allowed once", "denied by rule X").
+        self._titles: dict[str, tuple[str, str]] = {}
         self._fork: tuple[Collapsible, Static] | None = None
         self.failed = False
         self._fork_steps: list[str] = []
@@ -64,13 +87,23 @@ class ConversationPane(Vertical):
         # The last request sent: its system prompt, tools and skill listing show with the meta toggle.
         self.last_request: Request | None = None
         self._sent_context: Static | None = None
+        self.offline = False
+        # The call the user is being asked about, and how each asked call was answered.
+        self._asking: str | None = None
+        self._answered: dict[str, str] = {}
+        # Since when a request has been out with nothing back yet (the waiting line), and its model.
+        self._waiting_since: float | None = None
+        self._waiting_for = ""
+        self._waiting_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="conversation-note")
+        yield Static(Text(EMPTY_NOTE, "dim"), id="conversation-empty")
         yield VerticalScroll(id="conversation-log")
+        yield Static(id="conversation-waiting")
         yield Static(id="conversation-status")
         yield Static(id="composer-hint")
-        yield Input(placeholder="message, or /skill args", id="composer")
+        yield Composer(placeholder="message, or /skill args   (tab or escape leaves)", id="composer")
 
     def on_mount(self) -> None:
         # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
@@ -86,6 +119,7 @@ class ConversationPane(Vertical):
         return all(answer.settled for answer in self.answers)
 
     def set_offline(self, offline: bool) -> None:
+        self.offline = offline
         self.query_one("#conversation-note", Static).update(Text(OFFLINE_NOTE, "yellow") if offline else "")
         self.query_one("#conversation-note", Static).display = offline
 
@@ -114,7 +148,9 @@ class ConversationPane(Vertical):
         named = f"  (named: {', '.join(skill.arguments)})" if skill.arguments else ""
         hint.update(
             Text.assemble(
-                (printable(f"/{skill.name}{args}"), "bold"), printable(named), (printable("  " + skill.description), "dim")
+                (printable(f"/{skill.name}{args}"), "bold"),
+                printable(named),
+                (printable("  " + first_sentence(skill.description)), "dim"),
             )
         )
         hint.display = True
@@ -135,12 +171,22 @@ class ConversationPane(Vertical):
 
         self.call_next(forget)
         self._calls.clear()
+        self._titles.clear()
         self._answer = self._fork = None
         self._sent_context = self.last_request = None
+        self._answered.clear()
+        self._asking = None
+        self.end_run()
+        self.query_one("#conversation-empty").display = True
 
     def show_history(self, messages: list[Message]) -> None:
         """A resumed conversation, as it was."""
+        if messages:
+            self.query_one("#conversation-empty").display = False
         for message in messages:
+            if message.role == "assistant" and offline_request(message.text) is not None:
+                self._offline_answer(message.text)
+                continue
             if message.role == "assistant":
                 if message.text:
                     answer = FlatMarkdown(message.text, classes="answer")
@@ -158,25 +204,29 @@ class ConversationPane(Vertical):
 
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
+        self.query_one("#conversation-empty").display = False
+        if not isinstance(event, Sending | Added):
+            # Something came back (text, a call, an error, a fork): the request is not pending any more.
+            self._stop_waiting()
         if isinstance(event, Added):
+            if event.message.role == "assistant":
+                self._stop_waiting()
             if event.message.role == "user" and event.message.kind in ("text", "command"):
                 self.log.anchor()  # the user spoke: follow again, even after scrolling up
             self._message(event.message)
         elif isinstance(event, TextEvent):
-            self._text(event.delta)
+            if not self.offline:
+                self._text(event.delta)
+            # Offline, the answer is the request as JSON: summed up once it is complete (_message).
         elif isinstance(event, Sending):
             self.last_request = event.request
+            self._start_waiting(event.request.model)
             if self.has_class("show-meta"):
                 self._show_context()
         elif isinstance(event, Call):
             self._call(event)
         elif isinstance(event, Result):
-            if event.id in self._calls:
-                block, result = self._calls[event.id]
-                result.update(Text(printable(event.text[:4000]), "red" if event.is_error else ""))
-                result.display = True
-                done = "launched" if block.has_class("skill-call") else "done"
-                block.title = block.title + (" · error" if event.is_error else f" · {done}")
+            self._result(event)
         elif isinstance(event, Fork):
             self._end_answer()
             if event.phase == "start":
@@ -208,16 +258,42 @@ class ConversationPane(Vertical):
         if event.name == "Skill":
             # The model chose a skill itself (Claude Code shows these as the skill, not as a tool).
             args = event.input.get("args")
-            title = f"model invoked /{event.input.get('skill', '')}{f' {args}' if args else ''} · {event.decision}"
+            label = f"model invoked /{event.input.get('skill', '')}{f' {args}' if args else ''}"
             classes = f"tool skill-call {event.decision}"
         else:
-            title, classes = f"{event.name} · {event.decision}", f"tool {event.decision}"
+            label, classes = event.name, f"tool {event.decision}"
+        verdict = verdict_of(event.decision, event.reason)
         result = Static(classes="tool-result")
         result.display = False
         # A Collapsible parses a str title as markup; a Content is taken as it is.
-        block = Collapsible(body, result, title=content(title), collapsed=True, classes=classes)  # type: ignore[arg-type]
+        block = Collapsible(body, result, title=content(f"{label} · {verdict}"), collapsed=True, classes=classes)  # type: ignore[arg-type]
         self._calls[event.id] = (block, result)
+        self._titles[event.id] = (label, verdict)
+        if event.decision == "ask":
+            self._asking = event.id
         self._mount(block)
+
+    def answered(self, answer: str) -> None:
+        """The user's answer to the approval of the call being asked about: "once", "always" or "deny"."""
+        call, self._asking = self._asking, None
+        if call is None or call not in self._calls:
+            return
+        label, _ = self._titles[call]
+        verdict = {"once": "allowed once", "always": "allowed always"}.get(answer, "denied by you")
+        self._titles[call] = (label, verdict)
+        self._calls[call][0].title = content(f"{label} · {verdict}")  # type: ignore[assignment]
+
+    def _result(self, event: Result) -> None:
+        if event.id not in self._calls:
+            return
+        block, result = self._calls[event.id]
+        result.update(Text(printable(event.text[:4000]), "red" if event.is_error else ""))
+        result.display = True
+        label, verdict = self._titles[event.id]
+        if verdict.startswith("denied"):
+            return  # the result is the refusal the title already names
+        done = "launched" if block.has_class("skill-call") else "done"
+        block.title = content(f"{label} · {verdict} · {'error' if event.is_error else done}")  # type: ignore[assignment]
 
     def _show_context(self) -> None:
         """What every request carries besides the messages, at the top of the log."""
@@ -247,6 +323,8 @@ class ConversationPane(Vertical):
     def _message(self, message: Message) -> None:
         if message.role == "assistant":
             self._end_answer()
+            if self.offline and message.text:
+                self._offline_answer(message.text)
             return
         if message.kind == "tool":
             return
@@ -290,6 +368,52 @@ class ConversationPane(Vertical):
             self._answer.finish()
         self._answer = None
 
+    def _offline_answer(self, text: str) -> None:
+        """The offline backend's answer (the request as JSON) as a summary a person reads, with
+        the whole request, wrapped, behind ctrl+t."""
+        request = offline_request(text)
+        if request is None:
+            self._mount(Static(Text(printable(text)), classes="offline-summary"))
+            return
+        self._mount(Static(offline_summary(request), classes="offline-summary"))
+        full = json.dumps(request, indent=2, ensure_ascii=False)
+        shown = Text.assemble(("the full request, as it would be sent\n", "dim"), json_printable(full))
+        self._mount(Static(shown, classes="meta offline-request"))
+
+    # Waiting for the model ------------------------------------------------------------------
+    def _start_waiting(self, model: str) -> None:
+        self._stop_waiting()
+        self._waiting_since, self._waiting_for = time.monotonic(), model
+        # A timer, not a wait: the line counts the seconds while the loop goes on answering keys.
+        self._waiting_timer = self.set_interval(1.0, self._show_waiting)
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        if self._waiting_since is None:
+            return
+        seconds = int(time.monotonic() - self._waiting_since)
+        line = self.query_one("#conversation-waiting", Static)
+        line.update(Text(printable(f"waiting for {self._waiting_for}… {seconds} s, escape cancels"), "bold"))
+        line.display = True
+
+    def _stop_waiting(self) -> None:
+        if self._waiting_timer is not None:
+            self._waiting_timer.stop()
+        self._waiting_timer = self._waiting_since = None
+        self.query_one("#conversation-waiting", Static).display = False
+
+    @property
+    def waiting(self) -> bool:
+        """A request is out and nothing has come back yet."""
+        return self._waiting_since is not None
+
+    def end_run(self) -> None:
+        """The run stopped (cancelled, replaced by a new one, ended): nothing is awaited any more,
+        and its answer is closed, so that the next run's answer starts below the next question."""
+        self._stop_waiting()
+        self._end_answer()
+        self._asking = None
+
     # Keys -------------------------------------------------------------------------------------
     def action_toggle_meta(self) -> None:
         self.toggle_class("show-meta")
@@ -308,6 +432,73 @@ class ConversationPane(Vertical):
         event.input.value = ""
         if text:
             self.post_message(self.Submitted(text))
+
+
+def verdict_of(decision: str, reason: str) -> str:
+    """What a tool call's title says was decided, before the user answers an "ask"."""
+    if decision == "allow":
+        return f"allowed by rule {reason.removeprefix('allow rule ')}" if reason.startswith("allow rule ") else "allowed"
+    if decision == "deny":
+        return f"denied by rule {reason.removeprefix('deny rule ')}" if reason.startswith("deny rule ") else f"denied: {reason}"
+    return "asking you"
+
+
+def first_sentence(text: str, limit: int = HINT_CHARS) -> str:
+    """The first sentence of a description, whole when it is short, else cut at a word with `…`."""
+    match = re.search(r"[.!?](\s|$)", text)
+    sentence = text[: match.start() + 1] if match else text
+    if len(sentence) <= limit:
+        return sentence
+    cut = sentence[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def offline_request(text: str) -> dict[str, Any] | None:
+    """The request an offline answer shows (engine/llm/offline.py), or None when `text` is not one."""
+    if not text.startswith(HOW_TO):
+        return None
+    body = text[len(HOW_TO) :].strip()
+    if not (body.startswith("```json\n") and body.endswith("```")):
+        return None
+    try:
+        request = json.loads(body[len("```json\n") : -3])
+    except ValueError:
+        return None
+    return request if isinstance(request, dict) else None
+
+
+def offline_summary(request: dict[str, Any]) -> Text:
+    """Model, tools, the skill listing's size and this turn's messages: what the offline answer means."""
+    tools = [t for t in request.get("tools") or [] if isinstance(t, dict)]
+    skill = next((t for t in tools if t.get("name") == "Skill"), None)
+    text = Text.assemble(
+        ("Offline: nothing was sent. A model would get this request:\n", "bold"),
+        ("model     ", "bold"), printable(str(request.get("model", ""))) + "\n",
+        ("tools     ", "bold"), printable(", ".join(str(t.get("name", "")) for t in tools)) + "\n",
+    )  # fmt: skip
+    if skill is not None:
+        listing = str(skill.get("description", ""))
+        count = sum(1 for line in listing.splitlines() if line.startswith("- "))
+        text.append("listing   ", "bold")
+        text.append(f"{count} skill{'s' if count != 1 else ''} in the Skill tool's description, {len(listing):,} characters\n")
+    messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
+    last = messages[-1] if messages else {}
+    blocks = last.get("content")
+    if not isinstance(blocks, list):
+        blocks = [{"type": "text", "text": str(blocks or "")}]
+    earlier = f" (after {len(messages) - 1} earlier)" if len(messages) > 1 else ""
+    text.append(f"messages  the last one{earlier}, {len(blocks)} part{'s' if len(blocks) != 1 else ''}:\n", "bold")
+    for n, block in enumerate(blocks, 1):
+        if not isinstance(block, dict):
+            continue
+        body = str(block.get("text") if block.get("type") == "text" else block.get("content", block.get("type", "")))
+        lines = body.strip().splitlines()
+        shown = "\n    ".join(line[:300] for line in lines[:4]) + ("\n    …" if len(lines) > 4 else "")
+        text.append(f"  {n}. ", "bold")
+        text.append(printable(shown) + "\n")
+    text.append("ctrl+t", "bold")
+    text.append(" shows the full request as JSON, wrapped", "dim")
+    return text
 
 
 def _fork_title(skill: str, done: bool) -> Content:

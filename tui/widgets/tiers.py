@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
@@ -103,6 +104,17 @@ class TiersTree(NavTree[NodeData]):
             first = next(iter(self._by_path.values()), None)
             if first is not None:
                 self.call_after_refresh(self.move_cursor, first)
+
+    async def _on_click(self, event: events.Click) -> None:
+        # A click on a skill only puts the cursor on it: running one sends a (paid) request, which
+        # takes enter. Tree's own click (it selects, which runs) still opens and closes tiers.
+        meta = event.style.meta
+        line = meta.get("line")
+        if isinstance(line, int) and not meta.get("toggle", False):
+            node = self.get_node_at_line(line)
+            if node is not None and node.data is not None and node.data.skill is not None:
+                event.prevent_default()
+                self.cursor_line = line
 
     def select_path(self, path: Path) -> bool:
         node = self._by_path.get(path)
