@@ -103,7 +103,7 @@ class ConversationPane(Vertical):
         yield Static(id="conversation-waiting")
         yield Static(id="conversation-status")
         yield Static(id="composer-hint")
-        yield Composer(placeholder="message, or /skill args   (tab or escape leaves)", id="composer")
+        yield Composer(placeholder="message or /skill args (esc leaves)", id="composer")
 
     def on_mount(self) -> None:
         # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
