@@ -382,13 +382,16 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which of the app's keys apply now: False hides one from the footer (and lets the key go
         to whatever else binds it)."""
-        if action in ("toggle_meta", "retry") and self.query_one(TabbedContent).active != "conversation":
-            return False
-        if action == "retry":
-            return self.query_one(ConversationPane).failed
+        if action not in ("toggle_meta", "retry", "cancel_run"):
+            return True
+        try:
+            on_tab = self.query_one(TabbedContent).active == "conversation"
+            failed = self.query_one(ConversationPane).failed
+        except (NoMatches, ScreenStackError):
+            return False  # closing: no pane to act on
         if action == "cancel_run":
             return self.running
-        return True
+        return on_tab and (action == "toggle_meta" or failed)
 
     def _target(self) -> tuple[Path, int] | None:
         """The file (and line) the user means: a diagnostic when the diagnostics have focus,

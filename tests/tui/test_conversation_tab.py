@@ -81,9 +81,7 @@ async def test_a_cancelled_answer_keeps_its_place_and_the_next_one_goes_below_th
         await until(pilot, lambda: run_done(app), what="the cancel")
         pane.query_one("#composer").focus()
         await pilot.press(*"again", "enter")
-        await until(
-            pilot, lambda: run_done(app) and len(pane.answers) == 2 and pane.settled, what="the second answer, drawn"
-        )
+        await until(pilot, lambda: run_done(app) and len(pane.answers) == 2 and pane.settled, what="the second answer, drawn")
         old, new = pane.answers
         assert "second one" not in old.source and new.source == "## Answer\n\nThe second one."
         children = list(pane.log.children)

@@ -88,13 +88,13 @@ class ConversationPane(Vertical):
         self.last_request: Request | None = None
         self._sent_context: Static | None = None
         self.offline = False
-        # The call the user is being asked about, and how each asked call was answered.
+        # The call the user is being asked about (its title changes with the answer).
         self._asking: str | None = None
-        self._answered: dict[str, str] = {}
         # Since when a request has been out with nothing back yet (the waiting line), and its model.
         self._waiting_since: float | None = None
         self._waiting_for = ""
         self._waiting_timer: Timer | None = None
+        self._empty_shown = True
 
     def compose(self) -> ComposeResult:
         yield Static(id="conversation-note")
@@ -174,15 +174,13 @@ class ConversationPane(Vertical):
         self._titles.clear()
         self._answer = self._fork = None
         self._sent_context = self.last_request = None
-        self._answered.clear()
-        self._asking = None
         self.end_run()
-        self.query_one("#conversation-empty").display = True
+        self._show_empty(True)
 
     def show_history(self, messages: list[Message]) -> None:
         """A resumed conversation, as it was."""
         if messages:
-            self.query_one("#conversation-empty").display = False
+            self._show_empty(False)
         for message in messages:
             if message.role == "assistant" and offline_request(message.text) is not None:
                 self._offline_answer(message.text)
@@ -204,7 +202,7 @@ class ConversationPane(Vertical):
 
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
-        self.query_one("#conversation-empty").display = False
+        self._show_empty(False)
         if not isinstance(event, Sending | Added):
             # Something came back (text, a call, an error, a fork): the request is not pending any more.
             self._stop_waiting()
@@ -380,6 +378,12 @@ class ConversationPane(Vertical):
         shown = Text.assemble(("the full request, as it would be sent\n", "dim"), json_printable(full))
         self._mount(Static(shown, classes="meta offline-request"))
 
+    def _show_empty(self, shown: bool) -> None:
+        """The note on what to do, while the conversation is empty (checked for every delta: kept cheap)."""
+        if shown != self._empty_shown:
+            self._empty_shown = shown
+            self.query_one("#conversation-empty").display = shown
+
     # Waiting for the model ------------------------------------------------------------------
     def _start_waiting(self, model: str) -> None:
         self._stop_waiting()
@@ -397,15 +401,12 @@ class ConversationPane(Vertical):
         line.display = True
 
     def _stop_waiting(self) -> None:
+        if self._waiting_since is None:
+            return  # called for every streamed delta: nothing to do is the common case
         if self._waiting_timer is not None:
             self._waiting_timer.stop()
         self._waiting_timer = self._waiting_since = None
         self.query_one("#conversation-waiting", Static).display = False
-
-    @property
-    def waiting(self) -> bool:
-        """A request is out and nothing has come back yet."""
-        return self._waiting_since is not None
 
     def end_run(self) -> None:
         """The run stopped (cancelled, replaced by a new one, ended): nothing is awaited any more,
@@ -445,7 +446,8 @@ def verdict_of(decision: str, reason: str) -> str:
 
 def first_sentence(text: str, limit: int = HINT_CHARS) -> str:
     """The first sentence of a description, whole when it is short, else cut at a word with `…`."""
-    match = re.search(r"[.!?](\s|$)", text)
+    # A sentence ends before a capital (or the end), so "e.g. this" does not end one.
+    match = re.search(r"[.!?](?=\s+[A-Z\"'(]|\s*$)", text)
     sentence = text[: match.start() + 1] if match else text
     if len(sentence) <= limit:
         return sentence
