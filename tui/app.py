@@ -478,7 +478,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             ),
             ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
             (
-                "Conversation (from any focus on its tab)",
+                "Conversation tab",
                 [
                     *key_rows(talking),
                     ("enter", "In the composer: send the message, or /name args"),

@@ -246,6 +246,7 @@ async def test_the_key_list_spells_keys_one_way_and_says_what_enter_does(tmp_pat
         await loaded(pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query(Footer) and _shown_keys(app) == {"escape": "Close"}, "its own keys, not the main screen's"
         sections = dict(app.screen.sections)
         keys = [key for rows in sections.values() for key, _ in rows]
         assert not [k for k in keys if "^" in k or "esc" in k.split()], keys
@@ -253,6 +254,6 @@ async def test_the_key_list_spells_keys_one_way_and_says_what_enter_does(tmp_pat
             "Tiers tree"
         ]
         assert ("enter", "Go to the diagnostic's skill") in sections["Diagnostics pane"]
-        conversation = dict(sections["Conversation (from any focus on its tab)"])
+        conversation = dict(sections["Conversation tab"])
         assert conversation["escape"] == "Cancel run" and conversation["ctrl+r"] == "Retry"
         assert dict(sections["Approval"]) == {"o": "Allow once", "a": "Allow always", "d escape": "Deny"}

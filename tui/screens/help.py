@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 
 class HelpScreen(ModalScreen[None]):
@@ -33,6 +33,8 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-box"):
             yield Static("[b]skilldeck keys[/b]   [dim]escape closes[/]", id="help-title")
             yield Static(table)
+        # Its own footer: the main screen's, still showing below, offers keys that do not work here.
+        yield Footer()
 
 
 def key_name(binding: Binding) -> str:
