@@ -122,6 +122,7 @@ async def test_the_screens_keys_work_from_any_focus(tmp_path: Path, server: Mess
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
         assert "ctrl+r: retry" in text_of(app.query(".error").first(Static))
+        assert _waiting(app) == "", "an error ends the wait"
         assert app.focused is app.tree
         assert _shown_keys(app)["ctrl+r"] == "Retry"
         await pilot.press("ctrl+r")
@@ -142,12 +143,12 @@ async def test_offline_shows_a_summary_and_the_full_request_wrapped_one_key_away
         request = pane.last_request
         assert request is not None
         summary = text_of(app.query_one(".offline-summary", Static))
-        assert f"model     {request.model}" in summary
-        assert "tools     " + ", ".join(t["name"] for t in request.tools) in summary
+        assert f"model    {request.model}" in summary
+        assert "tools    " + ", ".join(t["name"] for t in request.tools) in summary
         listing = request.tools[-1]["description"]
-        assert f"in the Skill tool's description, {len(listing):,} characters" in summary
-        assert "1. <command-message>release-notes</command-message>" in summary
-        assert "2. Base directory for this skill:" in summary and "ctrl+t" in summary
+        assert f"listing  11 skills, {len(listing):,} characters in the Skill tool" in summary
+        assert "1. <command-message>release-notes</command-message> …" in summary
+        assert "2. Base directory for this skill: " in summary and "ctrl+t shows the whole request" in summary
         assert not pane.answers, "no wall of JSON"
         full = app.query_one(".offline-request", Static)
         assert full.styles.display == "none"

@@ -39,6 +39,8 @@ OFFLINE_NOTE = (
 EMPTY_NOTE = "Nothing here yet: enter on a skill runs it; type /name args below; ctrl+p for the palette."
 # The longest description the composer's hint shows: its first sentence, cut at a word past this.
 HINT_CHARS = 160
+# The most of each message part the offline summary shows (its first line).
+OFFLINE_LINE = 100
 
 
 class Composer(Input):
@@ -470,36 +472,35 @@ def offline_request(text: str) -> dict[str, Any] | None:
 
 
 def offline_summary(request: dict[str, Any]) -> Text:
-    """Model, tools, the skill listing's size and this turn's messages: what the offline answer means."""
+    """Model, tools, the skill listing's size and this turn's messages (a line each): what the offline
+    answer means, short enough to read in an 80x24 terminal."""
     tools = [t for t in request.get("tools") or [] if isinstance(t, dict)]
     skill = next((t for t in tools if t.get("name") == "Skill"), None)
     text = Text.assemble(
-        ("Offline: nothing was sent. A model would get this request:\n", "bold"),
-        ("model     ", "bold"), printable(str(request.get("model", ""))) + "\n",
-        ("tools     ", "bold"), printable(", ".join(str(t.get("name", "")) for t in tools)) + "\n",
+        ("the request a model would get (offline: nothing was sent)\n", "dim"),
+        ("model    ", "bold"), printable(str(request.get("model", ""))) + "\n",
+        ("tools    ", "bold"), printable(", ".join(str(t.get("name", "")) for t in tools)) + "\n",
     )  # fmt: skip
     if skill is not None:
         listing = str(skill.get("description", ""))
         count = sum(1 for line in listing.splitlines() if line.startswith("- "))
-        text.append("listing   ", "bold")
-        text.append(f"{count} skill{'s' if count != 1 else ''} in the Skill tool's description, {len(listing):,} characters\n")
+        text.append("listing  ", "bold")
+        text.append(f"{count} skill{'s' if count != 1 else ''}, {len(listing):,} characters in the Skill tool\n")
     messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
-    last = messages[-1] if messages else {}
-    blocks = last.get("content")
+    blocks = messages[-1].get("content") if messages else []
     if not isinstance(blocks, list):
         blocks = [{"type": "text", "text": str(blocks or "")}]
     earlier = f" (after {len(messages) - 1} earlier)" if len(messages) > 1 else ""
-    text.append(f"messages  the last one{earlier}, {len(blocks)} part{'s' if len(blocks) != 1 else ''}:\n", "bold")
-    for n, block in enumerate(blocks, 1):
-        if not isinstance(block, dict):
-            continue
+    text.append(f"message{earlier}\n", "bold")
+    for n, block in enumerate(b for b in blocks if isinstance(b, dict)):
         body = str(block.get("text") if block.get("type") == "text" else block.get("content", block.get("type", "")))
-        lines = body.strip().splitlines()
-        shown = "\n    ".join(line[:300] for line in lines[:4]) + ("\n    …" if len(lines) > 4 else "")
-        text.append(f"  {n}. ", "bold")
-        text.append(printable(shown) + "\n")
+        lines = [line for line in body.splitlines() if line.strip()]
+        first = lines[0].strip() if lines else ""
+        more = len(lines) > 1 or len(first) > OFFLINE_LINE
+        text.append(f"  {n + 1}. ", "bold")
+        text.append(printable(first[:OFFLINE_LINE]) + (" …" if more else "") + "\n")
     text.append("ctrl+t", "bold")
-    text.append(" shows the full request as JSON, wrapped", "dim")
+    text.append(" shows the whole request as JSON", "dim")
     return text
 
 
