@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Collapsible, Footer, Input, Static, TabbedContent
+from textual.widgets import Collapsible, Input, Static, TabbedContent
 
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
@@ -193,8 +193,10 @@ async def test_the_approval_shows_its_own_keys_and_each_title_says_who_decided(t
         await _walk_to(pilot, "daily-notes")
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
-        assert app.screen.query(Footer), "the modal has its own footer"
         assert _shown_keys(app) == {"o": "Allow once", "a": "Allow always", "d": "Deny"}
+        keys = app.screen.query_one(".modal-keys", Static)
+        assert text_of(keys).split() == ["o", "Allow", "once", "a", "Allow", "always", "d", "escape", "Deny"]
+        assert keys.region.y == app.screen.size.height - 1, "in the footer's row, over the main screen's keys"
         await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, ApproveScreen) and len(app.query(".tool")) == 2, what="the 2nd ask")
         await pilot.press("d")
@@ -247,7 +249,7 @@ async def test_the_key_list_spells_keys_one_way_and_says_what_enter_does(tmp_pat
         await loaded(pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert app.screen.query(Footer) and _shown_keys(app) == {"escape": "Close"}, "its own keys, not the main screen's"
+        assert text_of(app.screen.query_one(".modal-keys", Static)).split() == ["escape", "?", "q", "Close"]
         sections = dict(app.screen.sections)
         keys = [key for rows in sections.values() for key, _ in rows]
         assert not [k for k in keys if "^" in k or "esc" in k.split()], keys

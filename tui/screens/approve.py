@@ -17,9 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine import json_printable, printable, read_regular
+
+from .help import keys_line
 
 # How much of a file the diff preview reads, and the most lines it diffs: difflib is quadratic
 # in the worst case and a model may name a log of gigabytes.
@@ -90,9 +92,7 @@ class ApproveScreen(ModalScreen[str]):
                 )
             )
             yield Static(Text("o: allow once · a: allow always · d or escape: deny", "bold"))
-        # Its own footer: the main screen's, still showing below, lists keys (`a`: run with args)
-        # that mean something else here.
-        yield Footer()
+        yield keys_line(self.BINDINGS)  # type: ignore[arg-type]
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)

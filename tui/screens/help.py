@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="help.close"),
-        Binding("question_mark", "dismiss", "Close", show=False, id="help.close2"),
+        Binding("question_mark", "dismiss", "Close", show=False, key_display="?", id="help.close2"),
         Binding("q", "dismiss", "Close", show=False, id="help.close3"),
     ]
 
@@ -33,8 +34,19 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-box"):
             yield Static("[b]skilldeck keys[/b]   [dim]escape closes[/]", id="help-title")
             yield Static(table)
-        # Its own footer: the main screen's, still showing below, offers keys that do not work here.
-        yield Footer()
+        yield keys_line(self.BINDINGS)  # type: ignore[arg-type]
+
+
+def keys_line(bindings: list[Binding]) -> Static:
+    """A modal's own keys, in the bottom row over the main screen's footer (whose keys mean other
+    things there: `a` runs a skill with arguments, not "allow always"). A plain line, not a second
+    Footer: one in a modal left the screen beneath it drawn as it was when the modal opened
+    (a tab's underline mid-slide in one screenshot out of three)."""
+    line = Text(" ")
+    for keys, description in key_rows(bindings):
+        line.append(f" {keys} ", "bold reverse")
+        line.append(f" {description}  ")
+    return Static(line, classes="modal-keys")
 
 
 def key_name(binding: Binding) -> str:
