@@ -1,23 +1,28 @@
-"""Every diagnostic of the catalog, grouped by file, filterable by severity.
+"""Every diagnostic of the catalog, grouped by file, filterable by severity; the one under the
+cursor in full below the tree (its hint, what enter does), and for a file no skill loads from,
+the lines around the diagnostic once enter is pressed.
 
-A diagnostic's path and message quote files (folder names, keys, values): each goes through
-`printable` (tui/untrusted.py), and a notification naming a file is not parsed as markup."""
+A diagnostic's path and message quote files (folder names, keys, values), and a file's lines
+are the file's: each goes through `printable` (tui/untrusted.py), and a notification naming a
+file is not parsed as markup."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, Tree
 
-from engine import Diagnostic, Severity, printable
+from engine import Diagnostic, Severity, printable, read_regular
 
 from ..messages import JumpToSkill
-from ..view import CatalogView, PathDisplay
+from ..view import SEVERITY_WORD, CatalogView, PathDisplay, count
 from .details import SEVERITY_STYLE
 from .navigation import NavTree
 
@@ -28,6 +33,29 @@ FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
     ("warnings", frozenset({Severity.WARNING})),
     ("notes", frozenset({Severity.INFO})),
 )
+# A file shown on enter is read up to this size (a diagnostic may name anything a project holds).
+EXCERPT_READ_CAP = 1024 * 1024
+# Lines shown before and after the diagnostic's line, and the width each is cut to.
+EXCERPT_AROUND = 4
+EXCERPT_LINE_CHARS = 300
+
+
+def excerpt(data: bytes, line: int | None) -> Text:
+    """The lines around `line` (1-based; the file's start when None), numbered, the line marked."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    if not lines:
+        return Text("(the file is empty)", "dim")
+    at = min(max(1, line or 1), len(lines))
+    first = max(1, at - EXCERPT_AROUND)
+    last = min(len(lines), first + 2 * EXCERPT_AROUND)
+    out = Text()
+    for n in range(first, last + 1):
+        mark = n == at and line is not None
+        out.append(f"{'›' if mark else ' '}{n:>5}  ", "bold yellow" if mark else "dim")
+        out.append(printable(lines[n - 1][:EXCERPT_LINE_CHARS].expandtabs(4)), "bold" if mark else "")
+        out.append("\n")
+    out.rstrip()
+    return out
 
 
 class DiagnosticsTree(NavTree[Diagnostic | Path]):
@@ -47,6 +75,14 @@ class DiagnosticsTree(NavTree[Diagnostic | Path]):
 
 class DiagnosticsPane(Vertical):
     BINDINGS = [Binding("f", "cycle_filter", "Filter", id="diagnostics.filter")]
+    DEFAULT_CSS = """
+    #diagnostics-detail {
+        height: auto;
+        max-height: 50%;
+        padding: 0 1;
+        border-top: solid $panel-lighten-2;
+    }
+    """
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -57,6 +93,7 @@ class DiagnosticsPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="diagnostics-header")
         yield DiagnosticsTree(id="diagnostics-tree")
+        yield Static(id="diagnostics-detail")
 
     @property
     def tree(self) -> DiagnosticsTree:
@@ -83,9 +120,9 @@ class DiagnosticsPane(Vertical):
         counts = view.catalog.counts()
         header = Text.assemble(
             ("Diagnostics  ", "bold"),
-            (f"✗ {counts[Severity.ERROR]} errors  ", "red"),
-            (f"⚠ {counts[Severity.WARNING]} warnings  ", "yellow"),
-            (f"ℹ {counts[Severity.INFO]} notes", "cyan"),
+            (f"✗ {count(counts[Severity.ERROR], SEVERITY_WORD[Severity.ERROR])}  ", "red"),
+            (f"⚠ {count(counts[Severity.WARNING], SEVERITY_WORD[Severity.WARNING])}  ", "yellow"),
+            (f"ℹ {count(counts[Severity.INFO], SEVERITY_WORD[Severity.INFO])}", "cyan"),
             (f"   showing {label} · f: filter · enter: go to skill · e: edit", "dim"),
         )
         self.query_one("#diagnostics-header", Static).update(header)
@@ -95,6 +132,8 @@ class DiagnosticsPane(Vertical):
                 grouped[diag.path].append(diag)
         tree = self.tree
         tree.clear()
+        # Tree.clear keeps the old cursor node: reset it, so the line set below announces its node.
+        tree.cursor_line = -1
         # Files with errors first, then by the path as shown (not the absolute path, so the
         # order does not depend on where a checkout lives).
         rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
@@ -109,16 +148,50 @@ class DiagnosticsPane(Vertical):
                 where = f"{diag.line}:{diag.column or 1}  " if diag.line else ""
                 node.add_leaf(
                     Text.assemble(
-                        (f"{diag.severity.value[0].upper()} ", SEVERITY_STYLE[diag.severity]),
+                        (f"{SEVERITY_WORD[diag.severity][0].upper()} ", SEVERITY_STYLE[diag.severity]),
                         (diag.code, "dim"),
                         "  ",
                         where,
                         printable(self._paths.in_text(diag.message)),
+                        (f"  → {printable(self._paths.in_text(diag.hint))}" if diag.hint else "", "green"),
                     ),
                     diag,
                 )
         if not grouped:
             tree.root.add_leaf(Text(f"No {label} — nothing to fix here.", "dim green"))
+        # The cursor is drawn from the start, on the first diagnostic (the list may have changed).
+        tree.cursor_line = 1 if grouped else 0
+        self._describe(tree.current)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        event.stop()
+        self._describe(self.tree.current)
+
+    def _describe(self, diag: Diagnostic | None, lines: Text | None = None) -> None:
+        """The diagnostic under the cursor in full: where, the message, the hint, what keys do;
+        and `lines` of its file when enter showed them."""
+        detail = self.query_one("#diagnostics-detail", Static)
+        if diag is None or self._view is None:
+            detail.update("")
+            return
+        where = printable(self._paths(diag.path)) + (f"  line {diag.line}" if diag.line else "")
+        parts: list[Text] = [
+            Text.assemble((f"{SEVERITY_WORD[diag.severity]} ", SEVERITY_STYLE[diag.severity]), (diag.code, "dim"), f"  {where}"),
+            Text(printable(self._paths.in_text(diag.message))),
+        ]
+        if diag.hint:
+            parts.append(Text(f"→ {printable(self._paths.in_text(diag.hint))}", "green"))
+        target = _skill_path(diag, self._view)
+        if target is not None:
+            parts.append(Text("enter: go to its skill · e: edit · w: why", "dim"))
+        elif lines is None:
+            parts.append(
+                Text("No skill loads from this file. enter: show its lines here · e: open it in $EDITOR · w: why", "dim")
+            )
+        else:
+            parts.append(Text("No skill loads from this file; e opens it in $EDITOR at this line.", "dim"))
+            parts.append(lines)
+        detail.update(Group(*parts))
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
         event.stop()
@@ -127,10 +200,22 @@ class DiagnosticsPane(Vertical):
             return
         target = _skill_path(diag, self._view)
         if target is None:
-            where = printable(self._paths(diag.path))
-            self.app.notify(f"No skill loads from {where}; press e to open it", severity="warning", markup=False)
+            # No skill to go to: the file's lines around the diagnostic, read in a thread.
+            self.run_worker(partial(self._read_lines, diag), thread=True, exclusive=True, group="diagnostic-file")
             return
         self.post_message(JumpToSkill(target))
+
+    def _read_lines(self, diag: Diagnostic) -> None:
+        try:
+            data, _ = read_regular(diag.path, EXCERPT_READ_CAP)
+            lines = excerpt(data, diag.line)
+        except OSError as exc:
+            lines = Text(f"Cannot read it: {printable(exc.strerror or str(exc))}", "red")
+        self.app.call_from_thread(self._show_lines, diag, lines)
+
+    def _show_lines(self, diag: Diagnostic, lines: Text) -> None:
+        if self.tree.current is diag:
+            self._describe(diag, lines)
 
 
 def _skill_path(diag: Diagnostic, view: CatalogView) -> Path | None:

@@ -111,7 +111,10 @@ class RulesPane(Vertical):
         settings = permissions.settings
         tree = self.query_one(RulesTree)
         tree.clear()
+        # Tree.clear keeps the old cursor node: reset it, so the line set below announces its node.
         tree.cursor_line = -1
+        # Lines as drawn (every file expanded): a file's line, then its rules.
+        rows, first_rule = 0, None
         for f in settings.files:
             where = printable(paths(f.path))
             if not f.exists:
@@ -121,7 +124,11 @@ class RulesPane(Vertical):
             else:
                 label = Text.assemble((f.scope, "bold"), f"  {where}")
             node = tree.root.add(label, None, expand=True)
-            for placed in [r for r in settings.rules if r.file == f.path]:
+            placed_here = [r for r in settings.rules if r.file == f.path]
+            if first_rule is None and placed_here:
+                first_rule = rows + 1
+            rows += 1 + len(placed_here)
+            for placed in placed_here:
                 ignored = settings.ignored(placed) is not None
                 node.add_leaf(
                     Text.assemble(
@@ -130,6 +137,8 @@ class RulesPane(Vertical):
                     ),
                     placed,
                 )
+        # The cursor is drawn from the start, on the first rule (the file's line when none).
+        tree.cursor_line = first_rule or 0
         notes = []
         if not settings.trust.trusted:
             notes.append(

@@ -1,0 +1,74 @@
+"""The diagnostics and rules panes: the cursor is drawn from the start, a diagnostic's hint is
+shown, enter on a file no skill loads from shows its lines, counts are in the right number
+(issue 17)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from engine import Diagnostic, PlacedRule
+from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.rules import RulesTree
+
+from .conftest import demo_app, loaded, until
+from .test_app import text_of
+
+
+async def test_the_cursor_is_on_a_row_before_any_key(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        tree = app.query_one(DiagnosticsTree)
+        assert tree.cursor_line == 1 and isinstance(tree.cursor_node.data, Diagnostic), "on the first diagnostic"
+        await pilot.press("5")
+        await until(pilot, lambda: app.permissions is not None, what="the rules")
+        rules = app.query_one(RulesTree)
+        assert rules.cursor_line >= 0 and isinstance(rules.cursor_node.data, PlacedRule), "on the first rule"
+
+
+async def test_rows_and_the_detail_show_the_hint(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        tree = app.query_one(DiagnosticsTree)
+        diag = tree.current
+        assert diag is not None and diag.hint
+        row = str(tree.cursor_node.label)
+        assert "→ " in row and diag.hint[:30] in row
+        detail = text_of(app.query_one("#diagnostics-detail", Static))
+        assert "→ " + diag.hint[:30] in detail
+
+
+async def test_enter_on_a_file_no_skill_loads_from_shows_its_lines(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    notes = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "notes.md"
+    notes.write_text("# Team notes\n\nnot a skill: a loose markdown file\nline four\n")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        tree = app.query_one(DiagnosticsTree)
+        while not (tree.current and tree.current.code == "loose-markdown" and tree.cursor_node.data is tree.current):
+            await pilot.press("j")
+        detail = app.query_one("#diagnostics-detail", Static)
+        assert "No skill loads from this file. enter: show its lines here" in text_of(detail)
+        await pilot.press("enter")
+        await until(pilot, lambda: "not a skill: a loose markdown file" in text_of(detail), what="the file's lines")
+        shown = text_of(detail)
+        assert "    1  # Team notes" in shown and "    4  line four" in shown
+        assert app.query_one("#panes").active == "diagnostics", "still on the diagnostics"  # type: ignore[attr-defined]
+        assert not any("No skill loads" in n.message for n in app._notifications), "no toast instead"
+
+
+async def test_counts_are_in_the_right_number(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    # One of the demo's two errors gone: one error is left.
+    (tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "Lowercase" / "skill.md").unlink()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        header = text_of(app.query_one("#diagnostics-header", Static))
+        assert "✗ 1 error " in header and "errors " not in header.split("showing")[0]
+        assert "note" in header and "info" not in header
