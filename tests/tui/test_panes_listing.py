@@ -7,6 +7,10 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from engine import Locations
+from tui.app import SkilldeckApp
+from tui.view import PathDisplay
+
 from .conftest import demo_app, loaded
 from .test_app import text_of
 
@@ -33,3 +37,20 @@ async def test_a_listing_that_fits_shows_its_share(tmp_path: Path) -> None:
         assert listing.used <= listing.budget
         share = round(100 * listing.used / listing.budget)
         assert text_of(app.query_one("#listing-percent", Static)).strip() == f"{share}% of the budget"
+
+
+async def test_counts_are_in_the_right_number(tmp_path: Path) -> None:
+    """One listed skill and one left out: "1 skill", "1 skill not listed" (never "1 skills")."""
+    skills = tmp_path / "proj" / ".claude" / "skills"
+    for name, extra in (("one", ""), ("two", "disable-model-invocation: true\n")):
+        (skills / name).mkdir(parents=True)
+        (skills / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: The {name} skill.\n{extra}---\nBody.\n")
+    locations = Locations(
+        project=tmp_path / "proj", user_dir=tmp_path / "user", managed_dir=tmp_path / "managed", bundled=False, environ={}
+    )
+    app = SkilldeckApp(locations, PathDisplay.default(), blink=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        summary = text_of(app.query_one("#listing-summary", Static))
+        assert "1 skill," in summary and "skills" not in summary.replace("about skills", "")
+        assert "1 skill not listed:" in text_of(app.query_one("#listing-own", Static))

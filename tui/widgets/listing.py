@@ -11,6 +11,8 @@ from textual.widgets import ProgressBar, Static
 
 from engine import OWN_SKILLS_NOTE, Listing, printable
 
+from ..view import count
+
 # Names shown inline for the trimmed descriptions; the listing below holds them all.
 SHOWN_NAMES = 40
 
@@ -26,11 +28,11 @@ def _not_listed(listing: Listing) -> Text:
             shown.append(name)
     text = Text()
     if groups:
-        text.append(f"{sum(groups.values())} skills not listed:\n", "bold")
-        for reason, count in groups.most_common():
+        text.append(f"{count(sum(groups.values()), 'skill')} not listed:\n", "bold")
+        for reason, times in groups.most_common():
             names = examples[reason]
-            more = f", +{count - len(names)} more" if count > len(names) else ""
-            text.append(f"  {count} × {reason}", "yellow")
+            more = f", +{times - len(names)} more" if times > len(names) else ""
+            text.append(f"  {times} × {reason}", "yellow")
             text.append(f"  ({printable(', '.join(names))}{more})\n", "dim")
     if not listing.own_counted:
         text.append(OWN_SKILLS_NOTE, "dim")
@@ -73,9 +75,10 @@ class ListingPane(VerticalScroll):
 
     def show_listing(self, listing: Listing) -> None:
         over = listing.wanted > listing.budget
+        size = f"{count(len(listing.entries), 'skill')}, {listing.used:,} of {listing.budget:,g} characters"
         summary = Text.assemble(
             ("What the model is told about skills  ", "bold"),
-            (f"{len(listing.entries)} skills, {listing.used:,} of {listing.budget:,g} characters", "red" if over else "green"),
+            (size, "red" if over else "green"),
             (f"  ({listing.budget_source})" if listing.budget_source else "", "dim"),
         )
         self.query_one("#listing-summary", Static).update(summary)
@@ -88,7 +91,7 @@ class ListingPane(VerticalScroll):
         if trimmed:
             note.update(
                 Text.assemble(
-                    (f"{len(trimmed)} descriptions dropped to fit ({listing.wanted:,} characters wanted; ", "yellow"),
+                    (f"{count(len(trimmed), 'description')} dropped to fit ({listing.wanted:,} characters wanted; ", "yellow"),
                     ("the most used keep theirs, then the first listed): ", "yellow"),
                     printable(", ".join(trimmed[:SHOWN_NAMES])),
                     (f", +{len(trimmed) - SHOWN_NAMES} more" if len(trimmed) > SHOWN_NAMES else "", "dim"),
