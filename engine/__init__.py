@@ -9,7 +9,7 @@ The public face is this module: build a `Workspace` from `Locations`, `load()` i
 from .catalog import Catalog
 from .compare import ClaudeCode, CompareError, Comparison, ComparisonCache, compare_with_claude, find_claude
 from .compare import Row as CompareRow
-from .conversation import Message, Transcript, parse_fork_result
+from .conversation import Message, Transcript, parse_fork_result, state_dir
 from .demo import make_demo
 from .diagnostics import CODES
 from .diff import CatalogDiff
@@ -104,6 +104,7 @@ __all__ = [
     "resolve_model",
     "run_environ",
     "skill_files",
+    "state_dir",
     "suggested_rule",
     "trace_why",
     "with_missing_skill_md",

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported, SystemCommand
@@ -22,7 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
 
-from . import gc_pause
+from . import gc_pause, workers
 from .commands import SkillCommands
 from .compositor import keep_map
 from .editor import editor_command
@@ -163,12 +164,18 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def tree(self) -> TiersTree:
         return self.query_one(TiersTree)
 
+    def start_worker(self, work: Any, what: str, *, thread: bool = False, **options: Any) -> Worker[Any]:
+        """Every worker of the app (tui/workers.py): a failure is a message, never an exit."""
+        return workers.start(self, work, what=what, environ=self.workspace.locations.environ, thread=thread, **options)
+
     # Loading ------------------------------------------------------------------------------
     def _start_load(self, reload: bool) -> None:
         bar = self.query_one("#load-progress", ProgressBar)
         bar.display = True
         bar.update(total=None, progress=0)
-        self.run_worker(partial(self._load, reload), thread=True, exclusive=True, group="load", name="load")
+        self.start_worker(
+            partial(self._load, reload), "Loading the skills", thread=True, exclusive=True, group="load", name="load"
+        )
 
     def _load(self, reload: bool) -> None:
         started = time.perf_counter()
@@ -238,7 +245,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self.runner.catalog = catalog
         self.query_one(ConversationPane).set_skills(catalog.user_invocable())
         if first:
-            self.run_worker(self.warm_backend, thread=True, group="warm", name="warm")
+            self.start_worker(self.warm_backend, "Preparing the model backend", thread=True, group="warm", name="warm")
         if first and self.resume_path is not None:
             self.resume_session(self.resume_path)
         # Settings files are watched with the tiers, so a new snapshot may mean new rules.
@@ -291,7 +298,9 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self._body_timer = self.set_timer(BODY_DEBOUNCE_S, partial(self._read_body_later, skill))
 
     def _read_body_later(self, skill: Skill) -> None:
-        self.run_worker(partial(self._read_body, skill), thread=True, exclusive=True, group="body", name="body")
+        self.start_worker(
+            partial(self._read_body, skill), f"Reading {skill.name}", thread=True, exclusive=True, group="body", name="body"
+        )
 
     def _read_body(self, skill: Skill) -> None:
         try:

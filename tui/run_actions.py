@@ -135,7 +135,7 @@ class RunActions:
         self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
         # A run this one replaces (exclusive) is cancelled: its answer ends here, above the new question.
         self._conversation().end_run()
-        self.run_worker_now = self.run_worker(step(runner), exclusive=True, group="run", name="run")
+        self.run_worker_now = self.start_worker(step(runner), "The run", exclusive=True, group="run", name="run")
         self.refresh_bindings()
 
     def _launch_skill(self: SkilldeckApp, fork: bool | None, args: str = "") -> None:  # type: ignore[misc]
