@@ -13,10 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.worker import Worker
 
-from engine import Transcript
-from engine.conversation import latest_session
-from engine.llm import Backend, Usage, backend_for, resolve_model
-from engine.runner import Added, Failed, Notice, RunEvent, Runner, suggested_rule
+from engine import Added, Backend, Failed, Notice, RunEvent, Runner, Usage, resolve_model, suggested_rule
 
 from .screens.approve import ApproveScreen, preview
 from .screens.arguments import ArgumentsScreen
@@ -50,39 +47,36 @@ class RunActions:
 
     def _new_runner(self: SkilldeckApp, resume: Path | None = None) -> Runner:  # type: ignore[misc]
         assert self.view is not None
-        env = self.workspace.locations.environ
-        backend = self.backend or backend_for(self.backend_name, env)
+        backend = self.backend or self.workspace.backend(self.backend_name)
         self.backend = backend
         pane = self._conversation()
         pane.set_offline(backend.name == "offline")
-        self.runner = Runner(
-            locations=self.workspace.locations,
-            catalog=self.view.catalog,
-            backend=backend,
-            permissions=self.permissions or self.workspace.permissions(),
-            transcript=Transcript(resume, resume.stem) if resume else Transcript.create(environ=env),
-            ask=self._ask,
-            emit=self._on_run_event,
-            model=self.model_name,
-        )
+
+        def session(resume: Path | None) -> Runner:
+            return self.workspace.session(
+                self.view.catalog, backend=backend, ask=self._ask, emit=self._on_run_event, model=self.model_name,
+                permissions=self.permissions, resume=resume,
+            )  # fmt: skip
+
         self._tokens = 0
         self._skipped = 0
+        try:
+            self.runner = session(resume)
+        except OSError as exc:
+            # Not a regular file, too large, unreadable: a new conversation, in its own file
+            # (appending to a FIFO would block).
+            self.runner = session(None)
+            self.notify(f"Cannot resume {resume}: {exc.strerror or exc}", title="Resume", severity="error")
+            return self.runner
         if resume is not None:
-            try:
-                self._skipped = self.runner.resume(resume)
-            except OSError as exc:
-                # Not a regular file, too large, unreadable: a new conversation, in its own file
-                # (appending to a FIFO would block).
-                self.runner.transcript = Transcript.create(environ=env)
-                self.notify(f"Cannot resume {resume}: {exc.strerror or exc}", title="Resume", severity="error")
-                return self.runner
+            self._skipped = self.runner.skipped
             pane.show_history(self.runner.messages)
         self._update_status()
         return self.runner
 
     def warm_backend(self: SkilldeckApp) -> None:  # type: ignore[misc]
         """Thread worker: build and warm the backend runs will use."""
-        backend = backend_for(self.backend_name, self.workspace.locations.environ)
+        backend = self.workspace.backend(self.backend_name)
         backend.warm()
         if self.backend is None:
             self.backend = backend
@@ -184,7 +178,7 @@ class RunActions:
 
     def resume_session(self: SkilldeckApp, path: Path | None = None) -> None:  # type: ignore[misc]
         """Reopen a saved conversation (the latest when none is named) and continue it."""
-        path = path or latest_session(self.workspace.locations.environ)
+        path = path or self.workspace.latest_session()
         if path is None or not path.is_file():
             self.notify("No saved conversation to resume", severity="warning", title="Resume")
             return

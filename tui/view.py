@@ -11,8 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind
-from engine.locations import BUNDLED_DIR
+from engine import BUNDLED_DIR, Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind
 
 # One word per severity on every pane (the CLI's tally says "note" too).
 SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
