@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from rich.console import Group
 from rich.text import Text
@@ -25,6 +26,9 @@ from ..messages import JumpToSkill
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, count
 from .details import SEVERITY_STYLE
 from .navigation import NavTree
+
+if TYPE_CHECKING:
+    from ..app import SkilldeckApp
 
 # The filter cycle: what each step shows.
 FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
@@ -201,7 +205,9 @@ class DiagnosticsPane(Vertical):
         target = _skill_path(diag, self._view)
         if target is None:
             # No skill to go to: the file's lines around the diagnostic, read in a thread.
-            self.run_worker(partial(self._read_lines, diag), thread=True, exclusive=True, group="diagnostic-file")
+            app = cast("SkilldeckApp", self.app)
+            work = partial(self._read_lines, diag)
+            app.start_worker(work, "Reading the file", thread=True, exclusive=True, group="diagnostic-file")
             return
         self.post_message(JumpToSkill(target))
 
