@@ -34,7 +34,7 @@ from .screens.approve import ApproveScreen
 from .screens.help import HelpScreen, key_rows
 from .screens.why import open_why
 from .search import SearchIndex
-from .view import CatalogView, PathDisplay, build_view
+from .view import CatalogView, PathDisplay, build_view, count
 from .widgets.conversation import ConversationPane
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
@@ -232,7 +232,8 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         self.query_one(DiagnosticsPane).show_view(view, self.paths)
         self.query_one(ListingPane).show_listing(view.listing)
         counts = catalog.counts()
-        summary = f"{len(catalog.skills)} skills · {counts[Severity.ERROR]} errors · {counts[Severity.WARNING]} warnings"
+        errors, warnings = count(counts[Severity.ERROR], "error"), count(counts[Severity.WARNING], "warning")
+        summary = f"{count(len(catalog.skills), 'skill')} · {errors} · {warnings}"
         self.sub_title = printable(f"{self.paths(self.workspace.locations.project)} · {summary}")
         if message.reload:
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
@@ -277,8 +278,8 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     @on(Tree.NodeSelected, "#tiers")
     def _chosen(self, event: Tree.NodeSelected) -> None:
         data = event.node.data
-        if isinstance(data, NodeData) and data.skill is not None and data.shadow is None:
-            self.action_run_inline()
+        if isinstance(data, NodeData) and data.skill is not None:
+            self.action_run_inline()  # a shadowed one says which skill runs instead
 
     def _current(self) -> tuple[Skill | None, object]:
         data = self.tree.current

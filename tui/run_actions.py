@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from textual.worker import Worker
 
-from engine import Added, Backend, Failed, Notice, RunEvent, Runner, Usage, resolve_model, suggested_rule
+from engine import Added, Backend, Failed, Notice, RunEvent, Runner, Shadowed, Usage, resolve_model, suggested_rule
 
 from .screens.approve import ApproveScreen, preview
 from .screens.arguments import ArgumentsScreen
+from .view import count
 from .widgets.conversation import ConversationPane
 
 if TYPE_CHECKING:
@@ -133,9 +134,21 @@ class RunActions:
         self.refresh_bindings()
 
     def _launch_skill(self: SkilldeckApp, fork: bool | None, args: str = "") -> None:  # type: ignore[misc]
-        skill, _ = self._current()
+        skill, shadow = self._current()
         if skill is None:
             self.notify("Select a skill in the tiers tree first", severity="warning")
+            return
+        if isinstance(shadow, Shadowed):
+            # Running it would run the one that hides it: say so rather than run another skill.
+            winner = shadow.shadowed_by
+            self.notify(
+                f"This {skill.source.kind.value} /{skill.name} is shadowed: /{winner.name} runs the "
+                f"{winner.source.kind.value} one ({self.paths(winner.path)}); this one never runs. "
+                "Rename one of them to run both.",
+                title="Shadowed",
+                severity="warning",
+                timeout=12,
+            )
             return
         if not skill.user_invocable:
             self.notify(
@@ -187,11 +200,9 @@ class RunActions:
         if self._new_runner(path).transcript.path != path:
             return  # it could not be read: said so, and a new conversation starts
         self.query_one("#panes").active = "conversation"  # type: ignore[attr-defined]
-        count = len(self.runner.messages) if self.runner else 0
+        messages = count(len(self.runner.messages) if self.runner else 0, "message")
         torn = f"; {self._skipped} torn or broken line(s) skipped" if self._skipped else ""
-        self.notify(
-            f"Resumed {path.stem} ({count} messages{torn})", title="Resume", severity="warning" if torn else "information"
-        )
+        self.notify(f"Resumed {path.stem} ({messages}{torn})", title="Resume", severity="warning" if torn else "information")
 
     def on_conversation_pane_submitted(self: SkilldeckApp, message: ConversationPane.Submitted) -> None:  # type: ignore[misc]
         text = message.text

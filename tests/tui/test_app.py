@@ -101,6 +101,13 @@ async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
         assert app.tree.current.shadow is not None
         relations = text_of(app.query_one("#details-relations", Static))
         assert "Shadowed by the managed skill" in relations
+        # enter and f say which skill runs instead; nothing runs.
+        for key in ("enter", "f"):
+            await pilot.press(key)
+            await until(pilot, lambda: sum(n.title == "Shadowed" for n in app._notifications) == ("enter", "f").index(key) + 1)
+        shown = [n.message for n in app._notifications if n.title == "Shadowed"][0]
+        assert "/security-review runs the managed one" in shown and "this one never runs" in shown
+        assert not app.running and app.runner is None
 
 
 async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:
