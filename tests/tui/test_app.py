@@ -102,10 +102,10 @@ async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
         relations = text_of(app.query_one("#details-relations", Static))
         assert "Shadowed by the managed skill" in relations
         # enter and f say which skill runs instead; nothing runs.
-        for key in ("enter", "f"):
+        for said, key in enumerate(("enter", "f"), 1):
             await pilot.press(key)
-            await until(pilot, lambda: sum(n.title == "Shadowed" for n in app._notifications) == ("enter", "f").index(key) + 1)
-        shown = [n.message for n in app._notifications if n.title == "Shadowed"][0]
+            await until(pilot, lambda n=said: sum(t.title == "Shadowed" for t in app._notifications) == n, what=f"{key}'s toast")
+        shown = next(n.message for n in app._notifications if n.title == "Shadowed")
         assert "/security-review runs the managed one" in shown and "this one never runs" in shown
         assert not app.running and app.runner is None
 
