@@ -22,7 +22,14 @@ class RulesActions:
     trust_asked = False
 
     def _load_permissions(self: SkilldeckApp) -> None:  # type: ignore[misc]
-        self.run_worker(self._read_permissions, thread=True, exclusive=True, group="permissions", name="permissions")
+        self.start_worker(
+            self._read_permissions,
+            "Reading the settings files",
+            thread=True,
+            exclusive=True,
+            group="permissions",
+            name="permissions",
+        )
 
     def _read_permissions(self: SkilldeckApp) -> None:  # type: ignore[misc]
         self.post_message(PermissionsLoaded(self.workspace.permissions()))
@@ -46,7 +53,9 @@ class RulesActions:
             if skill is None:
                 self.notify("Select a skill in the tiers tree first", severity="warning")
                 return
-            self.run_worker(partial(self._write_rule, f"Skill({skill.name})", message.behavior), thread=True, group="edit")
+            self.start_worker(
+                partial(self._write_rule, f"Skill({skill.name})", message.behavior), "Saving the rule", thread=True, group="edit"
+            )
             return
         rule = message.rule
         assert rule is not None
@@ -58,7 +67,7 @@ class RulesActions:
 
         def confirmed(answer: bool | None) -> None:
             if answer:
-                self.run_worker(partial(self._delete_rule, rule), thread=True, group="edit")
+                self.start_worker(partial(self._delete_rule, rule), "Deleting the rule", thread=True, group="edit")
 
         self.push_screen(
             ConfirmScreen(f"Delete the {rule.behavior} rule {rule.text}?", f"from {self.paths(rule.file)}"), confirmed
@@ -90,7 +99,7 @@ class RulesActions:
     def on_rules_pane_trust_requested(self: SkilldeckApp, message: RulesPane.TrustRequested) -> None:  # type: ignore[misc]
         def confirmed(answer: bool | None) -> None:
             if answer:
-                self.run_worker(self._trust_project, thread=True, group="edit", name="trust")
+                self.start_worker(self._trust_project, "Trusting the project", thread=True, group="edit", name="trust")
 
         self.push_screen(
             ConfirmScreen(

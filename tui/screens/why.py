@@ -79,11 +79,8 @@ def open_why(app: SkilldeckApp) -> None:
     workspace, permissions = app.workspace, app.permissions
 
     def work() -> None:
-        try:
-            result = trace_why(workspace, view.catalog, str(target), listing=view.listing, permissions=permissions, kind="path")
-        except Exception as exc:  # a skilldeck bug must not close the app: say it, keep going
-            app.call_from_thread(app.notify, f"Could not trace {target}: {exc}", severity="error", title="Why")
-            return
+        result = trace_why(workspace, view.catalog, str(target), listing=view.listing, permissions=permissions, kind="path")
         app.call_from_thread(app.push_screen, WhyScreen(result))
 
-    app.run_worker(work, thread=True, exclusive=True, group="why", name="why")
+    # A failure (a skilldeck bug) is a toast and a log line, never an exit (tui/workers.py).
+    app.start_worker(work, f"Tracing {target}", thread=True, exclusive=True, group="why", name="why")
