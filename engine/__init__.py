@@ -17,6 +17,7 @@ from .expand import ExpansionError
 from .invoke import InvocationError, Prompt
 from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
 from .llm import Backend, Request, Usage, resolve_model, run_environ
+from .llm.offline import offline_request
 from .locations import BUNDLED_DIR, Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
 from .permissions import Decision, Permissions, call_from_rule
@@ -97,6 +98,7 @@ __all__ = [
     "json_printable",
     "load_paths",
     "make_demo",
+    "offline_request",
     "parse_fork_result",
     "printable",
     "read_regular",

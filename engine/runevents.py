@@ -24,9 +24,6 @@ class Streamed:
     delta: str
 
 
-# The name the app and the CLI knew it by, until they import it as Streamed (issue 18).
-Text = Streamed
-
 
 @dataclass
 class Call:

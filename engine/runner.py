@@ -35,7 +35,6 @@ from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
 from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
-from .runevents import Text as Text  # re-exported until the app imports Streamed from engine
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
@@ -43,10 +42,10 @@ from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
 from .tools import Tool, ToolContext, builtin_tools, offered
 from .tools.base import api_spec
 
-# Re-exported: callers import the events from here.
+# Re-exported for the engine's tests; the app and the CLI import them from `engine`.
 __all__ = [
     "SKILL_SCHEMA", "Added", "Ask", "Call", "Emit", "Failed", "Fork", "Notice", "Result", "RunEvent", "Runner", "Sending",
-    "Text", "suggested_rule",
+    "Streamed", "suggested_rule",
 ]  # fmt: skip
 
 MAX_TURNS = 25

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from . import Event, Request, Stop, TextDelta, Usage
 
@@ -24,3 +25,17 @@ class OfflineBackend:
         yield TextDelta(f"{HOW_TO}\n\n```json\n{body}\n```\n")
         yield Usage(0, 0)
         yield Stop("end_turn")
+
+
+def offline_request(text: str) -> dict[str, Any] | None:
+    """The request an offline answer shows, or None when `text` is not one (the app summarises it)."""
+    if not text.startswith(HOW_TO):
+        return None
+    body = text[len(HOW_TO) :].strip()
+    if not (body.startswith("```json\n") and body.endswith("```")):
+        return None
+    try:
+        request = json.loads(body[len("```json\n") : -3])
+    except ValueError:
+        return None
+    return request if isinstance(request, dict) else None

@@ -24,11 +24,23 @@ from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import Collapsible, Input, Static
 
-from engine import Message, Skill, json_printable, parse_fork_result, printable
-from engine.llm import Request
-from engine.llm.offline import HOW_TO
-from engine.runner import Added, Call, Failed, Fork, Result, RunEvent, Sending
-from engine.runner import Text as TextEvent
+from engine import (
+    Added,
+    Call,
+    Failed,
+    Fork,
+    Message,
+    Request,
+    Result,
+    RunEvent,
+    Sending,
+    Skill,
+    Streamed,
+    json_printable,
+    offline_request,
+    parse_fork_result,
+    printable,
+)
 from tui.untrusted import content
 from tui.widgets.answer import StreamedAnswer
 from tui.widgets.flat_markdown import FlatMarkdown
@@ -214,7 +226,7 @@ class ConversationPane(Vertical):
             if event.message.role == "user" and event.message.kind in ("text", "command"):
                 self.log.anchor()  # the user spoke: follow again, even after scrolling up
             self._message(event.message)
-        elif isinstance(event, TextEvent):
+        elif isinstance(event, Streamed):
             if not self.offline:
                 self._text(event.delta)
             # Offline, the answer is the request as JSON: summed up once it is complete (_message).
@@ -455,20 +467,6 @@ def first_sentence(text: str, limit: int = HINT_CHARS) -> str:
         return sentence
     cut = sentence[:limit].rsplit(" ", 1)[0]
     return cut.rstrip(",;:") + "…"
-
-
-def offline_request(text: str) -> dict[str, Any] | None:
-    """The request an offline answer shows (engine/llm/offline.py), or None when `text` is not one."""
-    if not text.startswith(HOW_TO):
-        return None
-    body = text[len(HOW_TO) :].strip()
-    if not (body.startswith("```json\n") and body.endswith("```")):
-        return None
-    try:
-        request = json.loads(body[len("```json\n") : -3])
-    except ValueError:
-        return None
-    return request if isinstance(request, dict) else None
 
 
 def offline_summary(request: dict[str, Any]) -> Text:
