@@ -23,9 +23,8 @@ from textual.worker import Worker, WorkerState
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
 
-from . import gc_pause, workers
+from . import workers
 from .commands import SkillCommands
-from .compositor import keep_map
 from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
@@ -201,8 +200,6 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def on_unmount(self) -> None:
         if self._watch is not None:
             self._watch.stop()
-        # A stream cut off by quitting never releases its hold on the garbage collector.
-        gc_pause.end_all()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         if not self.alive():
@@ -508,10 +505,6 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             ),
         ]
         self.push_screen(HelpScreen(sections))
-
-    def get_default_screen(self) -> Screen:
-        # The main screen is where answers stream: see compositor.py.
-        return keep_map(super().get_default_screen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

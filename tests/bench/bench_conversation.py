@@ -1,20 +1,25 @@
-"""The conversation pane's speed, measured in one run (`make bench`).
+"""The conversation pane's speed, measured in one run (`make bench`), each figure beside the same
+measure of a bare Textual app streaming into one `Markdown` widget (`Markdown.get_stream`).
 
-1. Event-loop lag while a model streams 2,000 tokens per second into the pane (goal: p99 under
-   50 ms). The floor is the least a Textual app can do with the same stream: one Markdown widget
-   fed through `Markdown.get_stream` from the same SDK stream, lag sampled the same way.
-2. Time from the `enter` key on a skill to its request reaching the server, with 2,000 skills
-   in the listing (goal: under 50 ms). The floor is the bare SDK: a warm client's
-   `messages.stream(...)` call to the request reaching the same server.
+1. A realistic stream, 300 tokens per second for 30 s, into the pane with 2,000 skills loaded:
+   event-loop lag p99 while it streams (goal < 50 ms); the longest stall from the enter key until
+   3 s after the answer is drawn in full, its end included (goal < 100 ms); and the median time
+   from a key typed in the composer in those 3 s to the screen showing it (goal < 50 ms).
+2. A stress stream, 2,000 tokens per second for 5 s: lag p99 (goal < 150 ms: keys are answered),
+   and the time until the text is drawn in full against the stream's own duration (goal < 2x).
+3. Time from the `enter` key on a skill to its request reaching the server, with 2,000 skills in
+   the listing (goal: under 50 ms). The floor is a warm SDK client's `messages.stream(...)` call.
 
 The server runs in a child process, so that its writing never competes with the app for the GIL,
 as a real API would not. Both processes read CLOCK_MONOTONIC (`time.perf_counter` on Linux).
+`--seconds N` shortens the realistic stream (and `--stress-seconds N` the stress one) while
+iterating; the goals are for the defaults.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import gc
 import os
 import shutil
 import statistics
@@ -30,13 +35,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
-TOKENS_PER_SECOND = 2000
-SECONDS = 5
 SAMPLE = 0.005  # the lag sampler's sleep
+AFTER = 3.0  # seconds watched after an answer is drawn in full
+KEYS = 15  # keys typed in those seconds
+SKILLS = 2000
 
 
 def answer_text(tokens: int) -> str:
-    """Markdown of about `tokens` four-character tokens: paragraphs, lists, code."""
+    """Markdown of about `tokens` four-character tokens: headings, paragraphs, lists, code."""
     parts, size, n = [], 0, 0
     while size < tokens * 4:
         n += 1
@@ -47,7 +53,7 @@ def answer_text(tokens: int) -> str:
         )
         parts.append(block)
         size += len(block)
-    return "".join(parts)
+    return "".join(parts)[: tokens * 4]
 
 
 # The server, in a child process ------------------------------------------------------------
@@ -104,32 +110,84 @@ class Server:
         self.proc.wait(10)
 
 
-# Lag sampling --------------------------------------------------------------------------------
+# Measuring ---------------------------------------------------------------------------------------
 class LagSampler:
+    """How late a short sleep wakes, again and again: the event loop's lag."""
+
     def __init__(self) -> None:
         self.samples: list[float] = []
         self.running = True
+        self.task = asyncio.get_running_loop().create_task(self._run())
 
-    async def run(self) -> None:
+    async def _run(self) -> None:
         while self.running:
             start = time.perf_counter()
             await asyncio.sleep(SAMPLE)
             self.samples.append(time.perf_counter() - start - SAMPLE)
 
-    def p99_ms(self) -> float:
-        ordered = sorted(self.samples)
-        return ordered[int(len(ordered) * 0.99)] * 1000
+    async def stop(self) -> list[float]:
+        self.running = False
+        await self.task
+        return self.samples
 
 
-async def sampled(body: Callable[[], Awaitable[None]]) -> LagSampler:
-    sampler = LagSampler()
-    task = asyncio.get_running_loop().create_task(sampler.run())
-    try:
-        await body()
-    finally:
-        sampler.running = False
-        await task
-    return sampler
+def p99_ms(samples: list[float]) -> float:
+    return sorted(samples)[int(len(samples) * 0.99)] * 1000
+
+
+async def _until(app: Any, done: Callable[[], object], what: str, every: float = 0.02, timeout: float = 300.0) -> None:
+    """Poll until `done()`; a handler that raised ends the app, which would otherwise leave the
+    bench waiting for ever."""
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if not app.is_running or time.perf_counter() > deadline:
+            raise RuntimeError(f"gave up waiting for {what}: the app {'stopped' if not app.is_running else 'took too long'}")
+        await asyncio.sleep(every)
+
+
+def _press(app: Any, key: str, character: str | None = None) -> float:
+    """Post a key as the terminal driver does; when it was posted."""
+    from textual import events
+
+    start = time.perf_counter()
+    app.post_message(events.Key(key, character))
+    return start
+
+
+async def _shown(app: Any) -> None:
+    """Until the screen has been drawn after now."""
+    done = asyncio.get_running_loop().create_future()
+    app.call_after_refresh(lambda: done.done() or done.set_result(None))
+    await done
+
+
+async def _keys_after(app: Any, field: Any) -> list[float]:
+    """Type KEYS letters into `field` over AFTER seconds; the seconds from each key to the screen
+    drawn with it in the field."""
+    field.focus()
+    await _shown(app)
+    took = []
+    for _ in range(KEYS):
+        before = field.value
+        start = _press(app, "a", "a")
+        await _until(app, lambda before=before: field.value != before, "the key", every=0.001)
+        await _shown(app)
+        took.append(time.perf_counter() - start)
+        await asyncio.sleep(AFTER / KEYS)
+    return took
+
+
+def _result(
+    samples: list[float], after: list[float], keys: list[float], stream: float, drawn: float, chars: int
+) -> dict[str, float]:
+    return {
+        "lag": p99_ms(samples),
+        "longest": max(samples + after) * 1000,
+        "key": statistics.median(keys) * 1000,
+        "stream": stream,
+        "drawn": drawn,
+        "chars": chars,
+    }
 
 
 # skilldeck -----------------------------------------------------------------------------------
@@ -142,11 +200,11 @@ def _locations(base: Path, url: str, count: int) -> Any:
     return dataclasses.replace(make_tree(base / "tree", count), environ=env)
 
 
-async def _ready(base: Path, url: str, count: int, pilot_body: Callable[[Any, Any], Awaitable[None]]) -> None:
+async def _ready(base: Path, url: str, body: Callable[[Any, Any], Awaitable[None]]) -> None:
     from tui.app import SkilldeckApp
     from tui.view import PathDisplay
 
-    app = SkilldeckApp(_locations(base, url, count), PathDisplay.default(), blink=False, watch=False)
+    app = SkilldeckApp(_locations(base, url, SKILLS), PathDisplay.default(), blink=False, watch=False)
     async with app.run_test(size=(160, 48)) as pilot:
         while not (app.loaded_once and app.backend is not None):
             await pilot.pause(0.05)
@@ -156,87 +214,47 @@ async def _ready(base: Path, url: str, count: int, pilot_body: Callable[[Any, An
             if skill is not None and skill.user_invocable:
                 break
             await pilot.press("j")
-        await pilot_body(app, pilot)
-
-
-async def _until(app: Any, done: Callable[[], object], every: float, what: str, timeout: float = 120.0) -> None:
-    """Poll until `done()`; a handler that raised ends the app, which would otherwise leave the
-    bench waiting for ever."""
-    deadline = time.perf_counter() + timeout
-    while not done():
-        if not app.is_running or time.perf_counter() > deadline:
-            raise RuntimeError(f"gave up waiting for {what}: the app {'stopped' if not app.is_running else 'took too long'}")
-        await asyncio.sleep(every)
+        await body(app, pilot)
 
 
 def _run_done(app: Any) -> bool:
     return not any(w.group == "run" and w.is_running for w in app.workers)
 
 
-async def _press_enter(app: Any) -> float:
-    from textual import events
-
-    event = events.Key("enter", None)
-    event.set_sender(app)
-    start = time.perf_counter()
-    app._driver.send_message(event)
-    return start
-
-
-def _tracked() -> int:
-    """Objects the garbage collector tracks once it has collected: what every later full
-    collection walks."""
-    gc.collect()
-    return len(gc.get_objects())
-
-
-async def _after(seconds: float) -> float:
-    """The longest the event loop stalled over the next `seconds` (the end of an answer)."""
-    sampler = LagSampler()
-    task = asyncio.get_running_loop().create_task(sampler.run())
-    await asyncio.sleep(seconds)
-    sampler.running = False
-    await task
-    return max(sampler.samples) * 1000
-
-
-def skilldeck_lag(base: Path) -> dict[str, float]:
-    """p99 lag (ms), characters drawn, seconds from enter until the answer was drawn in full, the
-    longest stall until 3 s after, and the objects the answer left tracked."""
-    server = Server(TOKENS_PER_SECOND * SECONDS, 1 / TOKENS_PER_SECOND)
-    result: dict[str, float] = {}
+def skilldeck_stream(base: Path, tokens_per_second: int, seconds: float) -> dict[str, float]:
+    tokens = int(tokens_per_second * seconds)
+    expected = len(answer_text(tokens))
+    server = Server(tokens, 1 / tokens_per_second)
+    out: dict[str, float] = {}
 
     async def body(app: Any, pilot: Any) -> None:
-        from tui import gc_pause
+        from textual.widgets import Input
+
         from tui.widgets.conversation import ConversationPane
 
         pane = app.query_one(ConversationPane)
-        before = _tracked()
 
-        async def stream() -> None:
-            # Sampled until the answer is drawn in full (its last parts flattened), not only
-            # until the server is done: drawing that lags behind the stream counts too.
-            start = time.perf_counter()
-            await _press_enter(app)
-            await _until(app, lambda: server_done() and pane.answers and pane.settled, 0.05, "the answer to be drawn in full")
-            result["seconds"] = time.perf_counter() - start
+        def text() -> int:
+            return len(pane.answers[-1].source) if pane.answers else 0
 
-        def server_done() -> bool:
-            return bool(app.runner and len(app.runner.messages) >= 3 and _run_done(app))
-
-        sampler = await sampled(stream)
-        result["lag"] = sampler.p99_ms()
-        result["chars"] = len(pane.answers[-1].source) if pane.answers else 0
-        # The end of an answer can come just before or just after the last part is drawn.
-        result["longest"] = max(max(sampler.samples) * 1000, await _after(3.0))
-        assert not gc_pause.holding()
-        result["kept"] = _tracked() - before
+        sampler = LagSampler()
+        _press(app, "enter")
+        await _until(app, lambda: text() > 0, "the first text")
+        first = time.perf_counter()
+        await _until(app, lambda: text() >= expected, "the last text")
+        stream = time.perf_counter() - first
+        await _until(app, lambda: _run_done(app) and pane.settled, "the answer to be drawn in full")
+        drawn = time.perf_counter() - first
+        samples = await sampler.stop()
+        sampler = LagSampler()
+        keys = await _keys_after(app, app.query_one("#composer", Input))
+        out.update(_result(samples, await sampler.stop(), keys, stream, drawn, text()))
 
     try:
-        asyncio.run(_ready(base / "lag", server.url, 2000, body))
+        asyncio.run(_ready(base / f"lag-{tokens_per_second}", server.url, body))
     finally:
         server.close()
-    return result
+    return out
 
 
 def skilldeck_enter(base: Path, runs: int) -> list[float]:
@@ -247,18 +265,16 @@ def skilldeck_enter(base: Path, runs: int) -> list[float]:
     async def body(app: Any, pilot: Any) -> None:
         for _ in range(runs):
             before = len(app.runner.messages) if app.runner else 0
-            starts.append(await _press_enter(app))
+            starts.append(_press(app, "enter"))
             # The command, the skill prompt and the answer.
-            await _until(
-                app, lambda n=before + 3: app.runner and len(app.runner.messages) >= n and _run_done(app), 0.01, "the run"
-            )
+            await _until(app, lambda n=before + 3: app.runner and len(app.runner.messages) >= n and _run_done(app), "the run")
             # A person reads the answer before the next enter; the app settles meanwhile. (Not
             # pilot.pause(delay): it forces a screen update at its end, just before the press.)
             await pilot.pause()
             await asyncio.sleep(0.3)
 
     try:
-        asyncio.run(_ready(base / "enter", server.url, 2000, body))
+        asyncio.run(_ready(base / "enter", server.url, body))
         arrived = server.arrivals()
     finally:
         server.close()
@@ -275,18 +291,19 @@ def _client(url: str) -> Any:
 PARAMS = {"model": "claude-sonnet-5-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "hi"}]}
 
 
-def floor_lag() -> tuple[float, int]:
-    """p99 lag (ms) and the objects the answer left tracked."""
+def floor_stream(tokens_per_second: int, seconds: float) -> dict[str, float]:
+    """The same measures for a bare app: one Markdown in a scrolling log, and an Input."""
     from textual.app import App, ComposeResult
     from textual.containers import VerticalScroll
-    from textual.widgets import Markdown
+    from textual.widgets import Input, Markdown
 
-    server = Server(TOKENS_PER_SECOND * SECONDS, 1 / TOKENS_PER_SECOND)
+    server = Server(int(tokens_per_second * seconds), 1 / tokens_per_second)
 
     class Bare(App[None]):
         def compose(self) -> ComposeResult:
             with VerticalScroll(id="log"):
                 yield Markdown(id="answer")
+            yield Input(id="field")
 
     out: dict[str, float] = {}
 
@@ -296,24 +313,28 @@ def floor_lag() -> tuple[float, int]:
             app.query_one("#log").anchor()
             client = _client(server.url)
             await pilot.pause()
-            before = _tracked()
-
-            async def stream() -> None:
-                md = Markdown.get_stream(app.query_one("#answer", Markdown))
-                async with client.messages.stream(**PARAMS) as events:
-                    async for text in events.text_stream:
-                        await md.write(text)
-                await md.stop()
-                await pilot.pause()
-
-            out["lag"] = (await sampled(stream)).p99_ms()
-            out["kept"] = _tracked() - before
+            md = Markdown.get_stream(app.query_one("#answer", Markdown))
+            sampler = LagSampler()
+            chars, first = 0, 0.0
+            async with client.messages.stream(**PARAMS) as events:
+                async for text in events.text_stream:
+                    first = first or time.perf_counter()
+                    chars += len(text)
+                    await md.write(text)
+            stream = time.perf_counter() - first
+            await md.stop()
+            await _shown(app)
+            drawn = time.perf_counter() - first
+            samples = await sampler.stop()
+            sampler = LagSampler()
+            keys = await _keys_after(app, app.query_one("#field", Input))
+            out.update(_result(samples, await sampler.stop(), keys, stream, drawn, chars))
 
     try:
         asyncio.run(main())
     finally:
         server.close()
-    return out["lag"], int(out["kept"])
+    return out
 
 
 def floor_enter(runs: int) -> list[float]:
@@ -336,33 +357,53 @@ def floor_enter(runs: int) -> list[float]:
     return [a - s for s, a in zip(starts, arrived, strict=True)][1:]
 
 
+# Report ------------------------------------------------------------------------------------------
+def _line(name: str, ours: float, bare: float, unit: str, goal: float | None) -> str:
+    verdict = "" if goal is None else f"  goal < {goal:g} {unit}: {'met' if ours < goal else 'MISSED'}"
+    return f"  {name:<34} {ours:8.1f} {unit}   bare Markdown {bare:8.1f} {unit}{verdict}"
+
+
+def report(label: str, tps: int, seconds: float, ours: dict[str, float], bare: dict[str, float], goals: dict[str, float]) -> None:
+    print(
+        f"{label}: {tps:,} tokens/s for {seconds:g} s ({int(ours['chars']):,} characters; bare Markdown "
+        f"{int(bare['chars']):,}), {SKILLS:,} skills loaded in skilldeck"
+    )
+    print(_line("event-loop lag p99 while streaming", ours["lag"], bare["lag"], "ms", goals.get("lag")))
+    print(_line(f"longest stall, to {AFTER:g} s after the end", ours["longest"], bare["longest"], "ms", goals.get("longest")))
+    print(_line("a key after the answer, median", ours["key"], bare["key"], "ms", goals.get("key")))
+    ratio, bare_ratio = ours["drawn"] / ours["stream"], bare["drawn"] / bare["stream"]
+    print(
+        f"  drawn in full after {ours['drawn']:.1f} s of a {ours['stream']:.1f} s stream: {ratio:.2f}x   "
+        f"bare Markdown {bare['drawn']:.1f} s of {bare['stream']:.1f} s: {bare_ratio:.2f}x"
+        + (f"  goal < {goals['drawn']:g}x: {'met' if ratio < goals['drawn'] else 'MISSED'}" if "drawn" in goals else "")
+    )
+
+
 def main() -> int:
-    runs = 15
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="the realistic stream's length")
+    parser.add_argument("--stress-seconds", type=float, default=5.0, help="the stress stream's length")
+    parser.add_argument("--no-enter", action="store_true", help="skip the enter -> request measure")
+    args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="skilldeck-conv-bench-"))
     try:
-        ours = skilldeck_lag(base)
-        floor, floor_kept = floor_lag()
-        lag, kept = ours["lag"], int(ours["kept"])
-        expected = len(answer_text(TOKENS_PER_SECOND * SECONDS))
-        print(
-            f"streaming {TOKENS_PER_SECOND:,} tokens/s, drawn in full after {ours['seconds']:.1f} s "
-            f"({int(ours['chars']):,} of {expected:,} characters): "
-            f"event-loop lag p99 {lag:.1f} ms, floor (bare Markdown stream) {floor:.1f} ms, "
-            f"ratio {lag / floor:.2f} (goal: p99 < 50 ms)"
-        )
-        print(
-            f"longest stall until 3 s after that answer {ours['longest']:.0f} ms (the end of its garbage collection); "
-            f"objects it left for every later full collection {kept:,}, bare Markdown {floor_kept:,}, "
-            f"ratio {kept / floor_kept:.2f}"
-        )
-        ours = skilldeck_enter(base, runs)
-        bare = floor_enter(runs)
-        med, first, bare_med = statistics.median(ours[1:]), ours[0], statistics.median(bare)
-        print(
-            f"enter -> request at the server, 2,000 skills: first {first * 1000:.1f} ms, median of {runs - 1} more "
-            f"{med * 1000:.1f} ms (max {max(ours) * 1000:.1f}); bare SDK call {bare_med * 1000:.1f} ms, "
-            f"ratio {med / bare_med:.2f} (goal < 50 ms)"
-        )
+        for label, tps, seconds, goals in (
+            ("realistic", 300, args.seconds, {"lag": 50, "longest": 100, "key": 50}),
+            ("stress", 2000, args.stress_seconds, {"lag": 150, "drawn": 2}),
+        ):
+            ours = skilldeck_stream(base, tps, seconds)
+            bare = floor_stream(tps, seconds)
+            report(label, tps, seconds, ours, bare, goals)
+        if not args.no_enter:
+            runs = 15
+            ours_enter = skilldeck_enter(base, runs)
+            bare_enter = floor_enter(runs)
+            med, first, bare_med = statistics.median(ours_enter[1:]), ours_enter[0], statistics.median(bare_enter)
+            print(
+                f"enter -> request at the server, {SKILLS:,} skills: first {first * 1000:.1f} ms, median of {runs - 1} more "
+                f"{med * 1000:.1f} ms (max {max(ours_enter) * 1000:.1f}); bare SDK call {bare_med * 1000:.1f} ms, "
+                f"ratio {med / bare_med:.2f} (goal < 50 ms)"
+            )
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0

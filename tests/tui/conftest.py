@@ -10,7 +10,6 @@ import pytest
 
 from engine.demo import make_demo
 from tests.llm_server import MessagesServer
-from tui import gc_pause
 from tui.app import SkilldeckApp
 from tui.view import PathDisplay
 
@@ -26,14 +25,6 @@ def served_app(tmp_path: Path, server: MessagesServer | None) -> SkilldeckApp:
     if server is not None:
         env |= {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
     return SkilldeckApp(make_demo(folder, env), PathDisplay.default([(folder, "<demo>")]), blink=False)
-
-
-@pytest.fixture(autouse=True)
-def no_gc_hold_carried_over() -> Iterator[None]:
-    """A test app that ends mid-answer (not every one is a SkilldeckApp, which ends its holds)
-    would leave full collections deferred for the tests after it."""
-    yield
-    gc_pause.end_all()
 
 
 @pytest.fixture

@@ -1,93 +1,261 @@
-"""An assistant's answer as it streams in, as a run of FlatMarkdown parts: the open one drawn
-again after each append, the ones before it kept as lines (see flat_markdown.py for why).
+"""A model's answer in the conversation log: Markdown drawn by Rich into a few line widgets, with
+public Textual API only.
 
-Text is drawn a dozen times a second, not on every delta: at 2,000 tokens per second a frame per
-delta left the loop no time for keys.
+The look is Rich's Markdown throughout, for the text still streaming and the text done alike:
+- one look from the first token to the last: nothing changes when a part is done (Textual's
+  Markdown for the open text and Rich for the rest would jump at every cut);
+- the look the pane already gives a fork's answer, which it draws with Rich's Markdown;
+- Textual's Markdown makes about ten widgets per 200 characters, each arranged by the screen on
+  every frame and made again as the text streams in; a part here is one widget whose lines are
+  drawn once per width;
+- a link shows as `text (url)`, never as a terminal hyperlink whose target a model could hide.
+
+An answer is a run of `MarkdownPart` widgets of up to about `StreamedAnswer.PART` characters each.
+A part keeps its text as blocks cut where a new block starts (`cuts`), each drawn once per width
+and theme; only the open block at the end, the one text still streams into, is drawn again, at
+most twelve times a second with at most `PER_TICK` new characters a tick, so that a fast model's
+text is drawn over several short ticks rather than in one long stall that keys wait behind.
+
+The text is a model's: it goes through `printable` (terminal controls shown as `^[`) as it comes.
 """
 
 from __future__ import annotations
 
-import asyncio
+import copy
 import re
+from collections.abc import Iterator
 
-from textual.timer import Timer
+from markdown_it import MarkdownIt
+from rich.markdown import Markdown
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Region, Size
+from textual.selection import Selection
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Markdown
-from textual.widgets.markdown import MarkdownStream
 
-from tui import gc_pause
-from tui.widgets.flat_markdown import FlatMarkdown
+from engine import printable
 
+Row = list[Segment]
 _FENCE = re.compile(r" {0,3}(```|~~~)")
+_ITEM = re.compile(r"([-*+]|\d{1,9}[.)])([ \t]|$)")
+_RULE = re.compile(r" {0,3}([-*_])( *\1){2,} *")
+# What a block is drawn after, so that Rich's spacing between it and the block before comes out
+# as in one document: Rich puts a blank line before a block unless the one before is a rule.
+_AFTER_TEXT, _AFTER_RULE = "x\n\n", "---\n\n"
+# Rich's Markdown makes a parser for each document: some 200 objects in reference cycles, which
+# only a full garbage collection frees, and each one walks every object of the app. So one parser,
+# made as Rich makes its own, parses every block into a copy of an empty Markdown of the look.
+_PARSER = MarkdownIt().enable("strikethrough").enable("table")
+_DARK = Markdown("", code_theme="monokai", hyperlinks=False)
+_LIGHT = Markdown("", code_theme="default", hyperlinks=False)
+# The rows each draws (a rule is followed by an empty line), left out of the block's.
+_AFTER_ROWS = {"": 0, _AFTER_TEXT: 1, _AFTER_RULE: 2}
 
 
-def split_point(text: str, limit: int) -> int:
-    """Where `text` can be cut into two Markdown documents that draw as the whole would.
-
-    The start of the first line past `limit` characters that follows a blank line outside a code
-    fence and is not indented (so it starts a new block, not a list item's next paragraph); 0 when
-    there is none yet.
-    """
-    if len(text) <= limit:
-        return 0
-    position, fenced, blank_before = 0, False, False
+def cuts(text: str) -> Iterator[int]:
+    """Where `text` can be cut into Markdown documents that draw as the whole would: the start of
+    each line that follows a blank line outside a code fence and is not indented (it starts a new
+    block, not a list item's next paragraph), but for a list's next item (a loose list is one list)."""
+    position, fenced, blank_before, started, listed = 0, False, False, False, False
     for line in text.splitlines(keepends=True):
-        if position >= limit and blank_before and not fenced and line[:1] not in (" ", "\t", "\n", "\r"):
-            return position
+        new_block = blank_before and not fenced and line[:1] not in (" ", "\t", "\n", "\r")
+        item = bool(_ITEM.match(line))
+        if new_block and started and not (item and listed):
+            yield position
+        if new_block or not started:
+            listed = item
         if _FENCE.match(line):
             fenced = not fenced
         blank_before = not line.strip()
+        started = started or not blank_before
         position += len(line)
-    return 0
+
+
+def blocks(text: str) -> list[str]:
+    """`text` cut at every `cuts` point (none for no text)."""
+    starts = [0, *cuts(text)]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)] if text else []
+
+
+def _after(block: str) -> str:
+    """What `block` looks like to the block after it (see _AFTER_TEXT): a rule if its last line is
+    one (`***`, `___`, or `---` not underlining a heading)."""
+    lines = block.rstrip().splitlines()
+    last = lines[-1] if lines else ""
+    heading = last.strip()[:1] == "-" and len(lines) > 1 and lines[-2].strip()
+    return _AFTER_RULE if _RULE.fullmatch(last) and not heading else _AFTER_TEXT
+
+
+class MarkdownPart(Widget):
+    """Markdown drawn by Rich as lines (Textual's line API). Its last block may be open: the
+    answer streaming into it sets that block again (`extend`); every other block is drawn once
+    per width and theme. `after` is the text before it (the answer's parts before this one)."""
+
+    DEFAULT_CSS = "MarkdownPart { height: auto; padding: 0 2; }"
+    SPARE = 4
+
+    def __init__(self, source: str = "", *, after: str = "", classes: str | None = None) -> None:
+        super().__init__(classes=classes)
+        self._blocks = blocks(printable(source))
+        self._after = _after(after) if after else ""
+        self._open = False
+        # Each block's lines at `_key` (width, dark theme), None until drawn. Kept as plain lists of
+        # segments, not Strips: a Strip holds seven caches, and every object kept is walked by every
+        # full garbage collection, which stalls the app.
+        self._drawn: list[list[Row] | None] = [None] * len(self._blocks)
+        self._rows: list[Row] | None = None
+        self._key: tuple[int, bool] = (0, True)
+        self._style = Style()
+        self._shown = 0  # the height Textual was last given
+
+    @property
+    def source(self) -> str:
+        return "".join(self._blocks)
+
+    @property
+    def last_block(self) -> str:
+        return self._blocks[-1] if self._blocks else ""
+
+    @property
+    def closed_length(self) -> int:
+        return sum(map(len, self._blocks[:-1] if self._open else self._blocks))
+
+    @property
+    def settled(self) -> bool:
+        """Drawn for the width it has (or not shown yet)."""
+        width = self.size.width
+        return not width or (self._rows is not None and self._key == (width, self.app.current_theme.dark))
+
+    def extend(self, closed: list[str], open_block: str) -> None:
+        """Replace the open block by the `closed` blocks, then `open_block` (if any) as the new one."""
+        if self._open:
+            old, old_drawn = self._blocks.pop(), self._drawn.pop()
+            if closed and old_drawn is not None and closed[0].rstrip() == old.rstrip():
+                # The open block's text was all there: what it drew is what the closed block draws.
+                self._blocks.append(closed.pop(0))
+                self._drawn.append(old_drawn)
+        self._blocks += closed + ([open_block] if open_block else [])
+        self._drawn += [None] * (len(closed) + bool(open_block))
+        self._open = bool(open_block)
+        self._redraw()
+
+    def close(self) -> None:
+        """No more text comes: the open block is done, and the spare rows go."""
+        if self._open:
+            self._open = False
+            self._redraw()
+
+    def _height(self, rows: int) -> int:
+        # While open, a multiple of SPARE rows: the text grows into blank rows below it, and the
+        # screen lays out and scrolls the log again only when it needs more.
+        return -(-rows // self.SPARE) * self.SPARE if self._open else rows
+
+    def _redraw(self) -> None:
+        """Draw now if the width is known; lay the log out again if the height changed, else
+        repaint the rows that changed."""
+        old, self._rows = self._rows or [], None
+        width = self.size.width
+        if not width or self._height(len(self.rows(width))) != self._shown:
+            self.refresh(layout=True)
+            return
+        new = self.rows(width)
+        first = next((y for y, (a, b) in enumerate(zip(old, new, strict=False)) if a is not b), min(len(old), len(new)))
+        self.refresh(Region(0, first, width, max(len(old), len(new)) - first))
+
+    def rows(self, width: int) -> list[Row]:
+        """Every line at `width`."""
+        key = (width, self.app.current_theme.dark)
+        if key != self._key:
+            self._key, self._rows = key, None
+            self._drawn = [None] * len(self._blocks)
+        if self._rows is None:
+            rows: list[Row] = []
+            for at, block in enumerate(self._blocks):
+                drawn = self._drawn[at]
+                if drawn is None:
+                    drawn = self._drawn[at] = self._draw(_after(self._blocks[at - 1]) if at else self._after, block)
+                rows += drawn
+            self._rows = rows
+        return self._rows
+
+    def _draw(self, after: str, block: str) -> list[Row]:
+        """The lines of `block` as Rich draws them after `after`'s."""
+        width, dark = self._key
+        options = self.app.console_options.update_width(width)
+
+        markdown = copy.copy(_DARK if dark else _LIGHT)
+        markdown.markup, markdown.parsed = after + block, _PARSER.parse(after + block)
+        lines = self.app.console.render_lines(markdown, options, pad=False)
+        return lines[_AFTER_ROWS[after] :]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._shown = self._height(len(self.rows(width))) if width else 0
+        return self._shown
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Textual works `rich_style` out afresh (over every ancestor) each time it is asked.
+        self._style = self.rich_style
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width, style = self.size.width, self._style
+        rows = self.rows(width)
+        segments, x = [], 0
+        for text, seg_style, control in rows[y] if y < len(rows) else ():
+            # Where each piece of text sits, for mouse selection (as Strip.apply_offsets, in one Strip).
+            at = Style.from_meta({"offset": (x, y)})
+            segments.append(Segment(text, style + seg_style + at if seg_style else style + at, control))
+            x += len(text)
+        line = Strip(Segment.adjust_line_length(segments, width, style), width)
+        selection = self.text_selection
+        span = selection.get_span(y) if selection is not None else None
+        if span is not None:
+            start, end = span
+            end = x if end == -1 else end
+            chosen = self.screen.get_component_rich_style("screen--selection")
+            line = Strip.join([line.crop(0, start), _over(line.crop(start, end), chosen), line.crop(end)])
+        return line
+
+    # Mouse selection: the lines keep their text, so a drag over an answer copies it.
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        text = "\n".join("".join(segment.text for segment in row).rstrip() for row in self.rows(self.size.width))
+        return selection.extract(text), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self.refresh()
+
+
+def _over(strip: Strip, style: Style) -> Strip:
+    """`style` laid over every segment (Strip.apply_style lays it under)."""
+    return Strip([Segment(text, seg_style + style if seg_style else style, control) for text, seg_style, control in strip])
 
 
 class StreamedAnswer:
-    """One answer, drawn into the conversation log as a run of FlatMarkdown parts.
+    """One answer as it streams in: `MarkdownPart`s in the log, the last one open.
 
-    Not a widget of its own: the parts sit in the log directly (a tool call's block can follow
-    the last), one level of containers fewer for every frame to arrange.
+    Not a widget of its own: the parts sit in the log directly, after one another (a tool call's
+    block can follow the last), one level of containers fewer for every frame to arrange.
     """
 
     TICK = 1 / 12
-    # Characters of the open part before it is cut at a blank line (CHUNK), and the most text
-    # drawn in one tick (PER_TICK). Each draw of the open part lays out its changed blocks, and
-    # a tick's work is a stall that keys wait behind, so both are short; but a dozen ticks a second
-    # at most, so shorter also means a fast model's text is drawn later.
-    # tests/bench/bench_conversation.py (2,000 tokens/s for 5 s; p99 lag, drawn in full after),
-    # CHUNK with PER_TICK 300, two runs each, interleaved: 150 → 35-38 ms, 18-21 s; 200 →
-    # 35-42 ms, 21-25 s; 300 → 42-49 ms, 16-20 s; 800 → 59-61 ms, 17-19 s. A new part's first
-    # draw lays out and draws all of its text, the later ones only what changed, so parts are
-    # short; at 200 it still draws 1,300-1,900 characters a second (the low end while a long
-    # answer's garbage is collected in steps), faster than models stream.
-    CHUNK = 200
-    PER_TICK = 300
-    # Flat parts next to each other are joined into one of up to MERGE characters: fewer widgets
-    # for every frame to arrange, while a resize, which draws each again from its text, stays
-    # short for each.
-    MERGE = 2000
-    # Parts made, after which the answer's dropped widgets are collected every STEP ticks as it
-    # goes (gc_pause.py), and what is left once it is drawn. A short answer leaves its garbage
-    # to Python's schedule. The bench's 40,000 characters, steps every K ticks, each step's
-    # collection / the one at the end: K=2 8-15 / 460 ms, 3 16-33 / 530 ms, 4 21-29 / 300 ms,
-    # 6 38-57 / 330 ms; no steps: 1,740 ms at the end. Steps cost the drawing about a tenth.
-    LONG = 20
-    STEP = 3
+    # A part takes blocks until it holds PART characters, then the next block starts a new part:
+    # a screen arranges a few widgets per answer, and a resize draws each part again in one go.
+    PART = 2000
+    # The most new text drawn in one tick: text that piled up while the app was busy is drawn
+    # over several short ticks. 1,200 a tick keeps up with 14,000 characters a second.
+    PER_TICK = 1200
 
     def __init__(self, log: Widget, classes: str = "answer") -> None:
         self._log = log
         self._classes = classes
         self._text: list[str] = []
-        self._pending: list[str] = []
-        self._written = ""  # what the open part has been given
-        self.parts: list[FlatMarkdown] = []
-        self.made = 0  # parts made, before any were joined
-        self._stream: MarkdownStream | None = None
+        self._pending = ""  # written, not drawn yet
+        self._open = ""  # the open block, drawn
+        self.parts: list[MarkdownPart] = []
         self._ending = False
         self.finished = False
-        gc_pause.hold()
-        self._holding = True
-        self._ticks = 0
-        self._ticker: Timer = log.set_interval(self.TICK, self._tick)
+        self._ticker = log.set_interval(self.TICK, self._tick)
 
     @property
     def source(self) -> str:
@@ -95,117 +263,59 @@ class StreamedAnswer:
 
     @property
     def settled(self) -> bool:
-        """Complete, and every part drawn flat."""
+        """Complete, and every part drawn for its width."""
         return self.finished and all(part.settled for part in self.parts)
 
     def write(self, delta: str) -> None:
+        delta = printable(delta)
         self._text.append(delta)
-        self._pending.append(delta)
+        self._pending += delta
 
     def finish(self) -> None:
-        """The answer is complete: draw the rest on the next tick and flatten it."""
+        """The answer is complete (or cancelled): draw the rest, then stop."""
         self._ending = True
 
     def abandon(self) -> None:
         """The log is being cleared: stop drawing."""
-        self._pending.clear()
+        self._pending = ""
         self._done()
 
-    def _capture(self) -> bool:
-        """Keep as lines the parts closed so far, collapse the margin between each two and join
-        those that fit in one; whether every part is flat and joined."""
-        for part in self.parts:
-            if not part.live:
-                part.capture()
-        for upper, lower in zip(self.parts, self.parts[1:], strict=False):
-            margins = lower.edge_margins()
-            if upper.flat and margins is not None:
-                upper.trim(min(upper.bottom_margin, margins[0]))
-        at, waiting = 0, False
-        while at + 1 < len(self.parts):
-            upper, lower = self.parts[at], self.parts[at + 1]
-            if len(upper.source) + len(lower.source) <= self.MERGE and upper.flat and lower.flat:
-                if upper.absorb(lower):
-                    del self.parts[at + 1]
-                    lower.remove()
-                    continue
-                # Its dropped blocks are still being removed: joined on a later tick.
-                waiting = waiting or bool(lower.children)
-            at += 1
-        return all(part.flat for part in self.parts) and not waiting
-
-    async def _tick(self) -> None:
-        self._capture()
-        # At most about one part's worth a tick: text that piles up while the app is busy (a
-        # model faster than Textual can make widgets) is drawn over several ticks, each short,
-        # rather than in one long stall that keys wait behind.
-        pending = "".join(self._pending)
-        text, rest = pending[: self.PER_TICK], pending[self.PER_TICK :]
-        self._pending[:] = [rest] if rest else []
-        if text:
-            await self._draw(text)
-        self._ticks += 1
-        if self._holding and self.made >= self.LONG and self._ticks % self.STEP == 0:
-            gc_pause.step()
+    def _tick(self) -> None:
+        new, self._pending = self._pending[: self.PER_TICK], self._pending[self.PER_TICK :]
+        if new:
+            self._draw(new)
         if self._ending and not self._pending:
-            await self._close()
-            self._release()
-            # Parts of an answer streamed while the pane was hidden are kept once it shows.
-            if self._capture():
-                self._done()
+            if self.parts:
+                self.parts[-1].close()
+            self._done()
 
-    async def _draw(self, text: str) -> None:
-        given = len(self._written)  # of the open part, already in its stream
-        self._written += text
-        # Cut finished parts off one CHUNK at a time, so text that piled up while the app was
-        # busy still makes parts of the usual size.
-        while (at := split_point(self._written, self.CHUNK)) and at >= given:
-            await self._give(self._written[given:at])
-            await self._close()
-            self._written, given = self._written[at:], 0
-        await self._give(self._written[given:])
+    def _draw(self, new: str) -> None:
+        *closed, self._open = blocks(self._open + new)
+        part = self.parts[-1] if self.parts else self._new_part()
+        while True:
+            # The blocks that fit in the part (a first one always does).
+            fit, size = 0, part.closed_length
+            while fit < len(closed) and (not size or size + len(closed[fit]) <= self.PART):
+                size += len(closed[fit])
+                fit += 1
+            if fit == len(closed):
+                break
+            # Full: it takes what fits and is closed (its open block's text is in what is left).
+            part.extend(closed[:fit], "")
+            closed = closed[fit:]
+            part = self._new_part()
+        part.extend(closed, self._open)
 
-    async def _give(self, text: str) -> None:
-        # A stream is opened only with text for it: stopping one whose task never ran would raise.
-        if not text or self.finished:
-            return
-        if self._stream is None:
-            # The first part carries the answer's classes (its margin); parts after it join on.
-            part = FlatMarkdown(live=True, classes=self._classes if not self.parts else "answer-part")
-            # After the last part, not at the end: a tool call's block may already follow.
-            await self._log.mount(part, after=self.parts[-1] if self.parts else None)
-            self.parts.append(part)
-            self.made += 1
-            self._stream = Markdown.get_stream(part)
-        await self._stream.write(text)
-
-    async def _close(self) -> None:
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            # Shielded: MarkdownStream's task swallows a cancel and returns normally, so a tick
-            # cancelled while awaiting it (the app closing) would lose the cancel, and its timer
-            # would tick on while Textual waits for it to end: the app never exited.
-            await asyncio.shield(stream.stop())
-            part = self.parts[-1]
-            # The stream's last append can still be running when stop returns (it is shielded
-            # from the stop); it holds the Markdown's lock until its blocks are in place.
-            async with part.lock:
-                pass
-            part.close()
-            part.capture()
-
-    def _release(self) -> None:
-        if self._holding:
-            self._holding = False
-            long = self.made >= self.LONG
-            # What a long answer's steps left is collected just after its last frame, a natural
-            # pause, not on a later key. Through the app, which outlives the log (cleared with
-            # the conversation); a hold it could not schedule ends here.
-            if not (long and self._log.app.call_after_refresh(gc_pause.release)):
-                gc_pause.release()
+    def _new_part(self) -> MarkdownPart:
+        # The first part carries the answer's classes (its margin); the parts after it join on.
+        last = self.parts[-1] if self.parts else None
+        part = MarkdownPart(after=last.last_block if last else "", classes=self._classes if not last else None)
+        # After the last part, not at the end: a tool call's block may already follow.
+        self._log.mount(part, after=last)
+        self.parts.append(part)
+        return part
 
     def _done(self) -> None:
-        self._release()
         if not self.finished:
             self.finished = True
             self._ticker.stop()

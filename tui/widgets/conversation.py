@@ -3,7 +3,7 @@
 Almost everything here is someone else's text: a model's answer and tool calls, a tool's result
 (a file a tool read), a skill's prompt, an API error. Each goes through `printable` (tui/untrusted.py
 says why at each widget) and into a `Text` or `Content`, never parsed as markup: a model naming
-a skill `[/b]` would otherwise crash the app. Answers are FlatMarkdown, which does it itself."""
+a skill `[/b]` would otherwise crash the app. Answers are MarkdownParts, which do it themselves."""
 
 from __future__ import annotations
 
@@ -42,8 +42,7 @@ from engine import (
     printable,
 )
 from tui.untrusted import content
-from tui.widgets.answer import StreamedAnswer
-from tui.widgets.flat_markdown import FlatMarkdown
+from tui.widgets.answer import MarkdownPart, StreamedAnswer
 
 OFFLINE_NOTE = (
     "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."
@@ -88,7 +87,7 @@ class ConversationPane(Vertical):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._answer: StreamedAnswer | None = None
-        self.answers: list[StreamedAnswer | FlatMarkdown] = []
+        self.answers: list[StreamedAnswer | MarkdownPart] = []
         # Each block's parts are made with it: a result can arrive before Textual has mounted the
         # block (a Skill call answers at once), and a Static can be updated before it is mounted.
         self._calls: dict[str, tuple[Collapsible, Static]] = {}
@@ -201,7 +200,7 @@ class ConversationPane(Vertical):
                 continue
             if message.role == "assistant":
                 if message.text:
-                    answer = FlatMarkdown(message.text, classes="answer")
+                    answer = MarkdownPart(message.text, classes="answer")
                     self.answers.append(answer)
                     self._mount(answer)
                 continue
@@ -329,12 +328,14 @@ class ConversationPane(Vertical):
         else:
             self._sent_context.update(text)
 
-    def _mount(self, widget: Static | Collapsible | FlatMarkdown) -> None:
+    def _mount(self, widget: Static | Collapsible | MarkdownPart) -> None:
         self.log.mount(widget)
 
     def _message(self, message: Message) -> None:
+        # An answer ends with its message, or at the next one when it was cancelled: it stays where
+        # it is, and the next answer follows the message after it.
+        self._end_answer()
         if message.role == "assistant":
-            self._end_answer()
             if self.offline and message.text:
                 self._offline_answer(message.text)
             return
