@@ -3,6 +3,7 @@ text, and draws each finished block once."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -134,6 +135,7 @@ async def test_text_faster_than_a_tick_is_drawn_over_several() -> None:
         answer.finish()
         ticks = 0
         while not answer.finished:
+            answer._rest_until = 0.0  # not the test below
             answer._tick()
             ticks += 1
             drawn = sum(len(part.source) for part in answer.parts)
@@ -141,6 +143,34 @@ async def test_text_faster_than_a_tick_is_drawn_over_several() -> None:
             await pilot.pause()
         assert ticks == -(-len(SAMPLE * 10) // answer.PER_TICK)
         assert "".join(part.source for part in answer.parts) == SAMPLE * 10
+
+
+async def test_a_long_open_block_is_drawn_less_often() -> None:
+    """A tick draws the open block whole; after a long draw the next ticks rest, three times as long."""
+
+    class Manual(StreamedAnswer):
+        TICK = 3600
+        PER_TICK = 100_000
+
+    app = Log()
+    async with app.run_test(size=(WIDTH + 6, 80)) as pilot:
+        answer = Manual(app.query_one("#log", VerticalScroll))
+        answer.write("Code:\n\n")
+        answer._tick()
+        await until(pilot, lambda: answer.parts[0].size.width, what="the part laid out")
+        code = "Code:\n\n```python\n" + "".join(f"value_{n} = compute({n}, 'text')\n" for n in range(600))
+        answer.write(code[7:])
+        started = time.monotonic()
+        answer._tick()
+        took = time.monotonic() - started
+        assert answer.parts[0].source == code and took > 0.01
+        answer.write("more = 1\n")
+        answer._tick()
+        assert answer.parts[0].source == code, "the tick right after rests"
+        await pilot.pause(3 * took + 0.05)
+        answer._tick()
+        assert answer.parts[0].source == code + "more = 1\n"
+        answer.abandon()
 
 
 async def test_a_part_draws_again_at_a_new_width_and_in_a_new_theme() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import re
+import time
 from collections.abc import Iterator
 
 from markdown_it import MarkdownIt
@@ -254,6 +255,7 @@ class StreamedAnswer:
         self._open = ""  # the open block, drawn
         self.parts: list[MarkdownPart] = []
         self._ending = False
+        self._rest_until = 0.0
         self.finished = False
         self._ticker = log.set_interval(self.TICK, self._tick)
 
@@ -281,9 +283,16 @@ class StreamedAnswer:
         self._done()
 
     def _tick(self) -> None:
+        start = time.monotonic()
+        if start < self._rest_until:
+            return
         new, self._pending = self._pending[: self.PER_TICK], self._pending[self.PER_TICK :]
         if new:
             self._draw(new)
+            # An open block is drawn again whole at each tick; a long one (a 10,000-character
+            # code block) takes long to draw, so ticks wait in between: drawing takes at most a
+            # quarter of the time, and keys are answered meanwhile.
+            self._rest_until = start + 4 * (time.monotonic() - start)
         if self._ending and not self._pending:
             if self.parts:
                 self.parts[-1].close()
