@@ -10,6 +10,9 @@ measure of a bare Textual app streaming into one `Markdown` widget (`Markdown.ge
 3. Time from the `enter` key on a skill to its request reaching the server, with 2,000 skills in
    the listing (goal: under 50 ms). The floor is a warm SDK client's `messages.stream(...)` call.
 
+Each also says how many full garbage collections ran meanwhile and the longest: with 2,000 skills
+loaded every one walks some 300,000 objects, the longest stalls left.
+
 The server runs in a child process, so that its writing never competes with the app for the GIL,
 as a real API would not. Both processes read CLOCK_MONOTONIC (`time.perf_counter` on Linux).
 `--seconds N` shortens the realistic stream (and `--stress-seconds N` the stress one) while
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import shutil
 import statistics
@@ -131,6 +135,28 @@ class LagSampler:
         return self.samples
 
 
+class FullCollections:
+    """The full garbage collections (oldest generation) while it watches, in ms: the usual cause
+    of a long stall, as every one walks every object of the app (2,000 skills: some 300,000)."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._watch)
+
+    def _watch(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.ms.append((time.perf_counter() - self._start) * 1000)
+
+    def stop(self) -> list[float]:
+        gc.callbacks.remove(self._watch)
+        return self.ms
+
+
 def p99_ms(samples: list[float]) -> float:
     return sorted(samples)[int(len(samples) * 0.99)] * 1000
 
@@ -178,9 +204,11 @@ async def _keys_after(app: Any, field: Any) -> list[float]:
 
 
 def _result(
-    samples: list[float], after: list[float], keys: list[float], stream: float, drawn: float, chars: int
+    samples: list[float], after: list[float], keys: list[float], stream: float, drawn: float, chars: int, full: list[float]
 ) -> dict[str, float]:
     return {
+        "full": len(full),
+        "full_max": max(full, default=0.0),
         "lag": p99_ms(samples),
         "longest": max(samples + after) * 1000,
         "key": statistics.median(keys) * 1000,
@@ -237,6 +265,7 @@ def skilldeck_stream(base: Path, tokens_per_second: int, seconds: float) -> dict
         def text() -> int:
             return len(pane.answers[-1].source) if pane.answers else 0
 
+        collections = FullCollections()
         sampler = LagSampler()
         _press(app, "enter")
         await _until(app, lambda: text() > 0, "the first text")
@@ -248,7 +277,7 @@ def skilldeck_stream(base: Path, tokens_per_second: int, seconds: float) -> dict
         samples = await sampler.stop()
         sampler = LagSampler()
         keys = await _keys_after(app, app.query_one("#composer", Input))
-        out.update(_result(samples, await sampler.stop(), keys, stream, drawn, text()))
+        out.update(_result(samples, await sampler.stop(), keys, stream, drawn, text(), collections.stop()))
 
     try:
         asyncio.run(_ready(base / f"lag-{tokens_per_second}", server.url, body))
@@ -314,6 +343,7 @@ def floor_stream(tokens_per_second: int, seconds: float) -> dict[str, float]:
             client = _client(server.url)
             await pilot.pause()
             md = Markdown.get_stream(app.query_one("#answer", Markdown))
+            collections = FullCollections()
             sampler = LagSampler()
             chars, first = 0, 0.0
             async with client.messages.stream(**PARAMS) as events:
@@ -328,7 +358,7 @@ def floor_stream(tokens_per_second: int, seconds: float) -> dict[str, float]:
             samples = await sampler.stop()
             sampler = LagSampler()
             keys = await _keys_after(app, app.query_one("#field", Input))
-            out.update(_result(samples, await sampler.stop(), keys, stream, drawn, chars))
+            out.update(_result(samples, await sampler.stop(), keys, stream, drawn, chars, collections.stop()))
 
     try:
         asyncio.run(main())
@@ -371,6 +401,10 @@ def report(label: str, tps: int, seconds: float, ours: dict[str, float], bare: d
     print(_line("event-loop lag p99 while streaming", ours["lag"], bare["lag"], "ms", goals.get("lag")))
     print(_line(f"longest stall, to {AFTER:g} s after the end", ours["longest"], bare["longest"], "ms", goals.get("longest")))
     print(_line("a key after the answer, median", ours["key"], bare["key"], "ms", goals.get("key")))
+    print(
+        f"  full garbage collections meanwhile: {ours['full']:.0f}, the longest {ours['full_max']:.0f} ms   "
+        f"bare Markdown {bare['full']:.0f}, the longest {bare['full_max']:.0f} ms"
+    )
     ratio, bare_ratio = ours["drawn"] / ours["stream"], bare["drawn"] / bare["stream"]
     print(
         f"  drawn in full after {ours['drawn']:.1f} s of a {ours['stream']:.1f} s stream: {ratio:.2f}x   "
