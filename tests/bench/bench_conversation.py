@@ -13,8 +13,8 @@ measure of a bare Textual app streaming into one `Markdown` widget (`Markdown.ge
 Each also says how many full garbage collections ran meanwhile and the longest: with 2,000 skills
 loaded every one walks some 300,000 objects, the longest stalls left.
 
-The server runs in a child process, so that its writing never competes with the app for the GIL,
-as a real API would not. Both processes read CLOCK_MONOTONIC (`time.perf_counter` on Linux).
+Each stream is measured in a process of its own. The server runs in a child process, so that its
+writing never competes with the app for the GIL, as a real API would not. Both processes read CLOCK_MONOTONIC (`time.perf_counter` on Linux).
 `--seconds N` shortens the realistic stream (and `--stress-seconds N` the stress one) while
 iterating; the goals are for the defaults.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import shutil
 import statistics
@@ -413,6 +414,14 @@ def report(label: str, tps: int, seconds: float, ours: dict[str, float], bare: d
     )
 
 
+def _measured(kind: str, tps: int, seconds: float, base: Path) -> dict[str, float]:
+    """One stream measured in a fresh process, so that what an earlier measure left on the heap
+    does not lengthen this one's garbage collections."""
+    command = [sys.executable, __file__, "--one", kind, str(tps), str(seconds), str(base)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=900, check=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="the realistic stream's length")
@@ -425,8 +434,8 @@ def main() -> int:
             ("realistic", 300, args.seconds, {"lag": 50, "longest": 100, "key": 50}),
             ("stress", 2000, args.stress_seconds, {"lag": 150, "drawn": 2}),
         ):
-            ours = skilldeck_stream(base, tps, seconds)
-            bare = floor_stream(tps, seconds)
+            ours = _measured("skilldeck", tps, seconds, base)
+            bare = _measured("bare", tps, seconds, base)
             report(label, tps, seconds, ours, bare, goals)
         if not args.no_enter:
             runs = 15
@@ -446,6 +455,12 @@ def main() -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--serve"]:
         serve(int(sys.argv[2]), float(sys.argv[3]))
+        raise SystemExit(0)
+    if sys.argv[1:2] == ["--one"]:
+        kind, tps, seconds, folder = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), Path(sys.argv[5])
+        os.environ.pop("ANTHROPIC_MODEL", None)
+        one = skilldeck_stream(folder, tps, seconds) if kind == "skilldeck" else floor_stream(tps, seconds)
+        print(json.dumps(one))
         raise SystemExit(0)
     os.environ.pop("ANTHROPIC_MODEL", None)
     raise SystemExit(main())

@@ -246,6 +246,7 @@ class StreamedAnswer:
     # The most new text drawn in one tick: text that piled up while the app was busy is drawn
     # over several short ticks. 1,200 a tick keeps up with 14,000 characters a second.
     PER_TICK = 1200
+    REST = 0.5
 
     def __init__(self, log: Widget, classes: str = "answer") -> None:
         self._log = log
@@ -291,8 +292,9 @@ class StreamedAnswer:
             self._draw(new)
             # An open block is drawn again whole at each tick; a long one (a 10,000-character
             # code block) takes long to draw, so ticks wait in between: drawing takes at most a
-            # quarter of the time, and keys are answered meanwhile.
-            self._rest_until = start + 4 * (time.monotonic() - start)
+            # quarter of the time, and keys are answered meanwhile. At most REST: a tick that a
+            # garbage collection made long must not hold the text back for seconds.
+            self._rest_until = start + min(4 * (time.monotonic() - start), self.REST)
         if self._ending and not self._pending:
             if self.parts:
                 self.parts[-1].close()
