@@ -181,8 +181,11 @@ async def read_stream(client: Any, params: dict[str, Any], bounds: Bounds) -> As
             raise StreamFault("timeout", f"no complete answer within {bounds.total:g} s")
         return min(remaining, limit)
 
+    # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancel that arrives as the
+    # awaited step completes, and then `escape` would not stop the run.
     try:
-        stream = await asyncio.wait_for(client.messages.create(**params, stream=True), left(bounds.total))
+        async with asyncio.timeout(left(bounds.total)):
+            stream = await client.messages.create(**params, stream=True)
     except TimeoutError:
         raise StreamFault("timeout", f"no answer within {bounds.total:g} s") from None
     answer = _Answer(bounds)
@@ -191,7 +194,8 @@ async def read_stream(client: Any, params: dict[str, Any], bounds: Bounds) -> As
         while True:
             wait = left(bounds.idle)
             try:
-                event = await asyncio.wait_for(events.__anext__(), wait)
+                async with asyncio.timeout(wait):
+                    event = await events.__anext__()
             except StopAsyncIteration:
                 break
             except TimeoutError:

@@ -168,3 +168,28 @@ async def test_a_response_that_never_ends_its_line_is_cut_at_the_byte_bound(serv
     assert [e.kind for e in events if isinstance(e, Error)] == ["too-large"]
     assert "passed 2,000,000 bytes" in next(e.message for e in events if isinstance(e, Error))
     assert time.monotonic() - started < 10
+
+
+async def test_a_cancel_while_text_streams_always_stops_the_stream(server: MessagesServer) -> None:
+    """`escape` cancels the run's task while deltas arrive back to back: the cancel must never be
+    swallowed by the read's timeout (asyncio.wait_for on Python 3.11 could lose it when the awaited
+    delta completed at the same moment, and the answer went on)."""
+    rounds = 25
+    server.script(*[Reply(text="word " * 4000, chunk=1) for _ in range(rounds)])
+    backend = backend_for("anthropic", _env(server))
+    for _ in range(rounds):
+        seen = asyncio.Event()
+
+        async def read(seen: asyncio.Event) -> int:
+            count = 0
+            async for event in backend.stream(REQUEST):
+                count += isinstance(event, TextDelta)
+                if count == 50:
+                    seen.set()
+            return count
+
+        task = asyncio.create_task(read(seen))
+        await asyncio.wait_for(seen.wait(), 10)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
