@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from importlib.metadata import version
 from typing import Generic, TypeVar
 
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import Tree
+
+TEXTUAL_VERSION = version("textual")
 
 VIM_BINDINGS = [
     Binding("j", "cursor_down", "Down", show=False, id="nav.down"),
@@ -17,6 +21,10 @@ VIM_BINDINGS = [
 
 
 DataT = TypeVar("DataT")
+
+# Only on the Textual it was measured with (pyproject pins it); any other runs Textual's own code.
+# SKILLDECK_PLAIN_TEXTUAL=1 turns it off, for the bench that weighs it.
+PATCH_SCROLLBAR = TEXTUAL_VERSION == "8.2.8" and not os.environ.get("SKILLDECK_PLAIN_TEXTUAL")
 
 
 class NavTree(Tree[DataT], Generic[DataT]):
@@ -30,16 +38,18 @@ class NavTree(Tree[DataT], Generic[DataT]):
         self.guide_depth = 2
         self._laid_out_as: tuple[Size, Size, Size, Size] | None = None
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        # Textual's ScrollView redraws its scrollbar on every layout of the screen: it compares the
-        # compositor's virtual size with its own (its lines), which always differ. The repainted
-        # scrollbar widened each frame's redraw to the whole tree; while an answer streamed, that
-        # was every frame. So only a real change gets through (its own size among them: new lines).
-        seen = (size, virtual_size, container_size, self.virtual_size)
-        if seen == self._laid_out_as:
-            return False
-        self._laid_out_as = seen
-        return super()._size_updated(size, virtual_size, container_size, layout)
+    if PATCH_SCROLLBAR:
+
+        def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+            # The one private override in tui/ (docs/upstream/tree-scrollbar-redraw.md): Textual's
+            # ScrollView redraws its scrollbar on every layout of the screen (it compares the
+            # compositor's virtual size with its own lines, which always differ), which widened each
+            # frame's redraw to the whole tree while an answer streamed. Only a real change passes.
+            seen = (size, virtual_size, container_size, self.virtual_size)
+            if seen == self._laid_out_as:
+                return False
+            self._laid_out_as = seen
+            return super()._size_updated(size, virtual_size, container_size, layout)
 
     def action_first(self) -> None:
         self.cursor_line = 0
