@@ -13,12 +13,15 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
 
 from engine import ClaudeCode, CompareError, Comparison, ComparisonCache, Locations, compare_with_claude, find_claude
 from engine.compare.claude import DUMMY_KEY, child_environ
@@ -254,11 +257,24 @@ def test_a_plain_run_would_fire_every_marker(markers: Path, tmp_path: Path) -> N
     ]
     proc = subprocess.Popen(argv, cwd=places.project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    # Woken by the markers' inotify events, or by Claude Code's exit; no polling.
+    done = threading.Event()
+
+    class Written(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            if set(os.listdir(markers)) == MARKERS:
+                done.set()
+
+    observer = Observer()
+    observer.schedule(Written(), str(markers))
+    observer.start()
+    threading.Thread(target=lambda: (proc.wait(), done.set()), daemon=True).start()
     try:
-        deadline = time.monotonic() + 60
-        while set(os.listdir(markers)) != MARKERS and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
+        if set(os.listdir(markers)) != MARKERS:
+            done.wait(60)
     finally:
+        observer.stop()
+        observer.join()
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert set(os.listdir(markers)) == MARKERS
