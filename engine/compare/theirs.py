@@ -54,7 +54,13 @@ def main_requests(run: Run) -> list[dict[str, Any]]:
 
 def listing_lines(run: Run) -> list[str] | None:
     """The listing the first main request carried: the header, a blank line, one `- ` line per entry."""
-    for body in main_requests(run)[:1]:
+    return listing_in(main_requests(run)[:1])
+
+
+def listing_in(requests: list[dict[str, Any]]) -> list[str] | None:
+    """The first listing these requests carry. Each entry is one line starting `- ` (an entry never
+    holds a newline); whatever follows the entries is not the listing's."""
+    for body in requests:
         for message in body.get("messages") or []:
             for text in texts(message):
                 if HEADER in text:

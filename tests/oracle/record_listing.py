@@ -36,12 +36,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.compare.theirs import listing_in as listing_lines
 from engine.frontmatter.js import utf16_len
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.workspace import HERE, Places, build
 
 RECORDINGS = HERE / "recordings" / "listing"
-HEADER = "The following skills are available for use with the Skill tool:"
 # Debug lines that say a skill file was skipped, failed, or loaded with a problem.
 SKIP = re.compile(r"skill|command|frontmatter|plugin|manifest|budget|SKILL\.md|\.md\b|invalid|omitting", re.IGNORECASE)
 NOISE = re.compile(
@@ -57,25 +57,6 @@ LOADED = re.compile(
 )
 LOADED_KEYS = ("unique", "unconditional", "conditional", "managed", "user", "project", "additional", "legacy_commands")
 OVER = re.compile(r"Skill listing over budget: (\d+) skills, (\d+) chars > (\d+) budget")
-
-
-def listing_lines(requests: list[dict[str, Any]]) -> list[str] | None:
-    """The listing as the first main request carried it: from the header to the blank line after its entries."""
-    for body in requests:
-        for message in body.get("messages") or []:
-            content = message.get("content") if isinstance(message, dict) else None
-            blocks = content if isinstance(content, list) else [{"text": content}]
-            for block in blocks:
-                text = block.get("text") if isinstance(block, dict) else None
-                if isinstance(text, str) and HEADER in text:
-                    rest = text[text.index(HEADER) :].split("\n")
-                    # The header, a blank line, then the entries: each one line starting "- " (an
-                    # entry never holds a newline); whatever follows is not the listing's.
-                    end = 2
-                    while end < len(rest) and rest[end].startswith("- "):
-                        end += 1
-                    return rest[:end]
-    return None
 
 
 def init_event(stream: str) -> dict[str, Any]:
