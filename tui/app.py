@@ -223,7 +223,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             return
         view = self.view = message.view
         catalog = view.catalog
-        self.search_index = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
+        self.search_index = view.search
         self.query_one("#load-progress", ProgressBar).display = False
         self.tree.show_view(view, self.paths, self.selected)
         self.query_one(DiagnosticsPane).show_view(view, self.paths)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from engine import BUNDLED_DIR, Catalog, Diagnostic, Listing, Severity, Shadowed, Skill, Source, SourceKind
 
+from .search import SearchIndex
+
 # One word per severity on every pane (the CLI's tally says "note" too).
 SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -73,6 +75,8 @@ class CatalogView:
     tiers: tuple[TierView, ...]
     listing: Listing
     diagnostics_by_path: dict[Path, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    # Built with the rest in the load worker: 15,000 skills take some 60 ms, too long for the UI loop.
+    search: SearchIndex = field(default_factory=lambda: SearchIndex(()))
 
     def diagnostics_for(self, path: Path) -> tuple[Diagnostic, ...]:
         return self.diagnostics_by_path.get(path, ())
@@ -135,4 +139,5 @@ def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
         )
         if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
             tiers.append(tier)
-    return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()})
+    search = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
+    return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()}, search)
