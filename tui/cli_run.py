@@ -39,7 +39,10 @@ def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
     default = {"default": argparse.SUPPRESS} if suppress else {}
     group = parser.add_argument_group("running against a model")
     group.add_argument(
-        "--model", **default, help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL"
+        "--model",
+        **default,
+        help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL, then opus "
+        "(Claude Code's default)",
     )
     group.add_argument(
         "--backend", choices=("anthropic", "offline"), **default, help="default: anthropic when a key is set, else offline"
