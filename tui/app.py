@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,7 +18,7 @@ from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, ProgressBar, TabbedContent, TabPane, Tree
+from textual.widgets import Header, ProgressBar, TabbedContent, TabPane, Tree
 from textual.worker import Worker, WorkerState
 
 from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
@@ -33,10 +33,12 @@ from .screens.approve import ApproveScreen
 from .screens.help import HelpScreen, key_rows
 from .screens.why import open_why
 from .search import SearchIndex
+from .theme import LIGHT_ANSI, read_theme, write_theme
 from .view import CatalogView, PathDisplay, build_view, count
 from .widgets.conversation import ConversationPane
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
+from .widgets.footer import KeysFooter
 from .widgets.listing import ListingPane
 from .widgets.navigation import VIM_BINDINGS
 from .widgets.rules import RulesPane, RulesTree
@@ -44,6 +46,15 @@ from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
 
 BODY_DEBOUNCE_S = 0.12
+# Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
+TAB_LABELS = {
+    "details": ("2 Details", "2 Details"),
+    "diagnostics": ("3 Diagnostics", "3 Diags"),
+    "listing": ("4 Listing", "4 List"),
+    "rules": ("5 Rules", "5 Rules"),
+    "conversation": ("6 Conversation", "6 Chat"),
+}
+NARROW = 110
 PANES = ("tiers", "details", "diagnostics", "listing", "rules")
 
 
@@ -98,6 +109,11 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
+        # The theme chosen in an earlier run (tui/theme.py), read before the app's loop runs.
+        self.ansi_theme_light = LIGHT_ANSI
+        self._theme_saved = read_theme(locations.environ, self.available_themes)
+        if self._theme_saved is not None:
+            self.theme = self._theme_saved
         self.paths = paths or PathDisplay.default()
         self.budget = budget
         self.view: CatalogView | None = None
@@ -127,7 +143,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
                     yield RulesPane(id="rules-pane")
                 with TabPane("6 Conversation", id="conversation"):
                     yield ConversationPane(id="conversation-pane")
-        yield Footer()
+        yield KeysFooter()
 
     def notify(
         self,
@@ -141,6 +157,17 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         """Every notification, as plain text with terminal controls made visible: they name files,
         skills and rules, which a cloned repository may spell with `[/b]` or an OSC 52 sequence."""
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
+    def watch_theme(self, name: str) -> None:
+        if name != self._theme_saved:
+            self._theme_saved = name
+            save = partial(write_theme, self.workspace.locations.environ, name)
+            self.start_worker(save, "Saving the theme", thread=True, group="theme", name="theme")
+
+    def on_resize(self, event: events.Resize) -> None:
+        tabs = self.query_one(TabbedContent)
+        for pane, (label, short) in TAB_LABELS.items():
+            tabs.get_tab(pane).label = short if event.size.width < NARROW else label
 
     def on_mount(self) -> None:
         self.sub_title = printable(self.paths(self.workspace.locations.project))

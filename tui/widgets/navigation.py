@@ -6,9 +6,12 @@ import os
 from importlib.metadata import version
 from typing import Generic, TypeVar
 
+from rich.style import Style
+from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
 
 TEXTUAL_VERSION = version("textual")
 
@@ -52,7 +55,45 @@ class NavTree(Tree[DataT], Generic[DataT]):
             return super()._size_updated(size, virtual_size, container_size, layout)
 
     def action_first(self) -> None:
-        self.cursor_line = 0
+        self._jump(0)
 
     def action_last(self) -> None:
-        self.cursor_line = self.last_line
+        self._jump(self.last_line)
+
+    def _jump(self, line: int) -> None:
+        # Setting cursor_line alone left the cursor off screen (Tree scrolls only on its own moves).
+        if line < 0:
+            return
+        self.cursor_line = line
+        self.scroll_to_line(line, animate=False)
+
+    def label_room(self, node: TreeNode[DataT]) -> int:
+        """The cells a node's label has on its line: the tree's width less its guides (the root is
+        hidden, so a top node has none)."""
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        return self.scrollable_content_region.width - depth * self.guide_depth
+
+    def render_label(self, node: TreeNode[DataT], base_style: Style, style: Style) -> Text:
+        text = super().render_label(node, base_style, style)
+        room = self.label_room(node)
+        if 0 < room < text.cell_len:
+            text = self.fit_label(node, text, room)
+        return text
+
+    def fit_label(self, node: TreeNode[DataT], text: Text, room: int) -> Text:
+        """A label too long for its line, cut to `room` cells with an ellipsis (the tree's own
+        crop showed no sign that anything was cut)."""
+        text.truncate(room, overflow="ellipsis")
+        return text
+
+    def get_label_width(self, node: TreeNode[DataT]) -> int:
+        # Tree's default renders every label of the tree on each rebuild (15,000 after an expand
+        # all); the label's length and its icon give the same width.
+        width = node.label.cell_len if isinstance(node.label, Text) else len(str(node.label))
+        width += len(self.ICON_NODE) if node.allow_expand else 0
+        room = self.label_room(node)
+        return min(width, room) if room > 0 else width

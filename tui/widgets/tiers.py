@@ -4,6 +4,7 @@ Names, plugin labels and folders come from files: each goes through `printable` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,14 @@ class NodeData:
     shadow: Shadowed | None = None
 
 
+# The tree's filter cycle (`t`): what each shows, for the tree's title.
+FILTERS = {"all": "", "errors": "skills with errors", "problems": "skills with errors or warnings"}
+
+
+def tier_path(tier: TierView, paths: PathDisplay) -> str:
+    return printable(paths(tier.source.root))
+
+
 def tier_label(tier: TierView, paths: PathDisplay) -> Text:
     count = len(tier.skills)
     text = Text.assemble((printable(tier.source.label), "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
@@ -36,12 +45,27 @@ def tier_label(tier: TierView, paths: PathDisplay) -> Text:
         text.append(f"  ✗{tier.errors}", "bold red")
     if tier.warnings:
         text.append(f"  ⚠{tier.warnings}", "yellow")
-    text.append(f"  {printable(paths(tier.source.root))}", "dim italic")
+    text.append(f"  {tier_path(tier, paths)}", "dim italic")
     return text
 
 
+def middle_cut_sizes(length: int, room: int) -> tuple[int, int]:
+    """How much of the start and of the end of a `length`-character text to keep around an
+    ellipsis to fit `room` cells (a plugin's folder is told apart by its end, `…/plugins/name`, not by
+    the home folder all of them start with)."""
+    head = (room - 1) // 4
+    return head, room - 1 - head
+
+
+def shown_name(skill: Skill) -> str:
+    """A skill's name as its row shows it: under a plugin's tier without the `plugin:` every row
+    of the tier would repeat."""
+    plugin = skill.source.plugin
+    return skill.name.removeprefix(f"{plugin}:") if plugin else skill.name
+
+
 def skill_label(skill: Skill, view: CatalogView) -> Text:
-    text = Text(printable(skill.name))
+    text = Text(printable(shown_name(skill)))
     worst = view.worst(skill.path)
     if worst is Severity.ERROR:
         text.append(" ✗", "bold red")
@@ -65,45 +89,144 @@ HELD_BACK = {"paths": "held back: listed once a file matching its paths: is touc
 
 
 def deferred_label(skill: Skill) -> Text:
-    return Text.assemble((printable(skill.name), "dim italic"), (f"  {HELD_BACK.get(skill.activation, 'held back')}", "dim cyan"))
+    return Text.assemble(
+        (printable(shown_name(skill)), "dim italic"), (f"  {HELD_BACK.get(skill.activation, 'held back')}", "dim cyan")
+    )
 
 
 def shadow_label(entry: Shadowed) -> Text:
-    return Text.assemble((printable(entry.skill.name), "dim strike"), (f"  ← {printable(entry.shadowed_by.source.label)}", "dim"))
+    return Text.assemble(
+        (printable(shown_name(entry.skill)), "dim strike"), (f"  ← {printable(entry.shadowed_by.source.label)}", "dim")
+    )
+
+
+def _key(source: Source) -> tuple[str, str]:
+    # A tier as the next snapshot names it (`order` moves when a tier appears above it).
+    return (source.kind.value, str(source.root))
 
 
 class TiersTree(NavTree[NodeData]):
-    """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays put."""
+    """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays put, and so
+    do the tiers the user collapsed."""
 
     BINDINGS = [
         *NavTree.BINDINGS,
         Binding("f", "app.run_fork", "Fork", id="tiers.fork"),
         Binding("a", "app.run_with_args", "Run with args", id="tiers.args"),
+        Binding("minus", "collapse_all", "Collapse all", key_display="-", id="tiers.collapse_all"),
+        Binding("plus", "expand_all", "Expand all", key_display="+", id="tiers.expand_all"),
+        Binding("equals_sign", "expand_all", "Expand all", key_display="=", show=False, id="tiers.expand_all2"),
+        Binding("t", "cycle_filter", "Filter", id="tiers.filter"),
     ]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__("tiers", **kwargs)
         self._by_path: dict[Path, TreeNode[NodeData]] = {}
+        # Each tier header's folder, by node, to cut in its middle when the line is too narrow.
+        self._tier_paths: dict[int, str] = {}
+        self._collapsed: set[tuple[str, str]] = set()
+        self._view: CatalogView | None = None
+        self._paths: PathDisplay | None = None
+        self.filter = "all"
+        self.border_title = "1 Tiers"
 
     def show_view(self, view: CatalogView, paths: PathDisplay, keep: Path | None) -> None:
+        self._view, self._paths = view, paths
+        self._fill(keep)
+
+    def _fill(self, keep: Path | None) -> None:
+        view, paths = self._view, self._paths
+        if view is None or paths is None:
+            return
+        if self.filter == "all":
+            self._collapsed = {_key(n.data.source) for n in self.root.children if n.data is not None and not n.is_expanded}
         # Tree.clear keeps the old cursor node; reset it so moving back to the same line
         # still announces the new node (and the details show the new snapshot).
         self.clear()
         self.cursor_line = -1
         self._by_path = {}
+        self._tier_paths = {}
+        wanted = self._wanted(view)
         for tier in view.tiers:
-            node = self.root.add(tier_label(tier, paths), NodeData(tier.source), expand=True)
-            for skill in tier.skills:
+            skills = [s for s in tier.skills if wanted(s.path)]
+            deferred = [s for s in tier.deferred if wanted(s.path)]
+            shadowed = [e for e in tier.shadowed if wanted(e.skill.path)]
+            if self.filter != "all" and not (skills or deferred or shadowed or self._tier_wanted(tier)):
+                continue
+            # A filtered tree is short: every tier in it is open.
+            expand = self.filter != "all" or _key(tier.source) not in self._collapsed
+            node = self.root.add(tier_label(tier, paths), NodeData(tier.source), expand=expand)
+            self._tier_paths[node.id] = tier_path(tier, paths)
+            for skill in skills:
                 self._by_path[skill.path] = node.add_leaf(skill_label(skill, view), NodeData(tier.source, skill))
-            for skill in tier.deferred:
+            for skill in deferred:
                 self._by_path[skill.path] = node.add_leaf(deferred_label(skill), NodeData(tier.source, skill))
-            for entry in tier.shadowed:
+            for entry in shadowed:
                 leaf = node.add_leaf(shadow_label(entry), NodeData(tier.source, entry.skill, entry))
                 self._by_path[entry.skill.path] = leaf
         if keep is None or not self.select_path(keep):
             first = next(iter(self._by_path.values()), None)
             if first is not None:
                 self.call_after_refresh(self.move_cursor, first)
+
+    def _wanted(self, view: CatalogView) -> Callable[[Path], bool]:
+        if self.filter == "errors":
+            return lambda path: view.worst(path) is Severity.ERROR
+        if self.filter == "problems":
+            return lambda path: view.worst(path) is not None
+        return lambda path: True
+
+    def _tier_wanted(self, tier: TierView) -> bool:
+        # A tier whose errors are in files that load no skill still shows, with its counts.
+        return bool(tier.errors) if self.filter == "errors" else bool(tier.errors or tier.warnings)
+
+    def action_cycle_filter(self) -> None:
+        names = list(FILTERS)
+        self.filter = names[(names.index(self.filter) + 1) % len(names)]
+        shown = FILTERS[self.filter]
+        self.border_title = f"1 Tiers · {shown}" if shown else "1 Tiers"
+        current = self.current
+        self._fill(current.skill.path if current is not None and current.skill is not None else None)
+        if self.filter != "all" and not self._by_path:
+            self.app.notify(f"No {shown}", title="Filter")
+
+    def action_collapse_all(self) -> None:
+        """Every tier closed: one flag per tier, and the tree's next layout walks only the tiers."""
+        current = self.cursor_node
+        tier = current.parent if current is not None and current.parent is not self.root else current
+        # The cursor's skill is about to be hidden; its stale line must not be announced.
+        self.cursor_line = -1
+        for node in self.root.children:
+            if node.is_expanded:
+                node.collapse()
+        if tier is not None:
+            self._place(tier)
+
+    def action_expand_all(self) -> None:
+        current = self.cursor_node
+        self.cursor_line = -1
+        for node in self.root.children:
+            if not node.is_expanded and node.allow_expand:
+                node.expand()
+        if current is not None:
+            self._place(current)
+
+    def _place(self, node: TreeNode[NodeData]) -> None:
+        self.last_line  # noqa: B018 - lays the lines out again, so that node.line is where it now is
+        self.move_cursor(node)
+        self.scroll_to_node(node, animate=False)
+
+    def fit_label(self, node: TreeNode[NodeData], text: Text, room: int) -> Text:
+        path = self._tier_paths.get(node.id)
+        start = len(text) - len(path) if path else 0
+        if path and text.plain.endswith(path) and text[:start].cell_len + 8 <= room:
+            # A tier header: its folder is cut in the middle, so that its end still shows; slices
+            # of the label keep its styles (the cursor's among them).
+            head, tail = middle_cut_sizes(len(path), room - text[:start].cell_len)
+            mark = text[start + head : start + head + 1]
+            mark.plain = "…"
+            return text[: start + head] + mark + text[len(text) - tail :]
+        return super().fit_label(node, text, room)
 
     async def _on_click(self, event: events.Click) -> None:
         # A click on a skill only puts the cursor on it: running one sends a (paid) request, which
