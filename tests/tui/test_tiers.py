@@ -13,6 +13,7 @@ from textual.widgets import TabbedContent
 from engine import Severity
 from tui.app import SkilldeckApp
 from tui.screens.help import HelpScreen
+from tui.widgets import tiers
 from tui.widgets.tiers import TiersTree
 
 from .conftest import demo_app, loaded, served_app, until
@@ -188,3 +189,30 @@ async def test_plugin_header_path_is_cut_in_its_middle(tmp_path: Path) -> None:
         head, _, tail = shown.partition("…")
         assert head.startswith("▼ plugin demo-tools  2 skills  <") and whole.endswith("/demo-tools")
         assert len(tail) >= 8 and whole.endswith(tail)
+
+
+async def test_a_big_catalog_opens_with_its_tiers_closed(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Above BIG skills a tier's rows are added only when it opens: a load, a filter key, collapse
+    all cost the tiers, not every skill."""
+    monkeypatch.setattr(tiers, "BIG", 3)
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        tree = app.tree
+        opened = [n for n in tree.root.children if n.is_expanded]
+        assert len(opened) == 1 and tree.current is not None and tree.current.skill is not None
+        assert all(not n.children for n in tree.root.children if not n.is_expanded)
+        # Opening a tier (enter on it) adds its rows.
+        project = next(n for n in tree.root.children if n.data is not None and n.data.source.label == "project")
+        tree.move_cursor(project)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(project.children) == 6, what="the project tier's rows")
+        # Going to a skill of a closed tier opens it.
+        plugin = next(n for n in tree.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
+        skill = next(s for s in app.view.catalog.skills.values() if s.name == "demo-tools:changelog")  # type: ignore[union-attr]
+        app.go_to_path(skill.path)
+        await until(pilot, lambda: tree.current is not None and tree.current.skill == skill, what="the plugin skill")
+        assert plugin.is_expanded
+        await pilot.press("plus")
+        await pilot.pause()
+        assert all(n.is_expanded and n.children for n in tree.root.children if n.data and n.data.source.label != "managed")

@@ -91,9 +91,8 @@ class NavTree(Tree[DataT], Generic[DataT]):
         return text
 
     def get_label_width(self, node: TreeNode[DataT]) -> int:
-        # Tree's default renders every label of the tree on each rebuild (15,000 after an expand
-        # all); the label's length and its icon give the same width.
+        # Tree's default renders each label of the tree on every rebuild (15,000 after an expand
+        # all); its length and its icon give the same width. Not cut to the line: the trees do not
+        # scroll sideways (overflow-x: hidden), and asking each node for the room took longer still.
         width = node.label.cell_len if isinstance(node.label, Text) else len(str(node.label))
-        width += len(self.ICON_NODE) if node.allow_expand else 0
-        room = self.label_room(node)
-        return min(width, room) if room > 0 else width
+        return width + (len(self.ICON_NODE) if node.allow_expand else 0)

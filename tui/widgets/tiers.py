@@ -11,7 +11,8 @@ from pathlib import Path
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.widgets.tree import TreeNode
+from textual.widgets import Tree
+from textual.widgets.tree import NodeID, TreeNode
 
 from engine import Severity, Shadowed, Skill, Source, printable
 
@@ -100,6 +101,22 @@ def shadow_label(entry: Shadowed) -> Text:
     )
 
 
+# Above this many skills the tree opens with its tiers closed (the cursor's open).
+BIG = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """A tier's rows as the filter leaves them."""
+
+    skills: list[Skill]
+    deferred: list[Skill]
+    shadowed: list[Shadowed]
+
+    def paths(self) -> list[Path]:
+        return [s.path for s in self.skills] + [s.path for s in self.deferred] + [e.skill.path for e in self.shadowed]
+
+
 def _key(source: Source) -> tuple[str, str]:
     # A tier as the next snapshot names it (`order` moves when a tier appears above it).
     return (source.kind.value, str(source.root))
@@ -124,10 +141,15 @@ class TiersTree(NavTree[NodeData]):
         self._by_path: dict[Path, TreeNode[NodeData]] = {}
         # Each tier header's folder, by node, to cut in its middle when the line is too narrow.
         self._tier_paths: dict[int, str] = {}
-        self._collapsed: set[tuple[str, str]] = set()
+        # Whether each tier was open, kept across snapshots and filters; the rows of the closed
+        # ones, not yet in the tree, and which closed tier holds each of their paths.
+        self._open: dict[tuple[str, str], bool] = {}
+        self._pending: dict[NodeID, Rows] = {}
+        self._closed_paths: dict[Path, TreeNode[NodeData]] = {}
         self._view: CatalogView | None = None
         self._paths: PathDisplay | None = None
         self.filter = "all"
+        self._shown = "all"  # the filter the rows in the tree were made with
         self.border_title = "1 Tiers"
 
     def show_view(self, view: CatalogView, paths: PathDisplay, keep: Path | None) -> None:
@@ -138,36 +160,80 @@ class TiersTree(NavTree[NodeData]):
         view, paths = self._view, self._paths
         if view is None or paths is None:
             return
-        if self.filter == "all":
-            self._collapsed = {_key(n.data.source) for n in self.root.children if n.data is not None and not n.is_expanded}
+        self._remember_open()
+        # A big catalog opens with its tiers closed (but the cursor's): a tier's rows are added
+        # only when it opens, so a load or a filter key costs the tiers, not every skill.
+        default_open = self.filter != "all" or len(view.catalog.skills) <= BIG
         # Tree.clear keeps the old cursor node; reset it so moving back to the same line
         # still announces the new node (and the details show the new snapshot).
         self.clear()
         self.cursor_line = -1
         self._by_path = {}
         self._tier_paths = {}
+        self._pending = {}
+        self._closed_paths = {}
         wanted = self._wanted(view)
+        self._shown = self.filter
         for tier in view.tiers:
-            skills = [s for s in tier.skills if wanted(s.path)]
-            deferred = [s for s in tier.deferred if wanted(s.path)]
-            shadowed = [e for e in tier.shadowed if wanted(e.skill.path)]
-            if self.filter != "all" and not (skills or deferred or shadowed or self._tier_wanted(tier)):
+            if self.filter == "all":
+                rows = Rows(list(tier.skills), list(tier.deferred), list(tier.shadowed))
+            else:
+                rows = Rows(
+                    [s for s in tier.skills if wanted(s.path)],
+                    [s for s in tier.deferred if wanted(s.path)],
+                    [e for e in tier.shadowed if wanted(e.skill.path)],
+                )
+            if self.filter != "all" and not (rows.skills or rows.deferred or rows.shadowed or self._tier_wanted(tier)):
                 continue
             # A filtered tree is short: every tier in it is open.
-            expand = self.filter != "all" or _key(tier.source) not in self._collapsed
+            expand = default_open if self.filter != "all" else self._open.get(_key(tier.source), default_open)
             node = self.root.add(tier_label(tier, paths), NodeData(tier.source), expand=expand)
             self._tier_paths[node.id] = tier_path(tier, paths)
-            for skill in skills:
-                self._by_path[skill.path] = node.add_leaf(skill_label(skill, view), NodeData(tier.source, skill))
-            for skill in deferred:
-                self._by_path[skill.path] = node.add_leaf(deferred_label(skill), NodeData(tier.source, skill))
-            for entry in shadowed:
-                leaf = node.add_leaf(shadow_label(entry), NodeData(tier.source, entry.skill, entry))
-                self._by_path[entry.skill.path] = leaf
+            if expand:
+                self._add_rows(node, rows)
+            else:
+                self._pending[node.id] = rows
+                for path in rows.paths():
+                    self._closed_paths[path] = node
         if keep is None or not self.select_path(keep):
+            if not self._by_path:
+                # Every tier closed: the first with a row opens, for the cursor to start on.
+                first_tier = next((n for n in self.root.children if n.id in self._pending and self._pending[n.id].paths()), None)
+                if first_tier is not None:
+                    self._open_tier(first_tier)
+                    first_tier.expand()
             first = next(iter(self._by_path.values()), None)
             if first is not None:
                 self.call_after_refresh(self.move_cursor, first)
+
+    def _remember_open(self) -> None:
+        # Only the whole tree says which tiers the user opened (a filtered one opens them all).
+        if self._shown == "all" and self.root.children:
+            self._open = {_key(n.data.source): n.is_expanded for n in self.root.children if n.data is not None}
+
+    def _add_rows(self, node: TreeNode[NodeData], rows: Rows) -> None:
+        view = self._view
+        assert view is not None and node.data is not None
+        source = node.data.source
+        for skill in rows.skills:
+            self._by_path[skill.path] = node.add_leaf(skill_label(skill, view), NodeData(source, skill))
+        for skill in rows.deferred:
+            self._by_path[skill.path] = node.add_leaf(deferred_label(skill), NodeData(source, skill))
+        for entry in rows.shadowed:
+            self._by_path[entry.skill.path] = node.add_leaf(shadow_label(entry), NodeData(source, entry.skill, entry))
+
+    def _open_tier(self, node: TreeNode[NodeData]) -> None:
+        """A closed tier's rows, added the first time it opens."""
+        rows = self._pending.pop(node.id, None)
+        if rows is not None:
+            for path in rows.paths():
+                self._closed_paths.pop(path, None)
+            self._add_rows(node, rows)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        # enter, space or a click opened a tier (expand all and select_path add the rows first).
+        if event.node.id in self._pending:
+            self._open_tier(event.node)
 
     def _wanted(self, view: CatalogView) -> Callable[[Path], bool]:
         if self.filter == "errors":
@@ -207,6 +273,7 @@ class TiersTree(NavTree[NodeData]):
         self.cursor_line = -1
         for node in self.root.children:
             if not node.is_expanded and node.allow_expand:
+                self._open_tier(node)
                 node.expand()
         if current is not None:
             self._place(current)
@@ -240,6 +307,9 @@ class TiersTree(NavTree[NodeData]):
                 self.cursor_line = line
 
     def select_path(self, path: Path) -> bool:
+        closed = self._closed_paths.get(path)
+        if closed is not None:
+            self._open_tier(closed)
         node = self._by_path.get(path)
         if node is None:
             return False
