@@ -15,7 +15,10 @@ from tui.view import PathDisplay
 
 
 def demo_app(folder: Path, **kw: object) -> SkilldeckApp:
-    return SkilldeckApp(make_demo(folder), PathDisplay.default([(folder, "<demo>")]), blink=False, **kw)  # type: ignore[arg-type]
+    """The demo app, its state folder (sessions, the remembered theme) inside `folder`: never the
+    developer's own, so a theme they chose does not change the snapshots."""
+    environ = {"XDG_STATE_HOME": str(folder.parent / f"{folder.name}-state")}
+    return SkilldeckApp(make_demo(folder, environ), PathDisplay.default([(folder, "<demo>")]), blink=False, **kw)  # type: ignore[arg-type]
 
 
 def served_app(tmp_path: Path, server: MessagesServer | None) -> SkilldeckApp:
