@@ -56,7 +56,8 @@ async def test_a_click_on_a_skill_selects_it_and_enter_runs_it(tmp_path: Path) -
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         node = next(n for n in app.tree._by_path.values() if n.data.skill and n.data.skill.name == "release-notes")
-        await pilot.click("#tiers", offset=(4, node.line))
+        # The node's row, below the tree's top rule (its gutter).
+        await pilot.click("#tiers", offset=(4, app.tree.styles.gutter.top + node.line - round(app.tree.scroll_y)))
         await until(pilot, lambda: _selected(app) == "release-notes", what="the click to move the cursor")
         await pilot.pause()
         assert app.runner is None and app.query_one(TabbedContent).active == "details", "a click sent nothing"

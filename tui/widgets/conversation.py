@@ -15,7 +15,6 @@ from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message as TextualMessage
@@ -42,29 +41,13 @@ from engine import (
 )
 from tui.untrusted import content
 from tui.widgets.answer import MarkdownPart, StreamedAnswer
+from tui.widgets.composer import Composer
 from tui.widgets.conversation_text import first_sentence, offline_summary, verdict_of
 
 OFFLINE_NOTE = (
     "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."
 )
 EMPTY_NOTE = "Nothing here yet: enter on a skill runs it; type /name args below; ctrl+p for the palette."
-
-
-class Composer(Input):
-    """The message box. It takes every printable key (1..6, q), so it says how to leave it."""
-
-    BINDINGS = [Binding("escape", "leave", "Leave", key_display="tab/esc", id="composer.leave")]
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # While a run is going, escape is the app's: it cancels the run (the waiting line says so).
-        return not (action == "leave" and getattr(self.app, "running", False))
-
-    def check_consume_key(self, key: str, character: str | None) -> bool:
-        # Textual gives `slash` no character, so the footer went on offering `/ Search`, which types `/` here.
-        return key == "slash" or super().check_consume_key(key, character)
-
-    def action_leave(self) -> None:
-        self.screen.query_one("#conversation-log").focus()
 
 
 class ConversationPane(Vertical):
