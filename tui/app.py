@@ -29,8 +29,7 @@ from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
 from .rules_actions import RulesActions
 from .run_actions import RunActions
-from .screens.approve import ApproveScreen
-from .screens.help import HelpScreen, key_rows
+from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
 from .theme import LIGHT_ANSI, read_theme, write_theme
@@ -40,7 +39,6 @@ from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.footer import KeysFooter
 from .widgets.listing import ListingPane
-from .widgets.navigation import VIM_BINDINGS
 from .widgets.rules import RulesPane, RulesTree
 from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
@@ -487,51 +485,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         self.refresh_bindings()
 
     def action_help(self) -> None:
-        conversation = ("toggle_meta", "retry", "cancel_run", "new_conversation")
-        anywhere = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action not in conversation]
-        talking = [b for b in self.BINDINGS if isinstance(b, Binding) and b.action in conversation]
-        move = [*key_rows(VIM_BINDINGS), ("up down", "Move")]
-        sections = [
-            ("Anywhere", [*key_rows(anywhere), ("ctrl+p", "Command palette: go to skill, reload, theme"), ("tab", "Next pane")]),
-            (
-                "Tiers tree",
-                [
-                    *move,
-                    ("enter", "Run the selected skill (forked if it says context: fork); a click only selects"),
-                    *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :]),
-                ],
-            ),
-            (
-                "Diagnostics pane",
-                [
-                    *move,
-                    ("enter", "Go to the diagnostic's skill"),
-                    *key_rows(DiagnosticsPane.BINDINGS),
-                    ("e", "Open the file at the diagnostic's line"),
-                ],
-            ),
-            ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
-            (
-                "Conversation tab",
-                [
-                    *key_rows(talking),
-                    ("enter", "In the composer: send the message, or /name args"),
-                    ("right", "In the composer: complete the skill name"),
-                    ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
-                ],
-            ),
-            ("Approval", key_rows(ApproveScreen.BINDINGS)),
-            (
-                "Search",
-                [
-                    ("type", "Narrow the ranked results"),
-                    ("up down", "Move"),
-                    ("enter", "Go to the skill"),
-                    ("escape", "Close search"),
-                ],
-            ),
-        ]
-        self.push_screen(HelpScreen(sections))
+        self.push_screen(HelpScreen(key_sections(self.BINDINGS)))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

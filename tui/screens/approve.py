@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from engine import json_printable, printable, read_regular
 
-from .help import keys_line
+from ..keys import keys_line
 
 # How much of a file the diff preview reads, and the most lines it diffs: difflib is quadratic
 # in the worst case and a model may name a log of gigabytes.

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from ..keys import key_rows, keys_line
+from ..widgets.diagnostics import DiagnosticsPane
+from ..widgets.navigation import VIM_BINDINGS
+from ..widgets.rules import RulesPane
+from ..widgets.tiers import TiersTree
+from .approve import ApproveScreen
 
 
 class HelpScreen(ModalScreen[None]):
@@ -37,32 +45,51 @@ class HelpScreen(ModalScreen[None]):
         yield keys_line(self.BINDINGS)  # type: ignore[arg-type]
 
 
-def keys_line(bindings: list[Binding]) -> Static:
-    """A modal's own keys, in the bottom row over the main screen's footer (whose keys mean other
-    things there: `a` runs a skill with arguments, not "allow always"). A plain line, not a second
-    Footer: one in a modal left the screen beneath it drawn as it was when the modal opened
-    (a tab's underline mid-slide in one screenshot out of three)."""
-    line = Text(" ")
-    for keys, description in key_rows(bindings):
-        line.append(f" {keys} ", "bold reverse")
-        line.append(f" {description}  ")
-    return Static(line, classes="modal-keys")
-
-
-def key_name(binding: Binding) -> str:
-    """A key as the README spells it (`escape`, `ctrl+n`, `/`), one spelling for every row: the
-    footer's short forms (`esc`, `^n`) are for its narrow line only."""
-    return binding.key_display or binding.key
-
-
-def key_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
-    """(keys, description) rows, merging bindings that share an action."""
-    rows: dict[str, list[str]] = {}
-    descriptions: dict[str, str] = {}
-    for binding in bindings:
-        if not binding.description:
-            continue
-        key = key_name(binding)
-        rows.setdefault(binding.action, []).append(key)
-        descriptions.setdefault(binding.action, binding.description)
-    return [(" ".join(keys), descriptions[action]) for action, keys in rows.items()]
+def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The `?` list: the app's own keys (`app_bindings`) and each pane's, from their bindings, so
+    that it says what the code does."""
+    conversation = ("toggle_meta", "retry", "cancel_run", "new_conversation")
+    anywhere = [b for b in app_bindings if isinstance(b, Binding) and b.action not in conversation]
+    talking = [b for b in app_bindings if isinstance(b, Binding) and b.action in conversation]
+    move = [*key_rows(VIM_BINDINGS), ("up down", "Move")]
+    sections = [
+        ("Anywhere", [*key_rows(anywhere), ("ctrl+p", "Command palette: go to skill, reload, theme"), ("tab", "Next pane")]),
+        (
+            "Tiers tree",
+            [
+                *move,
+                ("enter", "Run the selected skill (forked if it says context: fork); a click only selects"),
+                *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :]),
+            ],
+        ),
+        (
+            "Diagnostics pane",
+            [
+                *move,
+                ("enter", "Go to the diagnostic's skill"),
+                *key_rows(DiagnosticsPane.BINDINGS),
+                ("e", "Open the file at the diagnostic's line"),
+            ],
+        ),
+        ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
+        (
+            "Conversation tab",
+            [
+                *key_rows(talking),
+                ("enter", "In the composer: send the message, or /name args"),
+                ("right", "In the composer: complete the skill name"),
+                ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
+            ],
+        ),
+        ("Approval", key_rows(ApproveScreen.BINDINGS)),
+        (
+            "Search",
+            [
+                ("type", "Narrow the ranked results"),
+                ("up down", "Move"),
+                ("enter", "Go to the skill"),
+                ("escape", "Close search"),
+            ],
+        ),
+    ]
+    return sections
