@@ -25,8 +25,10 @@ from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill
 
 from . import workers
 from .commands import SkillCommands
+from .conversation.pane import ConversationPane
 from .editor import editor_command
 from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
+from .rules.pane import RulesPane, RulesTree
 from .rules_actions import RulesActions
 from .run_actions import RunActions
 from .screens.help import HelpScreen, key_sections
@@ -34,12 +36,10 @@ from .screens.why import open_why
 from .search import SearchIndex
 from .theme import LIGHT_ANSI, read_theme, write_theme
 from .view import CatalogView, PathDisplay, build_view, count
-from .widgets.conversation import ConversationPane
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.footer import KeysFooter
 from .widgets.listing import ListingPane
-from .widgets.rules import RulesPane, RulesTree
 from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
 

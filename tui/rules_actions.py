@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from engine import PlacedRule, SettingsEditError, printable
 
 from .messages import PermissionsLoaded
+from .rules.pane import RulesPane
 from .screens.confirm import ConfirmScreen
-from .widgets.rules import RulesPane
 
 if TYPE_CHECKING:
     from .app import SkilldeckApp

@@ -15,10 +15,10 @@ from textual.worker import Worker
 
 from engine import Added, Backend, Failed, Notice, RunEvent, Runner, Shadowed, Usage, resolve_model, suggested_rule
 
+from .conversation.pane import ConversationPane
 from .screens.approve import ApproveScreen, preview
 from .screens.arguments import ArgumentsScreen
 from .view import count
-from .widgets.conversation import ConversationPane
 
 if TYPE_CHECKING:
     from .app import SkilldeckApp

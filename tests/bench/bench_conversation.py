@@ -259,7 +259,7 @@ def skilldeck_stream(base: Path, tokens_per_second: int, seconds: float) -> dict
     async def body(app: Any, pilot: Any) -> None:
         from textual.widgets import Input
 
-        from tui.widgets.conversation import ConversationPane
+        from tui.conversation.pane import ConversationPane
 
         pane = app.query_one(ConversationPane)
 

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.selection import Selection
 
 from tests.llm_server import MessagesServer, Reply
-from tui.widgets.answer import MarkdownPart, StreamedAnswer, blocks
-from tui.widgets.conversation import ConversationPane
+from tui.conversation.answer import MarkdownPart, StreamedAnswer, blocks
+from tui.conversation.pane import ConversationPane
 
 from .conftest import run_done, served_app, until
 from .test_conversation import _launch

@@ -10,10 +10,10 @@ from textual.widgets import Markdown, Static, TabbedContent
 
 from tui.app import SkilldeckApp
 from tui.editor import editor_command
+from tui.rules.pane import RulesTree
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.diagnostics import DiagnosticsTree
-from tui.widgets.rules import RulesTree
 from tui.widgets.search import ResultsList, SearchBox
 
 from .conftest import demo_app, loaded, until

@@ -12,10 +12,10 @@ from textual.widgets import Collapsible, Markdown
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
+from tui.conversation.pane import ConversationPane
 from tui.screens.approve import ApproveScreen
 from tui.screens.arguments import ArgumentsScreen
 from tui.view import PathDisplay
-from tui.widgets.conversation import ConversationPane
 from tui.widgets.search import ResultsList
 
 from .conftest import loaded, run_done, served_app, until

@@ -9,9 +9,9 @@ from textual.widgets import Collapsible, Input, Static, TabbedContent
 
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
+from tui.conversation.pane import ConversationPane
 from tui.screens.approve import ApproveScreen
 from tui.screens.help import HelpScreen
-from tui.widgets.conversation import ConversationPane
 
 from .conftest import loaded, run_done, served_app, until
 from .test_app import _selected, _walk_to, text_of

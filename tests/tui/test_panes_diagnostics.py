@@ -9,8 +9,8 @@ from pathlib import Path
 from textual.widgets import Static
 
 from engine import Diagnostic, PlacedRule
+from tui.rules.pane import RulesTree
 from tui.widgets.diagnostics import DiagnosticsTree
-from tui.widgets.rules import RulesTree
 
 from .conftest import demo_app, loaded, until
 from .test_app import text_of

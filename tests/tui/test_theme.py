@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.color import Color
 
 from tui.app import SkilldeckApp
+from tui.conversation.pane import ConversationPane
 from tui.theme import theme_file
-from tui.widgets.conversation import ConversationPane
 
 from .conftest import loaded, run_done, served_app, until
 from .test_app import _walk_to

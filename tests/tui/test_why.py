@@ -12,9 +12,9 @@ from textual.widgets import Static
 from tests.conftest import Tree, skill_text, write
 from tui.app import SkilldeckApp
 from tui.cli import main
+from tui.rules.pane import RulesTree
 from tui.screens.why import WhyScreen
 from tui.widgets.diagnostics import DiagnosticsTree
-from tui.widgets.rules import RulesTree
 
 from .conftest import loaded, until
 from .test_cli import _args

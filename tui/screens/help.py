@@ -12,9 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import key_rows, keys_line
+from ..rules.pane import RulesPane
 from ..widgets.diagnostics import DiagnosticsPane
 from ..widgets.navigation import VIM_BINDINGS
-from ..widgets.rules import RulesPane
 from ..widgets.tiers import TiersTree
 from .approve import ApproveScreen
 

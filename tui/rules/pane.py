@@ -17,8 +17,8 @@ from textual.widgets import Static
 from engine import Permissions, PlacedRule, Skill, call_from_rule, printable
 
 from ..view import PathDisplay
-from .details import diagnostics_block
-from .navigation import NavTree
+from ..widgets.details import diagnostics_block
+from ..widgets.navigation import NavTree
 
 STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
 

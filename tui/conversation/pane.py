@@ -39,10 +39,10 @@ from engine import (
     parse_fork_result,
     printable,
 )
+from tui.conversation.answer import MarkdownPart, StreamedAnswer
+from tui.conversation.composer import Composer
+from tui.conversation.text import first_sentence, offline_summary, verdict_of
 from tui.untrusted import content
-from tui.widgets.answer import MarkdownPart, StreamedAnswer
-from tui.widgets.composer import Composer
-from tui.widgets.conversation_text import first_sentence, offline_summary, verdict_of
 
 OFFLINE_NOTE = (
     "Offline: nothing is sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for another server) to run against a model."

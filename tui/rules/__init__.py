@@ -1,0 +1,1 @@
+"""The rules tab: the permission rules pane and the settings edits it makes."""
