@@ -48,7 +48,7 @@ fuzz: $(STAMP)
 	SKILLDECK_FUZZ_SEED=$$seed SKILLDECK_FUZZ_N=$(FUZZ_N) $(BIN)/python -m pytest tests/fuzz || \
 		{ echo "fuzz failed with seed $$seed: make fuzz FUZZ_SEED=$$seed"; exit 1; }
 
-# mypy checks what [tool.mypy] in pyproject.toml lists (engine/, strictly).
+# mypy checks what [tool.mypy] in pyproject.toml lists (engine/ and tui/, strictly).
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui tests
 	$(BIN)/ruff format --check engine tui tests

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Iterable
 from functools import partial
@@ -11,31 +10,34 @@ from pathlib import Path
 from typing import Any
 
 from textual import events, on
-from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported, SystemCommand
+from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.widgets import Header, ProgressBar, TabbedContent, TabPane, Tree
-from textual.worker import Worker, WorkerState
+from textual.widget import Widget
+from textual.widgets import Header, ProgressBar, TabbedContent, Tree
+from textual.worker import Worker
 
-from engine import Catalog, CatalogDiff, Locations, Permissions, Severity, Skill, WatchHandle, Workspace, printable, skill_files
+from engine import Locations, Permissions, Runner, Severity, Skill, Workspace, printable
 
 from . import workers
 from .commands import SkillCommands
 from .conversation.pane import ConversationPane
-from .editor import editor_command
-from .messages import BodyLoaded, CatalogLoaded, JumpToSkill, LoadProgress
+from .conversation.session import RunSession
+from .deck import Deck
+from .editor import open_in_editor
+from .feed import CatalogFeed
+from .messages import CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
 from .rules.pane import RulesPane, RulesTree
-from .rules_actions import RulesActions
-from .run_actions import RunActions
+from .screens.arguments import ArgumentsScreen
 from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
+from .tabs import compose_tabs, relabel
 from .theme import LIGHT_ANSI, read_theme, write_theme
-from .view import CatalogView, PathDisplay, build_view, count
+from .view import CatalogView, PathDisplay, count
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.footer import KeysFooter
@@ -43,21 +45,10 @@ from .widgets.listing import ListingPane
 from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
 
-BODY_DEBOUNCE_S = 0.12
-# Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
-TAB_LABELS = {
-    "details": ("2 Details", "2 Details"),
-    "diagnostics": ("3 Diagnostics", "3 Diags"),
-    "listing": ("4 Listing", "4 List"),
-    "rules": ("5 Rules", "5 Rules"),
-    "conversation": ("6 Conversation", "6 Chat"),
-}
-NARROW = 110
-PANES = ("tiers", "details", "diagnostics", "listing", "rules")
 
-
-class SkilldeckApp(RulesActions, RunActions, App[None]):
-    CSS_PATH = "app.tcss"
+class SkilldeckApp(App[None]):
+    # Each tab's CSS lives beside its widgets.
+    CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss"]
     TITLE = "skilldeck"
     COMMANDS = App.COMMANDS | {SkillCommands}
     BINDINGS = [
@@ -99,11 +90,6 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         # The run backend (anthropic / offline; None chooses by the environment) and model.
         self.backend_name = backend
         self.model_name = model
-        # Follow the disk (engine.watch) unless told not to.
-        self.watch_disk = watch
-        self._watch: WatchHandle | None = None
-        self._reload_pending = False
-        self.permissions: Permissions | None = None
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
@@ -113,14 +99,14 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         if self._theme_saved is not None:
             self.theme = self._theme_saved
         self.paths = paths or PathDisplay.default()
+        # What every pane is made with (tui/deck.py): none of them reaches back into the app.
+        self.deck = Deck(self.workspace, self.paths, blink)
         self.budget = budget
+        self.feed = CatalogFeed(self.deck, self, watch, budget)
         self.view: CatalogView | None = None
         self.search_index = SearchIndex(())
         self.selected: Path | None = None
-        self._body_timer: Timer | None = None
         self.loaded_once = False
-        # The skill whose body the details pane shows, for tests and screenshots to wait on.
-        self.body_shown_for: Path | None = None
 
     # Layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -130,17 +116,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
                 yield ProgressBar(id="load-progress", show_eta=False)
                 yield SearchBox(id="search")
                 yield TiersTree(id="tiers")
-            with TabbedContent(id="panes", initial="details"):
-                with TabPane("2 Details", id="details"):
-                    yield SkillDetails(id="details-pane")
-                with TabPane("3 Diagnostics", id="diagnostics"):
-                    yield DiagnosticsPane(id="diagnostics-pane")
-                with TabPane("4 Listing", id="listing"):
-                    yield ListingPane(id="listing-pane")
-                with TabPane("5 Rules", id="rules"):
-                    yield RulesPane(id="rules-pane")
-                with TabPane("6 Conversation", id="conversation"):
-                    yield ConversationPane(id="conversation-pane")
+            yield from compose_tabs(self.deck, self.backend_name, self.model_name)
         yield KeysFooter()
 
     def notify(
@@ -163,9 +139,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self.start_worker(save, "Saving the theme", thread=True, group="theme", name="theme")
 
     def on_resize(self, event: events.Resize) -> None:
-        tabs = self.query_one(TabbedContent)
-        for pane, (label, short) in TAB_LABELS.items():
-            tabs.get_tab(pane).label = short if event.size.width < NARROW else label
+        relabel(self.query_one(TabbedContent), event.size.width)
 
     def on_mount(self) -> None:
         self.sub_title = printable(self.paths(self.workspace.locations.project))
@@ -182,49 +156,47 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             Path(mark).write_text(repr(time.time()))
             self.exit()
             return
-        self._start_load(reload=False)
+        self._load(reload=False)
 
     @property
-    def tree(self) -> TiersTree:
+    def tiers(self) -> TiersTree:
         return self.query_one(TiersTree)
+
+    @property
+    def conversation(self) -> ConversationPane:
+        return self.query_one(ConversationPane)
+
+    @property
+    def session(self) -> RunSession:
+        """The conversation's run session (tui/conversation/session.py)."""
+        return self.conversation.session
+
+    @property
+    def runner(self) -> Runner | None:
+        return self.session.runner
+
+    @property
+    def running(self) -> bool:
+        return self.session.running
+
+    @property
+    def permissions(self) -> Permissions | None:
+        """The settings as last read by the rules pane."""
+        return self.query_one(RulesPane).permissions
 
     def start_worker(self, work: Any, what: str, *, thread: bool = False, **options: Any) -> Worker[Any]:
         """Every worker of the app (tui/workers.py): a failure is a message, never an exit."""
         return workers.start(self, work, what=what, environ=self.workspace.locations.environ, thread=thread, **options)
 
-    # Loading ------------------------------------------------------------------------------
-    def _start_load(self, reload: bool) -> None:
+    # Loading (tui/feed.py reads; the app shows) -------------------------------------------------
+    def _load(self, reload: bool) -> None:
         bar = self.query_one("#load-progress", ProgressBar)
         bar.display = True
         bar.update(total=None, progress=0)
-        self.start_worker(
-            partial(self._load, reload), "Loading the skills", thread=True, exclusive=True, group="load", name="load"
-        )
-
-    def _load(self, reload: bool) -> None:
-        started = time.perf_counter()
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(LoadProgress(done, total))
-
-        if self.watch_disk and self._watch is None:
-            self._watch = self.workspace.watch(self._on_disk_change, progress=progress)
-            catalog = self._watch.catalog
-            assert catalog is not None
-        else:
-            catalog = self.workspace.load(progress=progress)
-        view = build_view(catalog, self.workspace.listing(catalog, self.budget))
-        self.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
-
-    def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
-        """Called in the watcher's thread: build the view there, hand it to the UI."""
-        reload, self._reload_pending = self._reload_pending, False
-        view = build_view(catalog, self.workspace.listing(catalog, self.budget))
-        self.post_message(CatalogLoaded(view, change.elapsed_ms, reload, change))
+        self.feed.load(reload)
 
     def on_unmount(self) -> None:
-        if self._watch is not None:
-            self._watch.stop()
+        self.feed.stop()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         if not self.alive():
@@ -234,14 +206,10 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
     def alive(self) -> bool:
         """False while the app is closing: messages from threads (the watcher, a settings or
         body read) may still arrive then, with no widgets left to show them."""
-        if self._exit:
-            return False
         try:
-            for pane in (TiersTree, SkillDetails, RulesPane, ConversationPane):
-                self.query_one(pane)
+            return all(self.query_one(pane).is_attached for pane in (TiersTree, SkillDetails, RulesPane, ConversationPane))
         except (NoMatches, ScreenStackError):
             return False
-        return True
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         if not self.alive():
@@ -250,8 +218,8 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         catalog = view.catalog
         self.search_index = view.search
         self.query_one("#load-progress", ProgressBar).display = False
-        self.tree.show_view(view, self.paths, self.selected)
-        self.query_one(DiagnosticsPane).show_view(view, self.paths)
+        self.tiers.show_view(view, self.paths, self.selected)
+        self.query_one(DiagnosticsPane).show_view(view)
         self.query_one(ListingPane).show_listing(view.listing)
         counts = catalog.counts()
         errors, warnings = count(counts[Severity.ERROR], "error"), count(counts[Severity.WARNING], "warning")
@@ -263,16 +231,16 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             self.notify(message.change.summary(), title="Changed on disk")
         first = not self.loaded_once
         self.loaded_once = True
-        if self.runner is not None:
-            # The next request carries the new listing, as a live Claude Code session would.
-            self.runner.catalog = catalog
-        self.query_one(ConversationPane).set_skills(catalog.user_invocable())
-        if first:
-            self.start_worker(self.warm_backend, "Preparing the model backend", thread=True, group="warm", name="warm")
+        self.session.set_catalog(catalog)
+        self.conversation.set_skills(catalog.user_invocable())
         if first and self.resume_path is not None:
             self.resume_session(self.resume_path)
         # Settings files are watched with the tiers, so a new snapshot may mean new rules.
-        self._load_permissions()
+        self.query_one(RulesPane).load()
+
+    def on_permissions_loaded(self, message: PermissionsLoaded) -> None:
+        """The rules pane read the settings (the message bubbles up from it): runs decide with them."""
+        self.session.set_permissions(message.permissions)
 
     @property
     def settled(self) -> bool:
@@ -280,31 +248,36 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         conversation's answers are drawn in full."""
         skill, _ = self._current()
         shown = skill is None or self.body_shown_for == skill.path
-        return self.loaded_once and shown and self.query_one(ConversationPane).settled
+        return self.loaded_once and shown and self.conversation.settled
+
+    @property
+    def body_shown_for(self) -> Path | None:
+        """The skill whose body the details pane shows, for tests and screenshots to wait on."""
+        return self.query_one(SkillDetails).body_shown_for
 
     def search_index_skills(self) -> Iterable[Skill]:
         return self.view.catalog.skills.values() if self.view else ()
 
     # Selection and details ------------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#tiers")
-    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+    def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
         data = event.node.data
         self.selected = data.skill.path if isinstance(data, NodeData) and data.skill else None
         if self.selected is None and isinstance(data, NodeData) and self.view is not None:
             tier = next((t for t in self.view.tiers if t.source == data.source), None)
             if tier is not None:
-                self.query_one(SkillDetails).show_tier(tier, self.paths)
+                self.query_one(SkillDetails).show_tier(tier)
                 return
         self._show_selected()
 
     @on(Tree.NodeSelected, "#tiers")
-    def _chosen(self, event: Tree.NodeSelected) -> None:
+    def _chosen(self, event: Tree.NodeSelected[Any]) -> None:
         data = event.node.data
         if isinstance(data, NodeData) and data.skill is not None:
             self.action_run_inline()  # a shadowed one says which skill runs instead
 
     def _current(self) -> tuple[Skill | None, object]:
-        data = self.tree.current
+        data = self.tiers.current
         if data is None or data.skill is None or data.skill.path != self.selected:
             return None, None
         return data.skill, data.shadow
@@ -313,45 +286,15 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         if self.view is None or not self.alive():
             return
         skill, shadow = self._current()
-        self.query_one(SkillDetails).show(self.view, skill, shadow, self.paths)  # type: ignore[arg-type]
+        self.query_one(SkillDetails).show(self.view, skill, shadow)  # type: ignore[arg-type]
         self.query_one(RulesPane).show_skill(skill)
-        if self._body_timer is not None:
-            self._body_timer.stop()
-        if skill is not None:
-            self._body_timer = self.set_timer(BODY_DEBOUNCE_S, partial(self._read_body_later, skill))
-
-    def _read_body_later(self, skill: Skill) -> None:
-        self.start_worker(
-            partial(self._read_body, skill), f"Reading {skill.name}", thread=True, exclusive=True, group="body", name="body"
-        )
-
-    def _read_body(self, skill: Skill) -> None:
-        try:
-            body = skill.read_body()
-        except OSError as exc:
-            self.post_message(BodyLoaded(skill.path, "", [], f"{exc.strerror}: {skill.path}"))
-            return
-        files: list[str] = []
-        if skill.path.name == "SKILL.md":
-            files, cut = skill_files(skill.base_dir, limit=50)
-            if cut:
-                files.append("…")
-        self.post_message(BodyLoaded(skill.path, body, files, None))
-
-    def on_body_loaded(self, message: BodyLoaded) -> None:
-        if not self.alive():
-            return
-        skill, _ = self._current()
-        if skill is not None and message.path == skill.path:
-            self.query_one(SkillDetails).show_body(skill, message.body, message.files, message.error)
-            self.body_shown_for = skill.path
 
     def go_to_path(self, path: Path) -> None:
         self._close_search()
         self.query_one(TabbedContent).active = "details"
         self.selected = path
-        if self.tree.select_path(path):
-            self.tree.focus()
+        if self.tiers.select_path(path):
+            self.tiers.focus()
 
     def on_jump_to_skill(self, message: JumpToSkill) -> None:
         self.go_to_path(message.path)  # type: ignore[arg-type]
@@ -361,48 +304,47 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         if self.view is None:
             self.notify("Still loading…", severity="warning")
             return
-        self.tree.display = False
+        self.tiers.display = False
         self.query_one(SearchBox).open(self.search_index, self.blink)
 
     @on(SearchBox.Picked)
     def _picked(self, message: SearchBox.Picked) -> None:
         if message.result is None:
             self._close_search()
-            self.tree.focus()
+            self.tiers.focus()
         else:
             self.go_to_path(message.result.skill.path)
 
     def _close_search(self) -> None:
         self.query_one(SearchBox).display = False
-        self.tree.display = True
+        self.tiers.display = True
 
     # Actions --------------------------------------------------------------------------------
     def action_reload(self) -> None:
-        if self._watch is not None:
-            # The watcher forgets what it read and reads everything again in its own thread.
+        if self.feed.watching:
             self.query_one("#load-progress", ProgressBar).display = True
-            self._reload_pending = True
-            self._watch.reload_all()
+            self.feed.reload()
         else:
-            self._start_load(reload=True)
+            self._load(reload=True)
 
     def action_pane(self, name: str) -> None:
         if name == "tiers":
             self._close_search()
-            self.tree.focus()
+            self.tiers.focus()
             return
         self.query_one(TabbedContent).active = name
-        target = {
+        targets: dict[str, type[Widget]] = {
             "details": SkillDetails,
             "diagnostics": DiagnosticsTree,
             "listing": ListingPane,
             "rules": RulesTree,
-        }.get(name)
+        }
+        target = targets.get(name)
         if target is not None:
             self.query_one(target).focus()
         elif self.running:
             # The composer would take the keys a run is steered with (escape cancels): the transcript.
-            self.query_one("#conversation-log").focus()
+            self.conversation.transcript.focus()
         else:
             self.query_one("#composer").focus()
 
@@ -418,7 +360,7 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
             return True
         try:
             on_tab = self.query_one(TabbedContent).active == "conversation"
-            failed = self.query_one(ConversationPane).failed
+            failed = self.conversation.failed
         except (NoMatches, ScreenStackError):
             return False  # closing: no pane to act on
         if action == "cancel_run":
@@ -450,44 +392,70 @@ class SkilldeckApp(RulesActions, RunActions, App[None]):
         if target is None:
             self.notify("Nothing selected", severity="warning")
             return
-        command = editor_command(os.environ, *target)
-        if command is None:
-            self.notify("Set $EDITOR (or $VISUAL) to open files", severity="error", title="Edit")
+        said, failed = open_in_editor(self, os.environ, *target)
+        if failed:
+            self.notify(said, severity="error", title="Edit")
             return
-        try:
-            with self.suspend():
-                result = subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            result = subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
-        except OSError as exc:
-            self.notify(f"Could not start {command[0]}: {exc.strerror}", severity="error", title="Edit")
-            return
-        self.notify(f"Edited {self.paths(target[0])} (exit {result.returncode})", title="Edit")
-        if self._watch is None:
-            self._start_load(reload=True)
+        self.notify(f"Edited {self.paths(target[0])} ({said})", title="Edit")
+        if not self.feed.watching:
+            self._load(reload=True)
 
     def action_why(self) -> None:
-        open_why(self)
+        # The file the user means: the focused diagnostic's, else the selected skill's (a rule's
+        # settings file is no skill file, so the rules pane traces the selected skill too).
+        focused = self.focused
+        if isinstance(focused, DiagnosticsTree) and focused.current is not None:
+            target: Path | None = focused.current.path
+        else:
+            skill, _ = self._current()
+            target = skill.path if skill is not None else None
+        open_why(self.deck, self, self.view, target, self.permissions)
+
+    # Runs (the conversation pane's session does them) -------------------------------------------
+    def _run(self, fork: bool | None, args: str = "") -> None:
+        skill, shadow = self._current()
+        if skill is None:
+            self.notify("Select a skill in the tiers tree first", severity="warning")
+        elif self.session.run_skill(skill, shadow, fork, args):
+            self._show_conversation()
+
+    def action_run_inline(self) -> None:
+        # As Claude Code runs a typed /name: inline, unless the skill says context: fork.
+        self._run(None)
+
+    def action_run_fork(self) -> None:
+        self._run(True)
+
+    def action_run_with_args(self) -> None:
+        skill, _ = self._current()
+        if skill is None:
+            self.notify("Select a skill in the tiers tree first", severity="warning")
+            return
+        self.push_screen(ArgumentsScreen(skill), lambda args: None if args is None else self._run(None, args))
+
+    def action_cancel_run(self) -> None:
+        self.session.cancel()
+
+    def action_new_conversation(self) -> None:
+        self.session.new()
+
+    def resume_session(self, path: Path | None = None) -> None:
+        """Reopen a saved conversation (the latest when none is named) and continue it."""
+        self.session.resume(path, then=self._show_conversation)
+
+    def _show_conversation(self) -> None:
+        self.query_one(TabbedContent).active = "conversation"
 
     def action_toggle_meta(self) -> None:
-        self.query_one(ConversationPane).action_toggle_meta()
+        self.conversation.action_toggle_meta()
 
     def action_retry(self) -> None:
-        self.query_one(ConversationPane).action_retry()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "run" or not self.alive():
-            return
-        ended = event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
-        if ended and event.worker is self.run_worker_now:
-            # However it ended (a cancel says nothing to the pane), the answer is closed and nothing is awaited.
-            self.query_one(ConversationPane).end_run()
-        self.refresh_bindings()
+        self.conversation.action_retry()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(key_sections(self.BINDINGS)))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
         yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)

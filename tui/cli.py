@@ -36,7 +36,7 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     `skilldeck --demo list` keeps the --demo given before the subcommand."""
     parent = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS if suppress else None)
     group = parent.add_argument_group("where to look")
-    many = {} if suppress else {"default": []}
+    many: dict[str, Any] = {} if suppress else {"default": []}
     group.add_argument("--project", type=Path, help="start folder of the session (default: the current folder)")
     group.add_argument(
         "--user-dir", type=Path, help="Claude Code's user config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)"
@@ -48,7 +48,7 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     group.add_argument(
         "--plugin-dir", type=Path, action="append", **many, help="a plugin folder, or a marketplace folder (repeatable)"
     )
-    flag = {} if suppress else {"default": False}
+    flag: dict[str, Any] = {} if suppress else {"default": False}
     group.add_argument("--no-bundled", action="store_true", **flag, help="leave out skilldeck's bundled skills")
     group.add_argument("--demo", action="store_true", **flag, help="use a self-contained demo workspace instead")
     return parent

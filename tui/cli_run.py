@@ -36,7 +36,7 @@ CONTINUABLE = ("turn-limit", "max-tokens", "stop")
 def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
     """How runs reach a model: for the app and for `skilldeck run`. The subcommand's copies have
     SUPPRESS defaults so that `skilldeck --base-url URL run x` keeps the URL given first."""
-    default = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     group = parser.add_argument_group("running against a model")
     group.add_argument(
         "--model",

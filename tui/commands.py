@@ -7,25 +7,35 @@ plain text, which the palette puts in its input once the hit is chosen."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from engine import printable
+from engine import Skill, printable
 
+from .search import SearchIndex
 from .untrusted import markup, text
 
-if TYPE_CHECKING:
-    from .app import SkilldeckApp
+
+class Skills(Protocol):
+    """What the palette needs of the app (which implements it): the catalog's search, and a way
+    to go to a skill."""
+
+    search_index: SearchIndex
+
+    def search_index_skills(self) -> Iterable[Skill]: ...
+    def go_to_path(self, path: Path) -> None: ...
 
 
 class SkillCommands(Provider):
     """Every skill as a palette entry; choosing one selects it in the tiers tree."""
 
     @property
-    def deck(self) -> SkilldeckApp:
-        return self.app  # type: ignore[return-value]
+    def deck(self) -> Skills:
+        return cast(Skills, self.app)
 
     async def discover(self) -> Hits:
         for skill in list(self.deck.search_index_skills())[:30]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 
@@ -25,11 +27,11 @@ def key_name(binding: Binding) -> str:
     return binding.key_display or binding.key
 
 
-def key_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
+def key_rows(bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
     """(keys, description) rows, merging bindings that share an action."""
     rows: dict[str, list[str]] = {}
     descriptions: dict[str, str] = {}
-    for binding in bindings:
+    for binding in Binding.make_bindings(bindings):
         if not binding.description:
             continue
         key = key_name(binding)

@@ -16,7 +16,7 @@ query that extends the previous one only searches the previous matches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Skill
@@ -120,7 +120,7 @@ class SearchIndex:
 
         found = [i for i in hits if names[i] == text]
         taken = set(found)
-        ranks = (
+        ranks: tuple[Callable[[list[int]], list[int]], ...] = (
             lambda rest: sorted((i for i in rest if names[i].startswith(text)), key=by_length),
             lambda rest: sorted((i for i in rest if start(names[i])), key=by_length),
             lambda rest: sorted((i for i in rest if text in descs[i] and start(descs[i])), key=by_length),

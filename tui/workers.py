@@ -87,8 +87,8 @@ def start(
             try:
                 if inspect.isawaitable(work):
                     return await work
-                outcome = work()  # type: ignore[operator]
-                return await outcome if inspect.isawaitable(outcome) else outcome  # type: ignore[no-any-return]
+                outcome = work()
+                return await outcome if inspect.isawaitable(outcome) else outcome
             except asyncio.CancelledError:
                 raise
             except Exception as error:

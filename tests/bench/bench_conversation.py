@@ -235,7 +235,7 @@ async def _ready(base: Path, url: str, body: Callable[[Any, Any], Awaitable[None
 
     app = SkilldeckApp(_locations(base, url, SKILLS), PathDisplay.default(), blink=False, watch=False)
     async with app.run_test(size=(160, 48)) as pilot:
-        while not (app.loaded_once and app.backend is not None):
+        while not (app.loaded_once and app.session.backend is not None):
             await pilot.pause(0.05)
         await app.workers.wait_for_complete()
         for _ in range(20):

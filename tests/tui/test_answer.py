@@ -229,7 +229,7 @@ async def test_a_cancelled_answer_stays_and_the_next_one_follows_the_next_messag
         await pilot.press(*"again", "enter")
         await until(pilot, lambda: run_done(app) and len(pane.answers) == 2 and pane.settled, what="the second answer")
         assert first.source == kept and pane.answers[1].source == "The second answer."
-        children = list(pane.log.children)
+        children = list(pane.transcript.children)
         second = pane.answers[1]
         assert isinstance(second, StreamedAnswer)
         user = next(w for w in children if w.has_class("user") and "again" in str(w.render()))

@@ -20,7 +20,7 @@ from .conftest import demo_app, loaded, until
 
 
 def _selected(app: SkilldeckApp) -> str | None:
-    data = app.tree.current
+    data = app.tiers.current
     return data.skill.name if data and data.skill else None
 
 
@@ -53,7 +53,7 @@ def _body(app: SkilldeckApp) -> str:
 async def test_first_screen_shows_tiers_and_selects_the_first_skill(app: SkilldeckApp) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tiers = [str(node.label).split("  ")[0] for node in app.tree.root.children]
+        tiers = [str(node.label).split("  ")[0] for node in app.tiers.root.children]
         assert tiers == [
             "managed",
             "user",
@@ -78,11 +78,11 @@ async def test_vim_keys_move_and_details_follow(app: SkilldeckApp) -> None:
         assert _selected(app) == "daily-notes"
         assert "/daily-notes" in _title(app)
         await pilot.press("k")
-        assert app.tree.cursor_node.data.skill is None  # the user tier's node
+        assert app.tiers.cursor_node.data.skill is None  # the user tier's node
         await pilot.press("G")
         assert _selected(app) == "skill-doctor"
         await pilot.press("g")
-        assert app.tree.cursor_line == 0
+        assert app.tiers.cursor_line == 0
 
 
 async def test_body_renders_once_the_cursor_rests(app: SkilldeckApp) -> None:
@@ -98,7 +98,7 @@ async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.press("j", "j", "j")
-        assert app.tree.current.shadow is not None
+        assert app.tiers.current.shadow is not None
         relations = text_of(app.query_one("#details-relations", Static))
         assert "Shadowed by the managed skill" in relations
         # enter and f say which skill runs instead; nothing runs.
@@ -115,7 +115,7 @@ async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:
         await loaded(pilot)
         await pilot.press("slash")
         box = app.query_one(SearchBox)
-        assert box.display and not app.tree.display
+        assert box.display and not app.tiers.display
         await pilot.press(*"dep")
         results = app.query_one(ResultsList)
         assert [r.skill.name for r in results.results] == ["deploy"]
@@ -125,9 +125,9 @@ async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:
         assert first.skill.name == "security-review" and first.skill.source.label == "managed"
         assert last.skill.name == "security-review" and last.shadowed, "shadowed skills come last"
         await pilot.press("down", "up", "enter")
-        assert not box.display and app.tree.display
+        assert not box.display and app.tiers.display
         await until(
-            pilot, lambda: _selected(app) == "security-review" and app.tree.current.shadow is None, what="the managed review"
+            pilot, lambda: _selected(app) == "security-review" and app.tiers.current.shadow is None, what="the managed review"
         )
 
 
@@ -136,7 +136,7 @@ async def test_search_escape_returns_to_the_tree(app: SkilldeckApp) -> None:
         await loaded(pilot)
         await pilot.press("slash", "x", "escape")
         assert not app.query_one(SearchBox).display
-        assert app.focused is app.tree
+        assert app.focused is app.tiers
 
 
 async def test_diagnostics_jump_and_filter(app: SkilldeckApp) -> None:
@@ -244,7 +244,7 @@ async def test_pane_keys(app: SkilldeckApp) -> None:
         await pilot.press("2")
         assert tabs.active == "details"
         await pilot.press("1")
-        assert app.focused is app.tree
+        assert app.focused is app.tiers
 
 
 async def test_palette_goes_to_a_skill(app: SkilldeckApp) -> None:
@@ -316,11 +316,11 @@ async def test_a_layout_elsewhere_does_not_repaint_the_tree(app: SkilldeckApp) -
         await loaded(pilot)
         await pilot.pause()
         updates: list[object] = []
-        real = app.tree._scroll_update
-        app.tree._scroll_update = lambda size: (updates.append(size), real(size))  # type: ignore[method-assign]
+        real = app.tiers._scroll_update
+        app.tiers._scroll_update = lambda size: (updates.append(size), real(size))  # type: ignore[method-assign]
         for n in range(3):
             await app.query_one("#conversation-log").mount(Static(f"line {n}"))
             await pilot.pause()
         assert updates == []
-        app.tree.root.add_leaf("one more line")  # the tree's own size changes: its scrollbar must follow
+        app.tiers.root.add_leaf("one more line")  # the tree's own size changes: its scrollbar must follow
         await until(pilot, lambda: bool(updates), what="the tree's scrollbar to follow its new line")

@@ -54,7 +54,7 @@ async def test_details_and_listing_show_controls_without_sending_them(tree: Tree
     async with app.run_test(size=(160, 50)) as pilot:
         await loaded(pilot)
         for _ in range(10):
-            data = app.tree.current
+            data = app.tiers.current
             if data and data.skill and data.skill.name == "evil":
                 break
             await pilot.press("j")
@@ -127,7 +127,7 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
     app = SkilldeckApp(tree.locations(environ={"XDG_STATE_HOME": str(tree.root / "state")}), PathDisplay.default([]), blink=False)
     async with app.run_test(size=(200, 60)) as pilot:
         await loaded(pilot)
-        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
+        await until(pilot, lambda: app.tiers.current is not None and app.tiers.current.skill is not None, what="a skill")
         await _clean(pilot, "the tiers tree", "evil")
         for key, where, shown in (
             ("2", "the details pane", [CLEANED]),
@@ -140,7 +140,7 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
             await pilot.press(key)
             await _clean(pilot, where, *shown)
         # The arguments modal shows the skill's name and hint.
-        app.tree.focus()
+        app.tiers.focus()
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ArgumentsScreen), what="the arguments modal")
         await _clean(pilot, "the arguments modal", "hint: [/b][$accent]")
@@ -152,7 +152,7 @@ async def test_every_pane_search_and_palette_show_a_hostile_skill_without_sendin
         await pilot.press(*"/ev")
         await _clean(pilot, "the composer's completion")
         composer.value = ""
-        app.tree.focus()
+        app.tiers.focus()
         await pilot.press("slash", *"looks fine")
         await until(pilot, lambda: bool(app.query_one(ResultsList).results), what="search results")
         await _clean(pilot, "search", "evil")
@@ -207,7 +207,7 @@ async def test_a_hostile_model_and_tool_results_are_shown_without_sending_contro
             block.collapsed = False
         await pilot.press("ctrl+t")
         await until(pilot, lambda: bool(app.query(".context")), what="the request context")
-        seen = await _scroll_clean(pilot, pane.log, "the conversation")
+        seen = await _scroll_clean(pilot, pane.transcript, "the conversation")
         for shown in (
             f"Answer {SHOWN}",
             f"Heading {SHOWN}",
@@ -217,9 +217,9 @@ async def test_a_hostile_model_and_tool_results_are_shown_without_sending_contro
         ):
             assert shown in seen, f"{shown!r} not shown in the conversation"
         # A fork's answer shows in its own block.
-        app.tree.focus()
+        app.tiers.focus()
         await pilot.press("g")
         await _walk_to(pilot, "research")
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and bool(app.query(".fork-result")), what="the fork's result")
-        assert f"Fork {SHOWN}" in await _scroll_clean(pilot, pane.log, "the fork")
+        assert f"Fork {SHOWN}" in await _scroll_clean(pilot, pane.transcript, "the fork")

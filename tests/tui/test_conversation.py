@@ -221,11 +221,11 @@ async def test_a_new_conversation_starts_empty_and_frees_the_old_one(tmp_path: P
         await _launch(pilot, "release-notes")
         await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the first answer")
         pane = app.query_one(ConversationPane)
-        old_runner, shown = app.runner, [weakref.ref(w) for w in pane.log.children]
+        old_runner, shown = app.runner, [weakref.ref(w) for w in pane.transcript.children]
         assert len(shown) > 2
         await pilot.press("ctrl+n")
         assert app.runner is not old_runner and app.runner is not None and not app.runner.messages
-        await until(pilot, lambda: not pane.log.children, what="the log to empty")
+        await until(pilot, lambda: not pane.transcript.children, what="the log to empty")
 
         def freed() -> bool:
             gc.collect()
@@ -247,7 +247,7 @@ async def test_a_resumed_fork_shows_as_it_did_live(tmp_path: Path, server: Messa
         def shown() -> list[tuple[str, str]]:
             """Each visible entry of the log: its kind and its text (a fork's: its body's)."""
             out = []
-            for child in app.query_one(ConversationPane).log.children:
+            for child in app.query_one(ConversationPane).transcript.children:
                 kind = next((k for k in ("user", "fork-result", "fork") if child.has_class(k)), None)
                 if kind is not None:
                     body = child.query(".fork-body").results(Static) if kind == "fork" else [child]

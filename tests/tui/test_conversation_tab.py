@@ -47,7 +47,7 @@ async def test_6_lands_in_the_composer_or_in_the_transcript_while_a_run_goes(tmp
         await pilot.press("enter")
         await until(pilot, lambda: len(server.requests) == 1, what="the request")
         await pilot.press("1", "6")
-        assert app.focused is _pane(app).log, "a run is going: the transcript, where escape cancels"
+        assert app.focused is _pane(app).transcript, "a run is going: the transcript, where escape cancels"
         await pilot.press("escape")
         await until(pilot, lambda: run_done(app), what="the cancel")
 
@@ -56,9 +56,9 @@ async def test_a_click_on_a_skill_selects_it_and_enter_runs_it(tmp_path: Path) -
     app = served_app(tmp_path, None)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        node = next(n for n in app.tree._by_path.values() if n.data.skill and n.data.skill.name == "release-notes")
+        node = next(n for n in app.tiers._by_path.values() if n.data.skill and n.data.skill.name == "release-notes")
         # The node's row, below the tree's top rule (its gutter).
-        await pilot.click("#tiers", offset=(4, app.tree.styles.gutter.top + node.line - round(app.tree.scroll_y)))
+        await pilot.click("#tiers", offset=(4, app.tiers.styles.gutter.top + node.line - round(app.tiers.scroll_y)))
         await until(pilot, lambda: _selected(app) == "release-notes", what="the click to move the cursor")
         await pilot.pause()
         assert app.runner is None and app.query_one(TabbedContent).active == "details", "a click sent nothing"
@@ -86,7 +86,7 @@ async def test_a_cancelled_answer_keeps_its_place_and_the_next_one_goes_below_th
         await until(pilot, lambda: run_done(app) and len(pane.answers) == 2 and pane.settled, what="the second answer, drawn")
         old, new = pane.answers
         assert "second one" not in old.source and new.source == "## Answer\n\nThe second one."
-        children = list(pane.log.children)
+        children = list(pane.transcript.children)
         question = next(i for i, c in enumerate(children) if c.has_class("user") and "again" in text_of(c))  # type: ignore[arg-type]
         assert all(children.index(part) < question for part in old.parts)
         assert all(children.index(part) > question for part in new.parts)
@@ -133,7 +133,7 @@ async def test_the_screens_keys_work_from_any_focus(tmp_path: Path, server: Mess
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
         assert "ctrl+r: retry" in text_of(app.query(".error").first(Static))
         assert _waiting(app) == "", "an error ends the wait"
-        assert app.focused is app.tree
+        assert app.focused is app.tiers
         assert _shown_keys(app)["ctrl+r"] == "Retry"
         await pilot.press("ctrl+r")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the retry from the tree")
@@ -168,7 +168,7 @@ async def test_offline_shows_a_summary_and_the_full_request_wrapped_one_key_away
         shown = text_of(full)
         assert '"model": ' in shown and request.messages[0]["content"][1]["text"][:40] in shown
         # Wrapped, not cut: as wide as the log, taller than its lines.
-        assert full.size.width <= pane.log.content_region.width and pane.log.max_scroll_x == 0
+        assert full.size.width <= pane.transcript.content_region.width and pane.transcript.max_scroll_x == 0
         assert full.size.height > len(shown.splitlines())
 
 
@@ -185,7 +185,7 @@ async def test_the_composer_says_how_to_leave_and_offers_only_what_works(tmp_pat
         typed = {"q", "slash", "r", "e", "c", "question_mark", "1", "2", "3", "4", "5", "6", "f", "a"}
         assert not typed & set(keys), keys
         await pilot.press("escape")
-        assert app.focused is _pane(app).log, "escape leaves the composer"
+        assert app.focused is _pane(app).transcript, "escape leaves the composer"
         await pilot.press("2")
         assert app.query_one(TabbedContent).active == "details", "and the app's keys work again"
 

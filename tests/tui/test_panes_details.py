@@ -24,9 +24,9 @@ def _facts(app: SkilldeckApp) -> dict[str, str]:
 async def test_a_shadowed_skill_is_not_listed_and_names_the_one_that_runs(app: SkilldeckApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
-        while app.tree.current is None or app.tree.current.shadow is None:
+        while app.tiers.current is None or app.tiers.current.shadow is None:
             await pilot.press("j")
-        assert app.tree.current.skill.name == "security-review"
+        assert app.tiers.current.skill.name == "security-review"
         listed = _facts(app)["in model listing"]
         assert not listed.startswith("yes"), listed
         assert listed.startswith("no: shadowed; the managed skill of this name is listed instead"), listed

@@ -32,7 +32,7 @@ async def test_the_turn_bound_is_shown_and_ctrl_r_goes_on_without_repeating_the_
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        app._new_runner().max_turns = 2
+        (await app.session.open_runner()).max_turns = 2
         await _say(pilot, "go")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the stop")
         shown = text_of(app.query(".error").first(Static))

@@ -29,7 +29,7 @@ async def test_g_and_G_scroll_the_cursor_into_sight(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        tree = app.tree
+        tree = app.tiers
         assert tree.last_line >= tree.scrollable_content_region.height  # the demo is taller than the pane
         await pilot.press("G")
         await pilot.pause()
@@ -53,13 +53,13 @@ async def test_the_focused_pane_shows_in_dark_and_light_themes(tmp_path: Path) -
             await pilot.press("1")
             await pilot.pause()
             accent = Color.parse(app.get_css_variables()["accent"])
-            edge, colour = app.tree.styles.border_top
+            edge, colour = app.tiers.styles.border_top
             assert (edge, colour) == ("heavy", accent)
-            assert app.tree.styles.border_title_color == accent
+            assert app.tiers.styles.border_title_color == accent
             assert _bar_colour(app) != accent
             await pilot.press("2")
             await pilot.pause()
-            edge, colour = app.tree.styles.border_top
+            edge, colour = app.tiers.styles.border_top
             assert edge != "heavy" and colour != accent
             assert _bar_colour(app) == accent
 
@@ -72,7 +72,7 @@ async def test_plugin_rows_show_the_bare_skill_name(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tier = next(n for n in app.tree.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
+        tier = next(n for n in app.tiers.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
         names = [child.label.plain for child in tier.children]  # type: ignore[union-attr]
         assert names == ["changelog", "format-check"], names
 
@@ -81,7 +81,7 @@ async def test_collapse_all_expand_all_keep_the_cursor(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tree = app.tree
+        tree = app.tiers
         await pilot.press("j", "j", "j", "j", "j")
         await pilot.pause()
         skill = tree.current.skill  # type: ignore[union-attr]
@@ -112,7 +112,7 @@ async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tree, view = app.tree, app.view
+        tree, view = app.tiers, app.view
         assert view is not None
         everything = _rows(tree)
         await pilot.press("t")
@@ -163,7 +163,7 @@ async def test_80x24_reads_whole(tmp_path: Path) -> None:
         keys = _footer_keys(app)["help"]
         assert keys.region.width > 0 and keys.region.right <= 80
         # A label cut by the pane ends in an ellipsis and fits its line.
-        tree = app.tree
+        tree = app.tiers
         cut = 0
         for node in tree.root.children:
             text = tree.render_label(node, Style(), Style())
@@ -180,7 +180,7 @@ async def test_plugin_header_path_is_cut_in_its_middle(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
-        tree = app.tree
+        tree = app.tiers
         node = next(n for n in tree.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
         whole = node.label.plain
         assert whole.endswith("<demo>/plugins/demo-tools")
@@ -198,7 +198,7 @@ async def test_a_big_catalog_opens_with_its_tiers_closed(tmp_path: Path, monkeyp
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tree = app.tree
+        tree = app.tiers
         opened = [n for n in tree.root.children if n.is_expanded]
         assert len(opened) == 1 and tree.current is not None and tree.current.skill is not None
         assert all(not n.children for n in tree.root.children if not n.is_expanded)

@@ -29,8 +29,8 @@ def shown(screen: WhyScreen) -> str:
 async def test_w_traces_the_selected_skill_and_escape_closes(app: SkilldeckApp) -> None:
     async with app.run_test(size=(140, 44)) as pilot:
         await loaded(pilot)
-        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
-        selected = app.tree.current.skill  # type: ignore[union-attr]
+        await until(pilot, lambda: app.tiers.current is not None and app.tiers.current.skill is not None, what="a skill")
+        selected = app.tiers.current.skill  # type: ignore[union-attr]
         assert selected is not None and selected.name == "security-review"
         await pilot.press("w")
         await until(pilot, lambda: isinstance(app.screen, WhyScreen), what="the why screen")
@@ -53,11 +53,11 @@ async def test_w_on_a_shadowed_skill_names_the_winner(app: SkilldeckApp) -> None
     async with app.run_test(size=(140, 44)) as pilot:
         await loaded(pilot)
         for _ in range(60):
-            current = app.tree.current
+            current = app.tiers.current
             if current is not None and current.shadow is not None:
                 break
             await pilot.press("j")
-        assert app.tree.current is not None and app.tree.current.shadow is not None
+        assert app.tiers.current is not None and app.tiers.current.shadow is not None
         await pilot.press("w")
         await until(pilot, lambda: isinstance(app.screen, WhyScreen), what="the why screen")
         result = app.screen.result  # type: ignore[attr-defined]
@@ -86,7 +86,7 @@ async def test_w_on_a_diagnostic_traces_its_file(app: SkilldeckApp) -> None:
 async def test_w_in_the_rules_pane_traces_the_selected_skill(app: SkilldeckApp) -> None:
     async with app.run_test(size=(140, 44)) as pilot:
         await loaded(pilot)
-        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is not None, what="a skill")
+        await until(pilot, lambda: app.tiers.current is not None and app.tiers.current.skill is not None, what="a skill")
         await pilot.press("5")
         assert isinstance(app.focused, RulesTree)
         await pilot.press("w")
@@ -98,7 +98,7 @@ async def test_w_on_a_tier_says_nothing_is_selected_and_help_lists_it(app: Skill
     async with app.run_test(size=(140, 44)) as pilot:
         await loaded(pilot)
         await pilot.press("g")
-        await until(pilot, lambda: app.tree.current is not None and app.tree.current.skill is None, what="a tier row")
+        await until(pilot, lambda: app.tiers.current is not None and app.tiers.current.skill is None, what="a tier row")
         await pilot.press("w")
         await pilot.pause()
         assert not isinstance(app.screen, WhyScreen)

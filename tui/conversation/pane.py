@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
@@ -17,10 +16,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message as TextualMessage
 from textual.suggester import SuggestFromList
-from textual.timer import Timer
 from textual.widgets import Collapsible, Input, Static
+from textual.worker import Worker, WorkerState
 
 from engine import (
     Added,
@@ -41,7 +39,10 @@ from engine import (
 )
 from tui.conversation.answer import MarkdownPart, StreamedAnswer
 from tui.conversation.composer import Composer
+from tui.conversation.session import RunSession
 from tui.conversation.text import first_sentence, offline_summary, verdict_of
+from tui.conversation.waiting import WaitingLine
+from tui.deck import Deck
 from tui.untrusted import content
 
 OFFLINE_NOTE = (
@@ -53,18 +54,11 @@ EMPTY_NOTE = "Nothing here yet: enter on a skill runs it; type /name args below;
 class ConversationPane(Vertical):
     # ctrl+t and ctrl+r are the app's bindings (app.toggle_meta, app.retry): they work from any focus.
 
-    class Submitted(TextualMessage):
-        """Free text, or `/name args`, typed in the composer."""
-
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
-    class RetryRequested(TextualMessage):
-        pass
-
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, deck: Deck, backend: str | None = None, model: str | None = None, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        # The session runs what the user asks for; its workers are this pane's and end with it.
+        self.session = RunSession(deck, self, self, backend, model)
+        self.waiting = WaitingLine(id="conversation-waiting")
         self._answer: StreamedAnswer | None = None
         self.answers: list[StreamedAnswer | MarkdownPart] = []
         # Each block's parts are made with it: a result can arrive before Textual has mounted the
@@ -82,27 +76,23 @@ class ConversationPane(Vertical):
         self.offline = False
         # The call the user is being asked about (its title changes with the answer).
         self._asking: str | None = None
-        # Since when a request has been out with nothing back yet (the waiting line), and its model.
-        self._waiting_since: float | None = None
-        self._waiting_for = ""
-        self._waiting_timer: Timer | None = None
         self._empty_shown = True
 
     def compose(self) -> ComposeResult:
         yield Static(id="conversation-note")
         yield Static(Text(EMPTY_NOTE, "dim"), id="conversation-empty")
         yield VerticalScroll(id="conversation-log")
-        yield Static(id="conversation-waiting")
+        yield self.waiting
         yield Static(id="conversation-status")
         yield Static(id="composer-hint")
         yield Composer(placeholder="message or /skill args (esc leaves)", id="composer")
 
     def on_mount(self) -> None:
         # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
-        self.log.anchor()
+        self.transcript.anchor()
 
     @property
-    def log(self) -> VerticalScroll:
+    def transcript(self) -> VerticalScroll:
         return self.query_one("#conversation-log", VerticalScroll)
 
     @property
@@ -152,14 +142,14 @@ class ConversationPane(Vertical):
             if isinstance(answer, StreamedAnswer):
                 answer.abandon()
         self.answers.clear()
-        removal = self.log.remove_children()
+        removal = self.transcript.remove_children()
 
         async def forget() -> None:
             # Textual's list of a widget's displayed children is kept until next asked, and
             # nothing asks an empty log: the whole cleared conversation stayed alive until the
             # next message (28 answer parts after three answers).
             await removal
-            self.log.displayed_children  # noqa: B018
+            self.transcript.displayed_children  # noqa: B018
 
         self.call_next(forget)
         self._calls.clear()
@@ -188,8 +178,8 @@ class ConversationPane(Vertical):
                 # As it showed live: the command, the fork's block with its answer, the result line.
                 if message.command:
                     self._typed_command(message.command)
-                skill, answer = fork
-                self._fork = self._fork_block(skill, RichMarkdown(printable(answer)), done=True)
+                forked, said = fork
+                self._fork = self._fork_block(forked, RichMarkdown(printable(said)), done=True)
             self._message(message)
 
     # Events from the runner (on the app's loop) ------------------------------------------------
@@ -197,12 +187,12 @@ class ConversationPane(Vertical):
         self._show_empty(False)
         if not isinstance(event, Sending | Added):
             # Something came back (text, a call, an error, a fork): the request is not pending any more.
-            self._stop_waiting()
+            self.waiting.stop()
         if isinstance(event, Added):
             if event.message.role == "assistant":
-                self._stop_waiting()
+                self.waiting.stop()
             if event.message.role == "user" and event.message.kind in ("text", "command"):
-                self.log.anchor()  # the user spoke: follow again, even after scrolling up
+                self.transcript.anchor()  # the user spoke: follow again, even after scrolling up
             self._message(event.message)
         elif isinstance(event, Streamed):
             if not self.offline:
@@ -210,7 +200,7 @@ class ConversationPane(Vertical):
             # Offline, the answer is the request as JSON: summed up once it is complete (_message).
         elif isinstance(event, Sending):
             self.last_request = event.request
-            self._start_waiting(event.request.model)
+            self.waiting.start(event.request.model)
             if self.has_class("show-meta"):
                 self._show_context()
         elif isinstance(event, Call):
@@ -231,10 +221,10 @@ class ConversationPane(Vertical):
                 self._fork[1].update(Text.assemble(("the subagent is working…\n", "dim"), steps))
             elif self._fork is not None:
                 block, body = self._fork
-                block.title = _fork_title(event.skill, done=True)
-                steps = Text("\n".join(self._fork_steps), "dim")
-                answer = RichMarkdown(printable(event.result))
-                body.update(Group(steps, Text(), answer) if self._fork_steps else answer)
+                block.title = _fork_title(event.skill, done=True)  # type: ignore[assignment]  # a Content title is not parsed
+                shown = Text("\n".join(self._fork_steps), "dim")
+                result = RichMarkdown(printable(event.result))
+                body.update(Group(shown, Text(), result) if self._fork_steps else result)
         elif isinstance(event, Failed):
             self._end_answer()
             self.failed = True
@@ -303,12 +293,12 @@ class ConversationPane(Vertical):
             text.append(printable(listing))
         if self._sent_context is None:
             self._sent_context = Static(text, classes="meta context")
-            self.log.mount(self._sent_context, before=0)
+            self.transcript.mount(self._sent_context, before=0)
         else:
             self._sent_context.update(text)
 
     def _mount(self, widget: Static | Collapsible | MarkdownPart) -> None:
-        self.log.mount(widget)
+        self.transcript.mount(widget)
 
     def _message(self, message: Message) -> None:
         # An answer ends with its message, or at the next one when it was cancelled: it stays where
@@ -351,7 +341,7 @@ class ConversationPane(Vertical):
 
     def _text(self, delta: str) -> None:
         if self._answer is None:
-            self._answer = StreamedAnswer(self.log)
+            self._answer = StreamedAnswer(self.transcript)
             self.answers.append(self._answer)
         self._answer.write(delta)
 
@@ -378,34 +368,10 @@ class ConversationPane(Vertical):
             self._empty_shown = shown
             self.query_one("#conversation-empty").display = shown
 
-    # Waiting for the model ------------------------------------------------------------------
-    def _start_waiting(self, model: str) -> None:
-        self._stop_waiting()
-        self._waiting_since, self._waiting_for = time.monotonic(), model
-        # A timer, not a wait: the line counts the seconds while the loop goes on answering keys.
-        self._waiting_timer = self.set_interval(1.0, self._show_waiting)
-        self._show_waiting()
-
-    def _show_waiting(self) -> None:
-        if self._waiting_since is None:
-            return
-        seconds = int(time.monotonic() - self._waiting_since)
-        line = self.query_one("#conversation-waiting", Static)
-        line.update(Text(printable(f"waiting for {self._waiting_for}… {seconds} s, escape cancels"), "bold"))
-        line.display = True
-
-    def _stop_waiting(self) -> None:
-        if self._waiting_since is None:
-            return  # called for every streamed delta: nothing to do is the common case
-        if self._waiting_timer is not None:
-            self._waiting_timer.stop()
-        self._waiting_timer = self._waiting_since = None
-        self.query_one("#conversation-waiting", Static).display = False
-
     def end_run(self) -> None:
         """The run stopped (cancelled, replaced by a new one, ended): nothing is awaited any more,
         and its answer is closed, so that the next run's answer starts below the next question."""
-        self._stop_waiting()
+        self.waiting.stop()
         self._end_answer()
         self._asking = None
 
@@ -420,13 +386,20 @@ class ConversationPane(Vertical):
     def action_retry(self) -> None:
         if self.failed:
             self.failed = False
-            self.post_message(self.RetryRequested())
+            self.session.retry()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         if text:
-            self.post_message(self.Submitted(text))
+            self.session.submit(text)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is self.session.worker and event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            # However it ended (a cancel says nothing to the pane), the answer is closed and nothing is awaited.
+            self.end_run()
+        if event.worker.group == "run":
+            self.refresh_bindings()  # the screen's escape (cancel) comes and goes with the run
 
 
 def _fork_title(skill: str, done: bool) -> Content:

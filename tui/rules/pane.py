@@ -6,19 +6,25 @@ Rules, reasons (which quote rules), paths and skill names come from files: each 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Static
 
 from engine import Permissions, PlacedRule, Skill, call_from_rule, printable
 
+from ..deck import Deck
+from ..messages import PermissionsLoaded
+from ..screens.confirm import ConfirmScreen
 from ..view import PathDisplay
 from ..widgets.details import diagnostics_block
 from ..widgets.navigation import NavTree
+from .edits import Said, delete_rule, trust, write_rule
 
 STYLE = {"allow": "bold green", "ask": "bold yellow", "deny": "bold red"}
 
@@ -78,6 +84,10 @@ class RulesTree(NavTree[PlacedRule | None]):
 
 
 class RulesPane(Vertical):
+    """Reads the settings files in its own thread workers and writes rules there too: nothing
+    here touches a file on the UI loop. Each new read is posted as PermissionsLoaded, which
+    bubbles on to the app (runs and traces decide with it)."""
+
     BINDINGS = [
         Binding("a", "edit('allow')", "Allow skill", id="rules.allow"),
         Binding("d", "edit('deny')", "Deny skill", id="rules.deny"),
@@ -85,29 +95,51 @@ class RulesPane(Vertical):
         Binding("t", "trust", "Trust project", id="rules.trust"),
     ]
 
-    class TrustRequested(Message):
-        """The user asks to trust the project (the app confirms first)."""
-
-    class EditRequested(Message):
-        """Write `Skill(<selected>)` with `behavior`, or delete `rule` (after confirming)."""
-
-        def __init__(self, behavior: str | None, rule: PlacedRule | None) -> None:
-            super().__init__()
-            self.behavior = behavior
-            self.rule = rule
-
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, deck: Deck, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.deck = deck
         self.permissions: Permissions | None = None
-        self.paths = PathDisplay()
+        self.skill: Skill | None = None
+        # Whether this session already asked to trust the project.
+        self.trust_asked = False
 
     def compose(self) -> ComposeResult:
         yield Static("Reading settings…", id="rules-skill")
         yield RulesTree(id="rules-tree")
         yield Static(id="rules-diagnostics")
 
-    def show_rules(self, permissions: Permissions, paths: PathDisplay) -> None:
-        self.permissions, self.paths = permissions, paths
+    # Reading and writing, in threads ------------------------------------------------------------
+    def load(self) -> None:
+        """Read the settings files again (they are watched with the tiers)."""
+        self.deck.start(self, self._read, "Reading the settings files", thread=True, exclusive=True, group="permissions")
+
+    def _read(self) -> None:
+        self.post_message(PermissionsLoaded(self.deck.workspace.permissions()))
+
+    def _edit(self, work: Callable[[], Said], what: str) -> None:
+        def edit() -> None:
+            said = work()
+            self.app.call_from_thread(self._say, said)
+            self._read()
+
+        self.deck.start(self, edit, what, thread=True, group="edit")
+
+    def _say(self, said: Said) -> None:
+        self.app.notify(said.message, title=said.title, severity="error" if said.error else "information", markup=False)
+
+    def on_permissions_loaded(self, message: PermissionsLoaded) -> None:
+        self.show_rules(message.permissions)
+        self.show_skill(self.skill)
+        settings = message.permissions.settings
+        if not settings.trust.trusted and not self.trust_asked and any(settings.ignored(r) for r in settings.rules):
+            # Once per project and session, as Claude Code asks at its first start in a folder.
+            self.trust_asked = True
+            self._ask_trust()
+
+    # Drawing ----------------------------------------------------------------------------------
+    def show_rules(self, permissions: Permissions) -> None:
+        self.permissions = permissions
+        paths = self.deck.paths
         settings = permissions.settings
         tree = self.query_one(RulesTree)
         tree.clear()
@@ -158,27 +190,58 @@ class RulesPane(Vertical):
         self.query_one("#rules-diagnostics", Static).update(Group(*notes))
 
     def show_skill(self, skill: Skill | None) -> None:
+        self.skill = skill
         target = self.query_one("#rules-skill", Static)
         if self.permissions is None:
             return
         if skill is None:
             target.update(Text("Select a skill to see what the rules decide for it.", "dim"))
         else:
-            target.update(skill_summary(self.permissions, skill, self.paths))
+            target.update(skill_summary(self.permissions, skill, self.deck.paths))
 
+    # Keys -------------------------------------------------------------------------------------
     def action_edit(self, behavior: str) -> None:
-        self.post_message(self.EditRequested(behavior, None))
-
-    def action_trust(self) -> None:
-        if self.permissions is not None and self.permissions.settings.trust.trusted:
-            # The source names a file (a path in a cloned repository): shown, never parsed as markup.
-            self.app.notify(printable(self.permissions.settings.trust.source), title="Already trusted", markup=False)
+        skill = self.skill
+        if skill is None:
+            self.app.notify("Select a skill in the tiers tree first", severity="warning")
             return
-        self.post_message(self.TrustRequested())
+        workspace, paths = self.deck.workspace, self.deck.paths
+        self._edit(partial(write_rule, workspace, paths, f"Skill({skill.name})", behavior), "Saving the rule")
 
     def action_delete(self) -> None:
         rule = self.query_one(RulesTree).current
         if rule is None:
             self.app.notify("Put the cursor on a rule first", severity="warning")
             return
-        self.post_message(self.EditRequested(None, rule))
+        if rule.scope not in ("local", "project", "user") or rule.file is None:
+            self.app.notify(f"{rule.text} comes from {rule.scope} settings; skilldeck does not edit those", severity="warning")
+            return
+
+        def confirmed(answer: bool | None) -> None:
+            if answer:
+                self._edit(partial(delete_rule, self.deck.workspace, rule), "Deleting the rule")
+
+        self.app.push_screen(
+            ConfirmScreen(f"Delete the {rule.behavior} rule {rule.text}?", f"from {self.deck.paths(rule.file)}"), confirmed
+        )
+
+    def action_trust(self) -> None:
+        if self.permissions is not None and self.permissions.settings.trust.trusted:
+            # The source names a file (a path in a cloned repository): shown, never parsed as markup.
+            self.app.notify(printable(self.permissions.settings.trust.source), title="Already trusted", markup=False)
+            return
+        self._ask_trust()
+
+    def _ask_trust(self) -> None:
+        def confirmed(answer: bool | None) -> None:
+            if answer:
+                self._edit(partial(trust, self.deck.workspace, self.deck.paths), "Trusting the project")
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Trust {self.deck.paths(self.deck.workspace.locations.project)}?",
+                "Its own .claude settings' allow rules and its skills' allowed-tools will approve tool calls, as after "
+                "accepting Claude Code's trust dialog. Recorded in skilldeck's state, never in Claude Code's files.",
+            ),
+            confirmed,
+        )

@@ -7,21 +7,19 @@ computed in a thread worker (it stats files and reads the settings), then shown 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine import Why, trace_why
+from engine import Permissions, Why, trace_why
 
 from ..cli_why import trace_table
-from ..widgets.diagnostics import DiagnosticsTree
-
-if TYPE_CHECKING:
-    from ..app import SkilldeckApp
+from ..deck import Deck
+from ..view import CatalogView
 
 
 class WhyScreen(ModalScreen[None]):
@@ -59,28 +57,17 @@ class WhyScreen(ModalScreen[None]):
             yield Static("escape closes · skilldeck why PATH|NAME prints the same trace", id="why-hint", markup=False)
 
 
-def why_target(app: SkilldeckApp) -> Path | None:
-    """The file the user means: the focused diagnostic's, else the selected skill's (a rule's
-    settings file is no skill file, so the rules pane traces the selected skill too)."""
-    focused = app.focused
-    if isinstance(focused, DiagnosticsTree) and focused.current is not None:
-        return focused.current.path
-    skill, _ = app._current()
-    return skill.path if skill is not None else None
-
-
-def open_why(app: SkilldeckApp) -> None:
-    """Trace the target in a thread, then show it; the UI thread reads no file."""
-    view = app.view
-    target = why_target(app) if view is not None else None
+def open_why(deck: Deck, node: DOMNode, view: CatalogView | None, target: Path | None, permissions: Permissions | None) -> None:
+    """Trace `target` (the file the user means) in a thread of `node`, then show it; the UI
+    thread reads no file."""
     if view is None or target is None:
-        app.notify("Nothing selected" if view is not None else "Still loading…", severity="warning", title="Why")
+        node.app.notify("Nothing selected" if view is not None else "Still loading…", severity="warning", title="Why")
         return
-    workspace, permissions = app.workspace, app.permissions
+    workspace = deck.workspace
 
     def work() -> None:
         result = trace_why(workspace, view.catalog, str(target), listing=view.listing, permissions=permissions, kind="path")
-        app.call_from_thread(app.push_screen, WhyScreen(result))
+        node.app.call_from_thread(node.app.push_screen, WhyScreen(result))
 
     # A failure (a skilldeck bug) is a toast and a log line, never an exit (tui/workers.py).
-    app.start_worker(work, f"Tracing {target}", thread=True, exclusive=True, group="why", name="why")
+    deck.start(node, work, f"Tracing {target}", thread=True, exclusive=True, group="why", name="why")

@@ -5,16 +5,24 @@ like Rich, writes ESC and C1 controls in a widget's text straight to the termina
 
 from __future__ import annotations
 
+from functools import partial
+from pathlib import Path
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
-from engine import Diagnostic, Severity, Shadowed, Skill, printable
+from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
 
+from ..deck import Deck
+from ..messages import BodyLoaded
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
+
+BODY_DEBOUNCE_S = 0.12
 
 TIER_NOTES = {
     "managed": "highest: a managed skill wins every name clash",
@@ -109,7 +117,15 @@ def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Grou
 
 class SkillDetails(VerticalScroll):
     """The right-hand pane for the skill under the cursor. The body is rendered later, once the
-    cursor has rested (the app debounces and reads it in a thread)."""
+    cursor has rested (BODY_DEBOUNCE_S), read in this pane's own thread worker."""
+
+    def __init__(self, deck: Deck, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.deck = deck
+        self._skill: Skill | None = None
+        self._body_timer: Timer | None = None
+        # The skill whose body is shown, for tests and screenshots to wait on.
+        self.body_shown_for: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Loading skills…", id="details-title")
@@ -120,7 +136,13 @@ class SkillDetails(VerticalScroll):
         yield Markdown(id="details-body")
         yield Static(id="details-files")
 
-    def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None, paths: PathDisplay) -> None:
+    def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None) -> None:
+        paths = self.deck.paths
+        self._skill = skill
+        if self._body_timer is not None:
+            self._body_timer.stop()
+        if skill is not None:
+            self._body_timer = self.set_timer(BODY_DEBOUNCE_S, partial(self._read_body_later, skill))
         title = self.query_one("#details-title", Static)
         facts = self.query_one("#details-facts", Static)
         relations = self.query_one("#details-relations", Static)
@@ -152,8 +174,12 @@ class SkillDetails(VerticalScroll):
         self.query_one("#details-body", Markdown).update("*…*")
         self.query_one("#details-files", Static).update("")
 
-    def show_tier(self, tier: TierView, paths: PathDisplay) -> None:
+    def show_tier(self, tier: TierView) -> None:
         """A tier under the cursor: where it is, what it holds, where it stands in precedence."""
+        paths = self.deck.paths
+        self._skill = None
+        if self._body_timer is not None:
+            self._body_timer.stop()
         self.query_one("#details-title", Static).update(_t(tier.source.label, "bold"))
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
@@ -171,6 +197,29 @@ class SkillDetails(VerticalScroll):
         self.query_one("#details-diagnostics", Static).set_class(False, "has-diagnostics")
         self.query_one("#details-body", Markdown).update("")
         self.query_one("#details-files", Static).update("")
+
+    def _read_body_later(self, skill: Skill) -> None:
+        read = partial(self._read_body, skill)
+        self.deck.start(self, read, f"Reading {skill.name}", thread=True, exclusive=True, group="body", name="body")
+
+    def _read_body(self, skill: Skill) -> None:
+        try:
+            body = skill.read_body()
+        except OSError as exc:
+            self.post_message(BodyLoaded(skill.path, "", [], f"{exc.strerror}: {skill.path}"))
+            return
+        files: list[str] = []
+        if skill.path.name == "SKILL.md":
+            files, cut = skill_files(skill.base_dir, limit=50)
+            if cut:
+                files.append("…")
+        self.post_message(BodyLoaded(skill.path, body, files, None))
+
+    def on_body_loaded(self, message: BodyLoaded) -> None:
+        skill = self._skill
+        if skill is not None and message.path == skill.path:
+            self.show_body(skill, message.body, message.files, message.error)
+            self.body_shown_for = skill.path
 
     def show_body(self, skill: Skill | None, body: str, files: list[str], error: str | None) -> None:
         markdown = self.query_one("#details-body", Markdown)

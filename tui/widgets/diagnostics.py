@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -22,13 +22,11 @@ from textual.widgets import Static, Tree
 
 from engine import Diagnostic, Severity, printable, read_regular
 
+from ..deck import Deck
 from ..messages import JumpToSkill
-from ..view import SEVERITY_WORD, CatalogView, PathDisplay, count
+from ..view import SEVERITY_WORD, CatalogView, count
 from .details import SEVERITY_STYLE
 from .navigation import NavTree
-
-if TYPE_CHECKING:
-    from ..app import SkilldeckApp
 
 # The filter cycle: what each step shows.
 FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
@@ -88,10 +86,11 @@ class DiagnosticsPane(Vertical):
     }
     """
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, deck: Deck, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.deck = deck
         self._view: CatalogView | None = None
-        self._paths = PathDisplay()
+        self._paths = deck.paths
         self._filter = 0
 
     def compose(self) -> ComposeResult:
@@ -100,11 +99,11 @@ class DiagnosticsPane(Vertical):
         yield Static(id="diagnostics-detail")
 
     @property
-    def tree(self) -> DiagnosticsTree:
+    def diagnostics(self) -> DiagnosticsTree:
         return self.query_one(DiagnosticsTree)
 
-    def show_view(self, view: CatalogView, paths: PathDisplay) -> None:
-        self._view, self._paths = view, paths
+    def show_view(self, view: CatalogView) -> None:
+        self._view = view
         self._rebuild()
 
     def action_cycle_filter(self) -> None:
@@ -134,7 +133,7 @@ class DiagnosticsPane(Vertical):
         for diag in view.catalog.diagnostics:
             if diag.severity in shown:
                 grouped[diag.path].append(diag)
-        tree = self.tree
+        tree = self.diagnostics
         tree.clear()
         # Tree.clear keeps the old cursor node: reset it, so the line set below announces its node.
         tree.cursor_line = -1
@@ -167,9 +166,9 @@ class DiagnosticsPane(Vertical):
         tree.cursor_line = 1 if grouped else 0
         self._describe(tree.current)
 
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
         event.stop()
-        self._describe(self.tree.current)
+        self._describe(self.diagnostics.current)
 
     def _describe(self, diag: Diagnostic | None, lines: Text | None = None) -> None:
         """The diagnostic under the cursor in full: where, the message, the hint, what keys do;
@@ -197,17 +196,16 @@ class DiagnosticsPane(Vertical):
             parts.append(lines)
         detail.update(Group(*parts))
 
-    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Any]) -> None:
         event.stop()
-        diag = self.tree.current
+        diag = self.diagnostics.current
         if diag is None or self._view is None:
             return
         target = _skill_path(diag, self._view)
         if target is None:
             # No skill to go to: the file's lines around the diagnostic, read in a thread.
-            app = cast("SkilldeckApp", self.app)
             work = partial(self._read_lines, diag)
-            app.start_worker(work, "Reading the file", thread=True, exclusive=True, group="diagnostic-file")
+            self.deck.start(self, work, "Reading the file", thread=True, exclusive=True, group="diagnostic-file")
             return
         self.post_message(JumpToSkill(target))
 
@@ -220,7 +218,7 @@ class DiagnosticsPane(Vertical):
         self.app.call_from_thread(self._show_lines, diag, lines)
 
     def _show_lines(self, diag: Diagnostic, lines: Text) -> None:
-        if self.tree.current is diag:
+        if self.diagnostics.current is diag:
             self._describe(diag, lines)
 
 

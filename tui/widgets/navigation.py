@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 from importlib.metadata import version
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -33,7 +33,7 @@ PATCH_SCROLLBAR = TEXTUAL_VERSION == "8.2.8" and not os.environ.get("SKILLDECK_P
 class NavTree(Tree[DataT], Generic[DataT]):
     """A tree without a visible root, narrow guides, and j/k/g/G."""
 
-    BINDINGS = VIM_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*VIM_BINDINGS]
 
     def __init__(self, label: str, **kwargs: object) -> None:
         super().__init__(label, **kwargs)  # type: ignore[arg-type]

@@ -215,6 +215,6 @@ class SearchBox(Vertical):
         tree, origin = self._tree, self._origin
         if tree is not None and isinstance(origin, Path):
             tree.select_path(origin)
-        elif tree is not None and origin is not None:
+        elif tree is not None and isinstance(origin, int):
             tree.cursor_line = origin
         self.post_message(self.Picked(None))

@@ -1,0 +1,73 @@
+"""Where the app's catalogs come from: the first load, the watcher's snapshots and reloads.
+
+Every read happens in a thread (the load worker, or the watcher's own thread); what reaches the
+UI loop is a finished CatalogView in a CatalogLoaded message, plus LoadProgress on the way.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from textual.dom import DOMNode
+
+from engine import Catalog, CatalogDiff, WatchHandle
+
+from .deck import Deck
+from .messages import CatalogLoaded, LoadProgress
+from .view import build_view
+
+
+class CatalogFeed:
+    def __init__(self, deck: Deck, node: DOMNode, watch: bool, budget: int | None) -> None:
+        self.deck = deck
+        # The node the messages go to, and that owns the load worker.
+        self.node = node
+        # Follow the disk (engine.watch) unless told not to.
+        self.watch_disk = watch
+        self.budget = budget
+        self._watch: WatchHandle | None = None
+        self._reload_pending = False
+
+    @property
+    def watching(self) -> bool:
+        return self._watch is not None
+
+    def load(self, reload: bool = False) -> None:
+        """Read every tier in a worker (the first time, start watching them as well)."""
+        work = partial(self._load, reload)
+        self.deck.start(self.node, work, "Loading the skills", thread=True, exclusive=True, group="load", name="load")
+
+    def reload(self) -> None:
+        if self._watch is not None:
+            # The watcher forgets what it read and reads everything again in its own thread.
+            self._reload_pending = True
+            self._watch.reload_all()
+        else:
+            self.load(reload=True)
+
+    def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+
+    def _load(self, reload: bool) -> None:
+        started = time.perf_counter()
+        workspace = self.deck.workspace
+
+        def progress(done: int, total: int) -> None:
+            self.node.post_message(LoadProgress(done, total))
+
+        if self.watch_disk and self._watch is None:
+            self._watch = workspace.watch(self._on_disk_change, progress=progress)
+            catalog = self._watch.catalog
+            assert catalog is not None
+        else:
+            catalog = workspace.load(progress=progress)
+        view = build_view(catalog, workspace.listing(catalog, self.budget))
+        self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+
+    def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
+        """Called in the watcher's thread: build the view there, hand it to the UI."""
+        reload, self._reload_pending = self._reload_pending, False
+        view = build_view(catalog, self.deck.workspace.listing(catalog, self.budget))
+        self.node.post_message(CatalogLoaded(view, change.elapsed_ms, reload, change))

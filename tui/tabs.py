@@ -1,0 +1,42 @@
+"""The right-hand tabs: which pane each holds, and their labels at every width."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import TabbedContent, TabPane
+
+from .conversation.pane import ConversationPane
+from .deck import Deck
+from .rules.pane import RulesPane
+from .widgets.details import SkillDetails
+from .widgets.diagnostics import DiagnosticsPane
+from .widgets.listing import ListingPane
+
+# Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
+TAB_LABELS = {
+    "details": ("2 Details", "2 Details"),
+    "diagnostics": ("3 Diagnostics", "3 Diags"),
+    "listing": ("4 Listing", "4 List"),
+    "rules": ("5 Rules", "5 Rules"),
+    "conversation": ("6 Conversation", "6 Chat"),
+}
+NARROW = 110
+
+
+def compose_tabs(deck: Deck, backend: str | None, model: str | None) -> ComposeResult:
+    with TabbedContent(id="panes", initial="details"):
+        with TabPane(TAB_LABELS["details"][0], id="details"):
+            yield SkillDetails(deck, id="details-pane")
+        with TabPane(TAB_LABELS["diagnostics"][0], id="diagnostics"):
+            yield DiagnosticsPane(deck, id="diagnostics-pane")
+        with TabPane(TAB_LABELS["listing"][0], id="listing"):
+            yield ListingPane(id="listing-pane")
+        with TabPane(TAB_LABELS["rules"][0], id="rules"):
+            yield RulesPane(deck, id="rules-pane")
+        with TabPane(TAB_LABELS["conversation"][0], id="conversation"):
+            yield ConversationPane(deck, backend, model, id="conversation-pane")
+
+
+def relabel(tabs: TabbedContent, width: int) -> None:
+    for pane, (label, short) in TAB_LABELS.items():
+        tabs.get_tab(pane).label = short if width < NARROW else label
