@@ -17,7 +17,7 @@ from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header, ProgressBar, TabbedContent, Tree
+from textual.widgets import Header, ProgressBar, TabbedContent
 from textual.worker import Worker
 
 from engine import Locations, Permissions, Runner, Severity, Skill, Workspace, printable
@@ -259,9 +259,9 @@ class SkilldeckApp(App[None]):
         return self.view.catalog.skills.values() if self.view else ()
 
     # Selection and details ------------------------------------------------------------------
-    @on(Tree.NodeHighlighted, "#tiers")
-    def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
-        data = event.node.data
+    @on(TiersTree.Highlighted)
+    def _highlighted(self, event: TiersTree.Highlighted) -> None:
+        data = event.data
         self.selected = data.skill.path if isinstance(data, NodeData) and data.skill else None
         if self.selected is None and isinstance(data, NodeData) and self.view is not None:
             tier = next((t for t in self.view.tiers if t.source == data.source), None)
@@ -270,10 +270,9 @@ class SkilldeckApp(App[None]):
                 return
         self._show_selected()
 
-    @on(Tree.NodeSelected, "#tiers")
-    def _chosen(self, event: Tree.NodeSelected[Any]) -> None:
-        data = event.node.data
-        if isinstance(data, NodeData) and data.skill is not None:
+    @on(TiersTree.Chosen)
+    def _chosen(self, event: TiersTree.Chosen) -> None:
+        if event.data.skill is not None:
             self.action_run_inline()  # a shadowed one says which skill runs instead
 
     def _current(self) -> tuple[Skill | None, object]:

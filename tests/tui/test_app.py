@@ -53,7 +53,7 @@ def _body(app: SkilldeckApp) -> str:
 async def test_first_screen_shows_tiers_and_selects_the_first_skill(app: SkilldeckApp) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tiers = [str(node.label).split("  ")[0] for node in app.tiers.root.children]
+        tiers = [t.tier.source.label for t in app.tiers.tiers]
         assert tiers == [
             "managed",
             "user",
@@ -78,7 +78,7 @@ async def test_vim_keys_move_and_details_follow(app: SkilldeckApp) -> None:
         assert _selected(app) == "daily-notes"
         assert "/daily-notes" in _title(app)
         await pilot.press("k")
-        assert app.tiers.cursor_node.data.skill is None  # the user tier's node
+        assert app.tiers.current is not None and app.tiers.current.skill is None  # the user tier's line
         await pilot.press("G")
         assert _selected(app) == "skill-doctor"
         await pilot.press("g")
@@ -310,17 +310,18 @@ async def test_rules_pane_refuses_a_corrupt_settings_file(tmp_path: Path) -> Non
 
 
 async def test_a_layout_elsewhere_does_not_repaint_the_tree(app: SkilldeckApp) -> None:
-    """Textual's ScrollView repaints its scrollbar on every layout of the screen, and with it the
-    whole tree got redrawn on every frame of a streamed answer; only a real change gets through."""
+    """The tree draws a line only when that line changes: a frame of a streamed answer (a layout
+    of the conversation) draws none of it."""
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.pause()
-        updates: list[object] = []
-        real = app.tiers._scroll_update
-        app.tiers._scroll_update = lambda size: (updates.append(size), real(size))  # type: ignore[method-assign]
+        drawn: list[int] = []
+        real = app.tiers.row_text
+        app.tiers.row_text = lambda line: (drawn.append(line), real(line))[1]  # type: ignore[method-assign]
         for n in range(3):
             await app.query_one("#conversation-log").mount(Static(f"line {n}"))
             await pilot.pause()
-        assert updates == []
-        app.tiers.root.add_leaf("one more line")  # the tree's own size changes: its scrollbar must follow
-        await until(pilot, lambda: bool(updates), what="the tree's scrollbar to follow its new line")
+        assert drawn == []
+        await pilot.press("j")  # the cursor's move draws the two lines it changes
+        await until(pilot, lambda: bool(drawn), what="the cursor's lines drawn")
+        assert len(set(drawn)) <= 2

@@ -56,9 +56,10 @@ async def test_a_click_on_a_skill_selects_it_and_enter_runs_it(tmp_path: Path) -
     app = served_app(tmp_path, None)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        node = next(n for n in app.tiers._by_path.values() if n.data.skill and n.data.skill.name == "release-notes")
-        # The node's row, below the tree's top rule (its gutter).
-        await pilot.click("#tiers", offset=(4, app.tiers.styles.gutter.top + node.line - round(app.tiers.scroll_y)))
+        tree = app.tiers
+        line = next(n for n in range(tree.last_line + 1) if tree.row_text(n).plain == "├ release-notes")
+        # The row, below the tree's top rule (its gutter).
+        await pilot.click("#tiers", offset=(4, tree.styles.gutter.top + line - round(tree.scroll_y)))
         await until(pilot, lambda: _selected(app) == "release-notes", what="the click to move the cursor")
         await pilot.pause()
         assert app.runner is None and app.query_one(TabbedContent).active == "details", "a click sent nothing"
@@ -263,9 +264,10 @@ async def test_the_key_list_spells_keys_one_way_and_says_what_enter_does(tmp_pat
         sections = dict(app.screen.sections)
         keys = [key for rows in sections.values() for key, _ in rows]
         assert not [k for k in keys if "^" in k or "esc" in k.split()], keys
-        assert ("enter", "Run the selected skill (forked if it says context: fork); a click only selects") in sections[
-            "Tiers tree"
-        ]
+        assert (
+            "enter",
+            "Run the selected skill (forked if it says context: fork), or open a tier; a click only selects",
+        ) in sections["Tiers tree"]
         assert ("enter", "Go to the diagnostic's skill") in sections["Diagnostics pane"]
         conversation = dict(sections["Conversation tab"])
         assert conversation["escape"] == "Cancel run" and conversation["ctrl+r"] == "Retry"

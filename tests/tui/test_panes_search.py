@@ -3,7 +3,7 @@ result is previewed in the details pane while the search stays open (issue 17)."
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tui.app import SkilldeckApp
 from tui.widgets.search import ResultsList, SearchBox
@@ -50,3 +50,17 @@ async def test_the_highlighted_result_previews_in_details_and_escape_goes_back(a
         await pilot.press("escape")
         assert not box.display
         await until(pilot, lambda: "/security-review" in _title(app), what="back on the skill selected before searching")
+
+
+async def test_the_search_field_opened_again_shows_what_is_typed_from_its_first_letter(app: SkilldeckApp) -> None:
+    """Closed with a query in it, the field kept a column of sideways scroll: typed `godot`, it showed `odot`."""
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        field = app.query_one("#search-input", Input)
+        for _ in range(2):
+            await pilot.press("slash", *"godot")
+            await until(pilot, lambda: field.value == "godot", what="the query")
+            await pilot.pause()
+            shown = "".join(segment.text for segment in field.render_line(0))
+            assert shown.startswith("godot"), repr(shown)
+            await pilot.press("escape")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.style import Style
+from rich.text import Text
 from textual.color import Color
 from textual.widget import Widget
 from textual.widgets import TabbedContent
@@ -13,7 +13,6 @@ from textual.widgets import TabbedContent
 from engine import Severity
 from tui.app import SkilldeckApp
 from tui.screens.help import HelpScreen
-from tui.widgets import tiers
 from tui.widgets.tiers import TiersTree
 
 from .conftest import demo_app, loaded, served_app, until
@@ -65,16 +64,25 @@ async def test_the_focused_pane_shows_in_dark_and_light_themes(tmp_path: Path) -
 
 
 def _rows(tree: TiersTree) -> list[str]:
-    return [tree.get_node_at_line(line).label.plain for line in range(tree.last_line + 1)]  # type: ignore[union-attr]
+    return [tree.row_text(line).plain for line in range(tree.last_line + 1)]
+
+
+def _tier_line(tree: TiersTree, plugin: str | None = None, label: str | None = None) -> int:
+    """The line of the tier of `plugin` (or with `label`)."""
+    for line in range(tree.last_line + 1):
+        data = tree.data_at(line)
+        if data is not None and data.skill is None and (data.source.plugin == plugin if plugin else data.source.label == label):
+            return line
+    raise AssertionError(f"no tier {plugin or label}")
 
 
 async def test_plugin_rows_show_the_bare_skill_name(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        tier = next(n for n in app.tiers.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
-        names = [child.label.plain for child in tier.children]  # type: ignore[union-attr]
-        assert names == ["changelog", "format-check"], names
+        tree = app.tiers
+        line = _tier_line(tree, plugin="demo-tools")
+        assert _rows(tree)[line + 1 : line + 3] == ["├ changelog", "└ format-check"]
 
 
 async def test_collapse_all_expand_all_keep_the_cursor(tmp_path: Path) -> None:
@@ -89,9 +97,9 @@ async def test_collapse_all_expand_all_keep_the_cursor(tmp_path: Path) -> None:
         lines = tree.last_line
         await pilot.press("minus")
         await pilot.pause()
-        assert tree.last_line + 1 == len(tree.root.children)
+        assert tree.last_line + 1 == len(tree.tiers)
         assert tree.current is not None and tree.current.skill is None and tree.current.source == skill.source
-        assert all(line.startswith("▶") for line in (tree.render_label(n, Style(), Style()).plain for n in tree.root.children))
+        assert all(line.startswith("▶") for line in _rows(tree))
         await pilot.press("plus")
         await pilot.pause()
         assert tree.last_line == lines
@@ -100,12 +108,12 @@ async def test_collapse_all_expand_all_keep_the_cursor(tmp_path: Path) -> None:
         await pilot.press("minus", "equals_sign")
         await pilot.pause()
         assert tree.last_line == lines
-        # A reload keeps the tiers the user collapsed.
-        first = tree.root.children[0]
-        first.collapse()
+        # A reload keeps the tiers the user closed (space on a tier's line closes it).
+        await pilot.press("g", "space")
+        assert not tree.tiers[0].is_open
         tree.show_view(app.view, app.paths, None)  # type: ignore[arg-type]
         await pilot.pause()
-        assert not tree.root.children[0].is_expanded and tree.root.children[1].is_expanded
+        assert not tree.tiers[0].is_open and tree.tiers[1].is_open
 
 
 async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
@@ -118,14 +126,13 @@ async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
         await pilot.press("t")
         await pilot.pause()
         assert tree.filter == "errors" and "errors" in str(tree.border_title)
-        skills = [n.data.skill for n in tree._by_path.values() if n.data is not None and n.data.skill is not None]
+        skills = tree.shown_skills()
         assert skills and all(view.worst(s.path) is Severity.ERROR for s in skills)
         assert len(_rows(tree)) < len(everything)
         await pilot.press("t")
         await pilot.pause()
         assert tree.filter == "problems"
-        skills = [n.data.skill for n in tree._by_path.values() if n.data is not None and n.data.skill is not None]
-        assert {view.worst(s.path) for s in skills} == {Severity.ERROR, Severity.WARNING}
+        assert {view.worst(s.path) for s in tree.shown_skills()} == {Severity.ERROR, Severity.WARNING}
         await pilot.press("t")
         await pilot.pause()
         assert tree.filter == "all" and tree.border_title == "1 Tiers" and _rows(tree) == everything
@@ -164,10 +171,11 @@ async def test_80x24_reads_whole(tmp_path: Path) -> None:
         assert keys.region.width > 0 and keys.region.right <= 80
         # A label cut by the pane ends in an ellipsis and fits its line.
         tree = app.tiers
+        room = tree.scrollable_content_region.width
         cut = 0
-        for node in tree.root.children:
-            text = tree.render_label(node, Style(), Style())
-            assert text.cell_len <= tree.label_room(node)
+        for line in range(tree.last_line + 1):
+            text = tree.row_text(line)
+            assert text.cell_len <= room
             cut += text.plain.endswith("…")
         assert cut
     wide = demo_app(tmp_path / "demo")
@@ -181,38 +189,66 @@ async def test_plugin_header_path_is_cut_in_its_middle(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
         tree = app.tiers
-        node = next(n for n in tree.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
-        whole = node.label.plain
+        line = _tier_line(tree, plugin="demo-tools")
+        whole = str(app.paths(tree.tiers[tree.row_at(line)[0]].tier.source.root))  # type: ignore[index]
         assert whole.endswith("<demo>/plugins/demo-tools")
-        shown = tree.render_label(node, Style(), Style()).plain
-        assert len(shown) == tree.label_room(node)
+        shown = tree.row_text(line).plain
+        assert len(shown) == tree.scrollable_content_region.width
         head, _, tail = shown.partition("…")
         assert head.startswith("▼ plugin demo-tools  2 skills  <") and whole.endswith("/demo-tools")
         assert len(tail) >= 8 and whole.endswith(tail)
 
 
-async def test_a_big_catalog_opens_with_its_tiers_closed(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Above BIG skills a tier's rows are added only when it opens: a load, a filter key, collapse
-    all cost the tiers, not every skill."""
-    monkeypatch.setattr(tiers, "BIG", 3)
+async def test_tiers_open_and_close_by_key_and_click_and_a_search_opens_a_closed_one(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         tree = app.tiers
-        opened = [n for n in tree.root.children if n.is_expanded]
-        assert len(opened) == 1 and tree.current is not None and tree.current.skill is not None
-        assert all(not n.children for n in tree.root.children if not n.is_expanded)
-        # Opening a tier (enter on it) adds its rows.
-        project = next(n for n in tree.root.children if n.data is not None and n.data.source.label == "project")
-        tree.move_cursor(project)
+        project = _tier_line(tree, label="project")
+        tree.move_to(project)
         await pilot.press("enter")
-        await until(pilot, lambda: len(project.children) == 6, what="the project tier's rows")
+        assert _rows(tree)[project].startswith("▶ project"), "enter on a tier closes it"
+        await pilot.press("enter")
+        assert _rows(tree)[project + 1 : project + 7][-1].startswith("└ research"), "and opens it again"
+        await pilot.press("j", "left")
+        assert tree.cursor_line == project and _rows(tree)[project].startswith("▶"), "left on a skill closes its tier"
+        await pilot.press("right")
+        assert _rows(tree)[project].startswith("▼")
+        # A click on a tier's line opens or closes it; on a skill it only moves the cursor.
+        await pilot.click(TiersTree, offset=(3, project - int(tree.scroll_offset.y) + 1))
+        assert _rows(tree)[project].startswith("▶") and tree.cursor_line == project
         # Going to a skill of a closed tier opens it.
-        plugin = next(n for n in tree.root.children if n.data is not None and n.data.source.plugin == "demo-tools")
+        await pilot.press("minus")
         skill = next(s for s in app.view.catalog.skills.values() if s.name == "demo-tools:changelog")  # type: ignore[union-attr]
         app.go_to_path(skill.path)
         await until(pilot, lambda: tree.current is not None and tree.current.skill == skill, what="the plugin skill")
-        assert plugin.is_expanded
-        await pilot.press("plus")
+        assert tree.tiers[tree.row_at(tree.cursor_line)[0]].is_open  # type: ignore[index]
+
+
+async def test_a_big_catalog_draws_only_what_is_on_screen(tmp_path: Path) -> None:
+    """Every tier open at any size: a row is made only while it is drawn, so the tree holds no
+    widget, node or label per skill (the old Tree held four objects per row and its tiers started
+    closed above 2,000 skills). make bench measures the keys at 15,000."""
+    from tests.bench.bench_catalog import make_tree
+
+    locations = make_tree(tmp_path / "big", 3_000)
+    app = SkilldeckApp(locations, blink=False, watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.loaded_once, timeout=120, what="the big catalog")
+        tree = app.tiers
+        assert all(t.is_open for t in tree.tiers) and tree.last_line + 1 >= 3_000
+        drawn: list[int] = []
+        real = tree.row_text
+
+        def counting(line: int) -> Text:
+            drawn.append(line)
+            return real(line)
+
+        tree.row_text = counting  # type: ignore[method-assign]
+        await pilot.press("G")
         await pilot.pause()
-        assert all(n.is_expanded and n.children for n in tree.root.children if n.data and n.data.source.label != "managed")
+        assert tree.cursor_line == tree.last_line
+        height = tree.scrollable_content_region.height
+        # The screen it left (drawn again as it scrolled away) and the one it reached: nothing between.
+        assert drawn and all(line < height or line > tree.last_line - height for line in drawn), sorted(set(drawn))
+        assert tree.last_line in drawn

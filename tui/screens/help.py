@@ -58,8 +58,9 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
             "Tiers tree",
             [
                 *move,
-                ("enter", "Run the selected skill (forked if it says context: fork); a click only selects"),
-                *key_rows(TiersTree.BINDINGS[len(VIM_BINDINGS) :]),
+                ("enter", "Run the selected skill (forked if it says context: fork), or open a tier; a click only selects"),
+                ("space left right", "Open or close the tier"),
+                *key_rows([b for b in TiersTree.BINDINGS if isinstance(b, Binding) and (b.id or "").startswith("tiers.")]),
             ],
         ),
         (

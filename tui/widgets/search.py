@@ -155,9 +155,11 @@ class SearchBox(Vertical):
         field = self.query_one(Input)
         field.cursor_blink = blink
         field.value = ""
+        # Closed with a query in it, the field kept its sideways scroll (one column when hidden at
+        # width 0): opened again, `godot` showed as `odot`. An empty field starts at its left edge.
+        field.scroll_to(x=0, animate=False, immediate=True)
         tree = self._tree
-        node = tree.cursor_node if tree is not None else None
-        data = node.data if node is not None else None
+        data = tree.current if tree is not None else None
         self._origin = data.skill.path if data is not None and data.skill is not None else (tree.cursor_line if tree else None)
         self._show([])
         field.focus()

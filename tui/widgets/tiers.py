@@ -1,23 +1,31 @@
 """The tiers tree: sources in precedence order, their skills, and the shadowed ones dimmed.
 
+Drawn a line at a time (Textual's line API on a ScrollView): a row exists only while it is on
+screen, so a 15,000-skill catalog costs what the screen shows, and a key what one or two lines
+cost. Each tier keeps its rows as the catalog view holds them; where a line is comes from the
+tiers' start lines (one per tier, found by bisection), never from a per-skill widget or node.
+
 Names, plugin labels and folders come from files: each goes through `printable` (tui/untrusted.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
-from textual.widgets import Tree
-from textual.widgets.tree import NodeID, TreeNode
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from engine import Severity, Shadowed, Skill, Source, printable
 
 from ..view import CatalogView, PathDisplay, TierView
-from .navigation import NavTree
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,33 +109,64 @@ def shadow_label(entry: Shadowed) -> Text:
     )
 
 
-# Above this many skills the tree opens with its tiers closed (the cursor's open).
-BIG = 2000
-
-
 @dataclass(frozen=True, slots=True)
 class Rows:
-    """A tier's rows as the filter leaves them."""
+    """A tier's rows as the filter leaves them: its skills, the held-back ones, the shadowed ones."""
 
-    skills: list[Skill]
-    deferred: list[Skill]
-    shadowed: list[Shadowed]
+    skills: Sequence[Skill]
+    deferred: Sequence[Skill]
+    shadowed: Sequence[Shadowed]
 
-    def paths(self) -> list[Path]:
-        return [s.path for s in self.skills] + [s.path for s in self.deferred] + [e.skill.path for e in self.shadowed]
+    def __len__(self) -> int:
+        return len(self.skills) + len(self.deferred) + len(self.shadowed)
+
+    def paths(self) -> Iterator[Path]:
+        yield from (s.path for s in self.skills)
+        yield from (s.path for s in self.deferred)
+        yield from (e.skill.path for e in self.shadowed)
+
+    def data(self, source: Source, index: int) -> tuple[NodeData, str]:
+        """The `index`th row's data, and its kind (skill, deferred, shadowed)."""
+        if index < len(self.skills):
+            return NodeData(source, self.skills[index]), "skill"
+        index -= len(self.skills)
+        if index < len(self.deferred):
+            return NodeData(source, self.deferred[index]), "deferred"
+        entry = self.shadowed[index - len(self.deferred)]
+        return NodeData(source, entry.skill, entry), "shadowed"
 
 
-def _key(source: Source) -> tuple[str, str]:
-    # A tier as the next snapshot names it (`order` moves when a tier appears above it).
-    return (source.kind.value, str(source.root))
+@dataclass(slots=True)
+class TierRows:
+    tier: TierView
+    rows: Rows
+    is_open: bool
+
+    @property
+    def key(self) -> tuple[str, str]:
+        # A tier as the next snapshot names it (`order` moves when a tier appears above it).
+        return (self.tier.source.kind.value, str(self.tier.source.root))
+
+    @property
+    def lines(self) -> int:
+        return 1 + (len(self.rows) if self.is_open else 0)
 
 
-class TiersTree(NavTree[NodeData]):
-    """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays put, and so
-    do the tiers the user collapsed."""
+class TiersTree(ScrollView, can_focus=True):
+    """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays on its
+    skill, and the tiers the user closed stay closed."""
 
-    BINDINGS = [
-        *NavTree.BINDINGS,
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="nav.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="nav.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False, id="nav.first"),
+        Binding("end,G", "last", "Last", show=False, id="nav.last"),
+        Binding("enter", "choose", "Run", show=False),
+        Binding("space", "toggle_tier", "Open or close the tier", show=False),
+        Binding("left", "close_tier", "Close the tier", show=False),
+        Binding("right", "open_tier", "Open the tier", show=False),
         Binding("f", "app.run_fork", "Fork", id="tiers.fork"),
         Binding("a", "app.run_with_args", "Run with args", id="tiers.args"),
         Binding("minus", "collapse_all", "Collapse all", key_display="-", id="tiers.collapse_all"),
@@ -135,105 +174,109 @@ class TiersTree(NavTree[NodeData]):
         Binding("equals_sign", "expand_all", "Expand all", key_display="=", show=False, id="tiers.expand_all2"),
         Binding("t", "cycle_filter", "Filter", id="tiers.filter"),
     ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"tiers--cursor", "tiers--guides", "tiers--tier"}
+    DEFAULT_CSS = """
+    TiersTree {
+        background: $surface;
+        & > .tiers--guides { color: $surface-lighten-2; }
+        & > .tiers--cursor { background: $block-cursor-blurred-background; text-style: $block-cursor-blurred-text-style; }
+        &:focus > .tiers--cursor {
+            color: $block-cursor-foreground;
+            background: $block-cursor-background;
+            text-style: $block-cursor-text-style;
+        }
+        &:focus > .tiers--guides { color: $surface-lighten-3; }
+    }
+    """
+
+    class Highlighted(Message):
+        """The cursor is on another row (or the rows changed under it): `data` is None when empty."""
+
+        def __init__(self, tree: TiersTree, data: NodeData | None) -> None:
+            super().__init__()
+            self.tree, self.data = tree, data
+
+        @property
+        def control(self) -> TiersTree:
+            return self.tree
+
+    class Chosen(Message):
+        """enter on a skill's row: run it."""
+
+        def __init__(self, tree: TiersTree, data: NodeData) -> None:
+            super().__init__()
+            self.tree, self.data = tree, data
+
+        @property
+        def control(self) -> TiersTree:
+            return self.tree
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__("tiers", **kwargs)
-        self._by_path: dict[Path, TreeNode[NodeData]] = {}
-        # Each tier header's folder, by node, to cut in its middle when the line is too narrow.
-        self._tier_paths: dict[int, str] = {}
-        # Whether each tier was open, kept across snapshots and filters; the rows of the closed
-        # ones, not yet in the tree, and which closed tier holds each of their paths.
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._tiers: list[TierRows] = []
+        # The first line of each tier, for bisection; rebuilt when a tier opens or closes.
+        self._starts: list[int] = []
+        self._lines = 0
+        # Whether each tier was open, kept across snapshots and filters.
         self._open: dict[tuple[str, str], bool] = {}
-        self._pending: dict[NodeID, Rows] = {}
-        self._closed_paths: dict[Path, TreeNode[NodeData]] = {}
         self._view: CatalogView | None = None
         self._paths: PathDisplay | None = None
+        # Where each shown path is: (tier index, row index), built once per snapshot or filter.
+        self._where: dict[Path, tuple[int, int]] = {}
+        self._cursor = 0
+        self._announced: NodeData | None = None
         self.filter = "all"
-        self._shown = "all"  # the filter the rows in the tree were made with
+        self._shown = "all"  # the filter the rows were made with
         self.border_title = "1 Tiers"
 
+    # The rows ---------------------------------------------------------------------------------
     def show_view(self, view: CatalogView, paths: PathDisplay, keep: Path | None) -> None:
         self._view, self._paths = view, paths
         self._fill(keep)
 
     def _fill(self, keep: Path | None) -> None:
-        view, paths = self._view, self._paths
-        if view is None or paths is None:
+        view = self._view
+        if view is None:
             return
-        self._remember_open()
-        # A big catalog opens with its tiers closed (but the cursor's): a tier's rows are added
-        # only when it opens, so a load or a filter key costs the tiers, not every skill.
-        default_open = self.filter != "all" or len(view.catalog.skills) <= BIG
-        # Tree.clear keeps the old cursor node; reset it so moving back to the same line
-        # still announces the new node (and the details show the new snapshot).
-        self.clear()
-        self.cursor_line = -1
-        self._by_path = {}
-        self._tier_paths = {}
-        self._pending = {}
-        self._closed_paths = {}
+        if self._shown == "all" and self._tiers:
+            # Only the whole tree says which tiers the user opened (a filtered one opens them all).
+            self._open = {t.key: t.is_open for t in self._tiers}
         wanted = self._wanted(view)
         self._shown = self.filter
+        tiers: list[TierRows] = []
         for tier in view.tiers:
             if self.filter == "all":
-                rows = Rows(list(tier.skills), list(tier.deferred), list(tier.shadowed))
+                rows = Rows(tier.skills, tier.deferred, tier.shadowed)
             else:
                 rows = Rows(
                     [s for s in tier.skills if wanted(s.path)],
                     [s for s in tier.deferred if wanted(s.path)],
                     [e for e in tier.shadowed if wanted(e.skill.path)],
                 )
-            if self.filter != "all" and not (rows.skills or rows.deferred or rows.shadowed or self._tier_wanted(tier)):
-                continue
+                if not (len(rows) or self._tier_wanted(tier)):
+                    continue
+            entry = TierRows(tier, rows, True)
             # A filtered tree is short: every tier in it is open.
-            expand = default_open if self.filter != "all" else self._open.get(_key(tier.source), default_open)
-            node = self.root.add(tier_label(tier, paths), NodeData(tier.source), expand=expand)
-            self._tier_paths[node.id] = tier_path(tier, paths)
-            if expand:
-                self._add_rows(node, rows)
-            else:
-                self._pending[node.id] = rows
-                for path in rows.paths():
-                    self._closed_paths[path] = node
+            entry.is_open = self._open.get(entry.key, True) if self.filter == "all" else True
+            tiers.append(entry)
+        self._tiers = tiers
+        self._where = {path: (t, i) for t, entry in enumerate(tiers) for i, path in enumerate(entry.rows.paths())}
+        self._relayout()
         if keep is None or not self.select_path(keep):
-            if not self._by_path:
-                # Every tier closed: the first with a row opens, for the cursor to start on.
-                first_tier = next((n for n in self.root.children if n.id in self._pending and self._pending[n.id].paths()), None)
-                if first_tier is not None:
-                    self._open_tier(first_tier)
-                    first_tier.expand()
-            first = next(iter(self._by_path.values()), None)
-            if first is not None:
-                self.call_after_refresh(self.move_cursor, first)
+            # The first skill of an open tier, else the first line.
+            self._cursor = -1
+            first = next((t for t, entry in enumerate(tiers) if entry.is_open and len(entry.rows)), None)
+            self.move_to(self._starts[first] + 1 if first is not None else 0)
+        self._announce(force=True)
 
-    def _remember_open(self) -> None:
-        # Only the whole tree says which tiers the user opened (a filtered one opens them all).
-        if self._shown == "all" and self.root.children:
-            self._open = {_key(n.data.source): n.is_expanded for n in self.root.children if n.data is not None}
-
-    def _add_rows(self, node: TreeNode[NodeData], rows: Rows) -> None:
-        view = self._view
-        assert view is not None and node.data is not None
-        source = node.data.source
-        for skill in rows.skills:
-            self._by_path[skill.path] = node.add_leaf(skill_label(skill, view), NodeData(source, skill))
-        for skill in rows.deferred:
-            self._by_path[skill.path] = node.add_leaf(deferred_label(skill), NodeData(source, skill))
-        for entry in rows.shadowed:
-            self._by_path[entry.skill.path] = node.add_leaf(shadow_label(entry), NodeData(source, entry.skill, entry))
-
-    def _open_tier(self, node: TreeNode[NodeData]) -> None:
-        """A closed tier's rows, added the first time it opens."""
-        rows = self._pending.pop(node.id, None)
-        if rows is not None:
-            for path in rows.paths():
-                self._closed_paths.pop(path, None)
-            self._add_rows(node, rows)
-
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
-        # enter, space or a click opened a tier (expand all and select_path add the rows first).
-        if event.node.id in self._pending:
-            self._open_tier(event.node)
+    def _relayout(self) -> None:
+        starts, line = [], 0
+        for entry in self._tiers:
+            starts.append(line)
+            line += entry.lines
+        self._starts, self._lines = starts, line
+        self.virtual_size = Size(self.scrollable_content_region.width, line)
+        self.refresh()
 
     def _wanted(self, view: CatalogView) -> Callable[[Path], bool]:
         if self.filter == "errors":
@@ -246,6 +289,148 @@ class TiersTree(NavTree[NodeData]):
         # A tier whose errors are in files that load no skill still shows, with its counts.
         return bool(tier.errors) if self.filter == "errors" else bool(tier.errors or tier.warnings)
 
+    def row_at(self, line: int) -> tuple[int, int] | None:
+        """(tier index, row index) of a line; row -1 is the tier's own line."""
+        if not 0 <= line < self._lines:
+            return None
+        t = bisect_right(self._starts, line) - 1
+        return t, line - self._starts[t] - 1
+
+    def line_of(self, path: Path) -> int | None:
+        where = self._where.get(path)
+        if where is None or not self._tiers[where[0]].is_open:
+            return None
+        return self._starts[where[0]] + 1 + where[1]
+
+    def data_at(self, line: int) -> NodeData | None:
+        at = self.row_at(line)
+        if at is None:
+            return None
+        entry = self._tiers[at[0]]
+        return NodeData(entry.tier.source) if at[1] < 0 else entry.rows.data(entry.tier.source, at[1])[0]
+
+    @property
+    def tiers(self) -> list[TierRows]:
+        return self._tiers
+
+    @property
+    def last_line(self) -> int:
+        return self._lines - 1
+
+    @property
+    def current(self) -> NodeData | None:
+        return self.data_at(self._cursor)
+
+    @property
+    def cursor_line(self) -> int:
+        return self._cursor
+
+    @cursor_line.setter
+    def cursor_line(self, line: int) -> None:
+        self.move_to(line)
+
+    def shown_skills(self) -> list[Skill]:
+        """Every skill with a row (open or closed tier), in order: what the filter left."""
+        return [e.skill for t in self._tiers for e in (t.rows.data(t.tier.source, i)[0] for i in range(len(t.rows))) if e.skill]
+
+    # Moving ---------------------------------------------------------------------------------
+    def move_to(self, line: int, scroll: bool = True) -> None:
+        line = max(0, min(line, self._lines - 1))
+        old, self._cursor = self._cursor, line
+        if old != line:
+            self._refresh_line(old)
+            self._refresh_line(line)
+        if scroll:
+            self.scroll_to_region(Region(0, line, 1, 1), animate=False, force=True, immediate=True)
+        self._announce()
+
+    def _refresh_line(self, line: int) -> None:
+        y = line - int(self.scroll_offset.y)
+        if 0 <= y < self.scrollable_content_region.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def _announce(self, force: bool = False) -> None:
+        data = self.current
+        if force or data != self._announced:
+            self._announced = data
+            self.post_message(self.Highlighted(self, data))
+
+    def select_path(self, path: Path) -> bool:
+        """Put the cursor on a skill's row, opening its tier; False when no row shows it."""
+        where = self._where.get(path)
+        if where is None:
+            return False
+        if not self._tiers[where[0]].is_open:
+            self._tiers[where[0]].is_open = True
+            self._relayout()
+        line = self.line_of(path)
+        assert line is not None
+        self.move_to(line)
+        return True
+
+    def action_cursor(self, step: int) -> None:
+        self.move_to(self._cursor + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(self._lines - 1)
+
+    # Opening and closing tiers ----------------------------------------------------------------
+    def _set_open(self, t: int, is_open: bool) -> None:
+        if self._tiers[t].is_open != is_open:
+            self._tiers[t].is_open = is_open
+            self._relayout()
+
+    def action_toggle_tier(self) -> None:
+        at = self.row_at(self._cursor)
+        if at is not None and at[1] < 0:
+            self._set_open(at[0], not self._tiers[at[0]].is_open)
+
+    def action_open_tier(self) -> None:
+        at = self.row_at(self._cursor)
+        if at is not None and at[1] < 0:
+            self._set_open(at[0], True)
+
+    def action_close_tier(self) -> None:
+        at = self.row_at(self._cursor)
+        if at is None:
+            return
+        self._set_open(at[0], False)
+        self.move_to(self._starts[at[0]])
+
+    def action_choose(self) -> None:
+        data = self.current
+        if data is None:
+            return
+        if data.skill is None:
+            self.action_toggle_tier()
+        else:
+            self.post_message(self.Chosen(self, data))
+
+    def action_collapse_all(self) -> None:
+        """Every tier closed, the cursor on its tier's line."""
+        at = self.row_at(self._cursor)
+        for entry in self._tiers:
+            entry.is_open = False
+        self._relayout()
+        if at is not None:
+            self.move_to(self._starts[at[0]])
+
+    def action_expand_all(self) -> None:
+        data = self.current
+        for entry in self._tiers:
+            entry.is_open = True
+        self._relayout()
+        if data is not None and data.skill is not None and self.select_path(data.skill.path):
+            return
+        tier = next((t for t, e in enumerate(self._tiers) if data is not None and e.tier.source == data.source), None)
+        self.move_to(self._starts[tier] if tier is not None else 0)
+
     def action_cycle_filter(self) -> None:
         names = list(FILTERS)
         self.filter = names[(names.index(self.filter) + 1) % len(names)]
@@ -253,72 +438,80 @@ class TiersTree(NavTree[NodeData]):
         self.border_title = f"1 Tiers · {shown}" if shown else "1 Tiers"
         current = self.current
         self._fill(current.skill.path if current is not None and current.skill is not None else None)
-        if self.filter != "all" and not self._by_path:
+        if self.filter != "all" and not self._where:
             self.app.notify(f"No {shown}", title="Filter")
 
-    def action_collapse_all(self) -> None:
-        """Every tier closed: one flag per tier, and the tree's next layout walks only the tiers."""
-        current = self.cursor_node
-        tier = current.parent if current is not None and current.parent is not self.root else current
-        # The cursor's skill is about to be hidden; its stale line must not be announced.
-        self.cursor_line = -1
-        for node in self.root.children:
-            if node.is_expanded:
-                node.collapse()
-        if tier is not None:
-            self._place(tier)
-
-    def action_expand_all(self) -> None:
-        current = self.cursor_node
-        self.cursor_line = -1
-        for node in self.root.children:
-            if not node.is_expanded and node.allow_expand:
-                self._open_tier(node)
-                node.expand()
-        if current is not None:
-            self._place(current)
-
-    def _place(self, node: TreeNode[NodeData]) -> None:
-        self.last_line  # noqa: B018 - lays the lines out again, so that node.line is where it now is
-        self.move_cursor(node)
-        self.scroll_to_node(node, animate=False)
-
-    def fit_label(self, node: TreeNode[NodeData], text: Text, room: int) -> Text:
-        path = self._tier_paths.get(node.id)
-        start = len(text) - len(path) if path else 0
-        if path and text.plain.endswith(path) and text[:start].cell_len + 8 <= room:
-            # A tier header: its folder is cut in the middle, so that its end still shows; slices
-            # of the label keep its styles (the cursor's among them).
-            head, tail = middle_cut_sizes(len(path), room - text[:start].cell_len)
-            mark = text[start + head : start + head + 1]
-            mark.plain = "…"
-            return text[: start + head] + mark + text[len(text) - tail :]
-        return super().fit_label(node, text, room)
-
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         # A click on a skill only puts the cursor on it: running one sends a (paid) request, which
-        # takes enter. Tree's own click (it selects, which runs) still opens and closes tiers.
-        meta = event.style.meta
-        line = meta.get("line")
-        if isinstance(line, int) and not meta.get("toggle", False):
-            node = self.get_node_at_line(line)
-            if node is not None and node.data is not None and node.data.skill is not None:
-                event.prevent_default()
-                self.cursor_line = line
+        # takes enter. A click on a tier opens or closes it.
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        line = offset.y + int(self.scroll_offset.y)
+        at = self.row_at(line)
+        if at is None:
+            return
+        self.move_to(line, scroll=False)
+        if at[1] < 0:
+            self._set_open(at[0], not self._tiers[at[0]].is_open)
 
-    def select_path(self, path: Path) -> bool:
-        closed = self._closed_paths.get(path)
-        if closed is not None:
-            self._open_tier(closed)
-        node = self._by_path.get(path)
-        if node is None:
-            return False
-        if node.parent is not None and not node.parent.is_expanded:
-            node.parent.expand()
-        self.call_after_refresh(self.move_cursor, node)
-        return True
+    # Drawing ----------------------------------------------------------------------------------
+    def row_text(self, line: int) -> Text:
+        """A line's text as drawn, before the cursor's style: guides, then the label fitted to the
+        width."""
+        at = self.row_at(line)
+        view, paths = self._view, self._paths
+        if at is None or view is None or paths is None:
+            return Text()
+        t, index = at
+        entry = self._tiers[t]
+        room = self.scrollable_content_region.width
+        if index < 0:
+            label = tier_label(entry.tier, paths)
+            return fit_tier(Text("▼ " if entry.is_open else "▶ ", "bold") + label, tier_path(entry.tier, paths), room)
+        data, kind = entry.rows.data(entry.tier.source, index)
+        assert data.skill is not None
+        if kind == "skill":
+            label = skill_label(data.skill, view)
+        elif kind == "deferred":
+            label = deferred_label(data.skill)
+        else:
+            assert data.shadow is not None
+            label = shadow_label(data.shadow)
+        guide = "└ " if index == len(entry.rows) - 1 else "├ "
+        text = Text(guide, self.get_component_rich_style("tiers--guides", partial=True)) + label
+        if room and text.cell_len > room:
+            text.truncate(room, overflow="ellipsis")
+        return text
 
-    @property
-    def current(self) -> NodeData | None:
-        node = self.cursor_node
-        return node.data if node is not None else None
+    def render_line(self, y: int) -> Strip:
+        line = y + int(self.scroll_offset.y)
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if line >= self._lines:
+            return Strip.blank(width, base)
+        text = self.row_text(line)
+        if line == self._cursor:
+            text.stylize(self.get_component_rich_style("tiers--cursor", partial=True))
+        elif self.row_at(line) is not None and self.row_at(line)[1] < 0:  # type: ignore[index]
+            text.stylize(self.get_component_rich_style("tiers--tier", partial=True))
+        segments = list(text.render(self.app.console))
+        return Strip(segments).apply_style(base).crop_extend(0, width, base)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, self._lines)
+
+
+def fit_tier(text: Text, path: str, room: int) -> Text:
+    """A tier's line too long for `room` cells: its folder is cut in the middle, so that its end
+    still shows (slices of the label keep their styles); failing that, the end is cut."""
+    if not room or text.cell_len <= room:
+        return text
+    start = len(text) - len(path)
+    if path and text.plain.endswith(path) and text[:start].cell_len + 8 <= room:
+        head, tail = middle_cut_sizes(len(path), room - text[:start].cell_len)
+        mark = text[start + head : start + head + 1]
+        mark.plain = "…"
+        return text[: start + head] + mark + text[len(text) - tail :]
+    text.truncate(room, overflow="ellipsis")
+    return text
