@@ -116,7 +116,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         render.err.print("[yellow]stopped: the report below is partial[/]")
         report = evalrun.report()
     if args.json:
-        _dump(report.to_dict())
+        _dump(report.to_dict(full=True))
     else:
         show(report)
     return 0 if report.all_met else 1
@@ -207,7 +207,8 @@ def show(report: EvalReport) -> None:
         for detail in misses:
             assert detail.outcome is not None
             case = detail.request.case
-            where = f"expected {case.expected_label}, went to {detail.outcome.label}"
+            said = f' (said: "{detail.outcome.text.strip()[:80]}")' if detail.outcome.text.strip() else ""
+            where = f"expected {case.expected_label}, went to {detail.outcome.label}{said}"
             out.print(Text(printable(f"✗ {case.id} run {detail.request.run}: {case.request!r} {where}")))
     if report.changes:
         out.rule("requests whose route changes when the skill's description is dropped", align="left")

@@ -9,6 +9,8 @@ from ..llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage
 
 # The model's words are kept for the detail view, cut here: a routing answer is a sentence or two.
 MAX_ANSWER_CHARS = 4_000
+# Longer than any skill's name (a label is at most 256 UTF-16 units); the model's input is not trusted.
+MAX_NAME_CHARS = 1_000
 NONE = "none"
 FAILED = "failed"
 
@@ -87,7 +89,7 @@ async def ask(backend: Backend, request: Request) -> RouteOutcome:
             if event.name == "Skill" and not called:
                 called = True
                 # A call cut short (max_tokens inside its input) names no skill: none was called.
-                name = "" if event.error else str(event.input.get("skill", "")).strip().removeprefix("/")
+                name = "" if event.error else str(event.input.get("skill", ""))[:MAX_NAME_CHARS].strip().removeprefix("/")
                 skill = name or None
             elif tool is None and event.name != "Skill":
                 tool = event.name[:200]
