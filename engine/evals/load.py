@@ -1,8 +1,10 @@
 """Finding and reading a project's eval files, and checking their skill names against the catalog.
 
-Where: `.claude/skill-evals.yaml` in the project, and beside each loaded skill's SKILL.md
-`evals.yaml` (skilldeck's format, `expect` defaulting to that skill) or `evals/evals.json`
-(skill-creator's trigger format). Each file is read through `read_regular` with a cap: a FIFO,
+Where: `.claude/skill-evals.yaml` in the project, and beside the SKILL.md of each loaded skill
+inside the project `evals.yaml` (skilldeck's format, `expect` defaulting to that skill) or
+`evals/evals.json` (skill-creator's trigger format). Skills from elsewhere (the user's, plugins')
+are left out unless named with `--file`: a plugin may ship skill-creator's evals, and a run in any
+project should not quietly pay for them. Each file is read through `read_regular` with a cap: a FIFO,
 a device or a huge file is a problem on that file, never a hang.
 """
 
@@ -50,7 +52,7 @@ class EvalSet:
 
 
 def eval_files(locations: Locations, catalog: Catalog) -> list[tuple[Path, str | None]]:
-    """Every eval file that exists: (path, the skill it sits beside or None)."""
+    """Every eval file of the project that exists: (path, the skill it sits beside or None)."""
     found: list[tuple[Path, str | None]] = []
     project_file = locations.project / PROJECT_FILE
     if project_file.exists():
@@ -59,11 +61,22 @@ def eval_files(locations: Locations, catalog: Catalog) -> list[tuple[Path, str |
         # A legacy command's folder holds many commands: a file there belongs to none of them.
         if skill.source.kind is SourceKind.BUNDLED or skill.path.name != "SKILL.md":
             continue
+        if not skill.path.is_relative_to(locations.project):
+            continue
         for name in BESIDE_SKILL:
             path = skill.path.parent / name
             if path.exists():
                 found.append((path, skill.name))
     return found
+
+
+def _beside(path: Path, catalog: Catalog) -> str | None:
+    """The skill a named file sits beside (`evals.yaml` next to its SKILL.md, or `evals/evals.json`)."""
+    folders = [path.parent, path.parent.parent] if path.parent.name == "evals" else [path.parent]
+    for skill in catalog.skills.values():
+        if skill.path.name == "SKILL.md" and skill.path.parent in folders:
+            return skill.name
+    return None
 
 
 def read_eval_file(path: Path, skill: str | None = None) -> tuple[list[EvalCase], list[EvalProblem]]:
@@ -88,7 +101,7 @@ def load_evals(locations: Locations, catalog: Catalog, paths: Sequence[Path] = (
     """The cases of `paths` (else of every eval file found), checked against the catalog: a name no
     skill has is an error (with the nearest name); a skill the model cannot call (not in the
     `listing`) is a warning, since such a request can never be met."""
-    sources = [(Path(p), None) for p in paths] if paths else eval_files(locations, catalog)
+    sources = [(Path(p), _beside(Path(p), catalog)) for p in paths] if paths else eval_files(locations, catalog)
     cases: list[EvalCase] = []
     problems: list[EvalProblem] = []
     for path, skill in sources:

@@ -64,6 +64,12 @@ def test_files_beside_a_skill_default_to_it_and_read_skill_creators_json(tree: T
     assert [(c.request, c.expect, c.avoid) for c in found.cases] == [
         ("ship it", "deploy", None), ("lint this", None, "deploy"), ("fix the lint", "lint", None), ("deploy now", None, "lint")]  # fmt: skip
     assert found.cases[3].line == 2
+    # A user's skill's eval file is read only when named: a run in any project should not pay for it.
+    tree.skill("mine", skill_text(name="mine", description="Mine."), tier="user")
+    write(tree.skills("user") / "mine" / "evals.yaml", "- do my thing\n")
+    assert len(_load(tree).cases) == 4
+    named = _load(tree, tree.skills("user") / "mine" / "evals.yaml")
+    assert named.ok and [(c.request, c.expect) for c in named.cases] == [("do my thing", "mine")]
     ws = Workspace(tree.locations())
     assert [(p.name, s) for p, s in eval_files(ws.locations, ws.load())] == [("evals.yaml", "deploy"), ("evals.json", "lint")]
 
