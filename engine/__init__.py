@@ -3,7 +3,8 @@
 The public face is this module: build a `Workspace` from `Locations`, `load()` it into a
 `Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see; start a run with
 `Workspace.session`, which tells its caller what happens through the RunEvent vocabulary
-(engine/runevents.py). The app and the CLI import nothing else of the engine (a test says so).
+(engine/runevents.py). The routing lab (engine/evals): `load_evals`, `plan_evals`, `EvalRun`,
+`what_if`. The app and the CLI import nothing else of the engine (a test says so).
 """
 
 from .catalog import Catalog
