@@ -3,7 +3,8 @@
 The public face is this module: build a `Workspace` from `Locations`, `load()` it into a
 `Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see; start a run with
 `Workspace.session`, which tells its caller what happens through the RunEvent vocabulary
-(engine/runevents.py). The app and the CLI import nothing else of the engine (a test says so).
+(engine/runevents.py). The routing lab (engine/evals): `load_evals`, `plan_evals`, `EvalRun`,
+`what_if`. The app and the CLI import nothing else of the engine (a test says so).
 """
 
 from .catalog import Catalog
@@ -13,6 +14,34 @@ from .conversation import Message, Transcript, parse_fork_result, state_dir
 from .demo import make_demo
 from .diagnostics import CODES
 from .diff import CatalogDiff
+from .evals import Change as EvalChange
+from .evals import (
+    CostActual,
+    CostEstimate,
+    DisableSkill,
+    EvalCache,
+    EvalCase,
+    EvalPlan,
+    EvalProblem,
+    EvalReport,
+    EvalRun,
+    EvalSet,
+    EvalStep,
+    RaiseBudget,
+    RouteOutcome,
+    RoutingRequest,
+    ShortenDescription,
+    SkillScore,
+    WhatIf,
+    compare_listings,
+    eval_files,
+    load_evals,
+    next_to_lose,
+    plan_evals,
+    run_evals,
+    what_if,
+)
+from .evals import Detail as EvalDetail
 from .expand import ExpansionError
 from .invoke import InvocationError, Prompt
 from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
@@ -53,9 +82,22 @@ __all__ = [
     "CompareRow",
     "Comparison",
     "ComparisonCache",
+    "CostActual",
+    "CostEstimate",
     "Decision",
     "Diagnostic",
+    "DisableSkill",
     "Emit",
+    "EvalCache",
+    "EvalCase",
+    "EvalChange",
+    "EvalDetail",
+    "EvalPlan",
+    "EvalProblem",
+    "EvalReport",
+    "EvalRun",
+    "EvalSet",
+    "EvalStep",
     "ExpansionError",
     "Failed",
     "Foreign",
@@ -71,8 +113,11 @@ __all__ = [
     "Permissions",
     "PlacedRule",
     "Prompt",
+    "RaiseBudget",
     "Request",
     "Result",
+    "RouteOutcome",
+    "RoutingRequest",
     "RunEvent",
     "Runner",
     "Sending",
@@ -80,7 +125,9 @@ __all__ = [
     "SettingsEditError",
     "Severity",
     "Shadowed",
+    "ShortenDescription",
     "Skill",
+    "SkillScore",
     "Source",
     "SourceKind",
     "Streamed",
@@ -88,26 +135,34 @@ __all__ = [
     "Trust",
     "Usage",
     "WatchHandle",
+    "WhatIf",
     "Why",
     "Workspace",
     "build_listing",
     "call_from_rule",
     "close_names",
+    "compare_listings",
     "compare_with_claude",
+    "eval_files",
     "find_claude",
     "json_printable",
+    "load_evals",
     "load_paths",
     "make_demo",
+    "next_to_lose",
     "offline_request",
     "parse_fork_result",
+    "plan_evals",
     "printable",
     "read_regular",
     "read_settings",
     "resolve_model",
     "run_environ",
+    "run_evals",
     "skill_files",
     "state_dir",
     "suggested_rule",
     "trace_why",
+    "what_if",
     "with_missing_skill_md",
 ]

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from .evals.demofile import DEMO_EVALS
 from .locations import Locations
 
 
@@ -216,6 +217,8 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         )
         + "\n"
     )
+    # Which skill the model should call for a few requests: `skilldeck --demo evals`.
+    (project / ".claude" / "skill-evals.yaml").write_text(DEMO_EVALS, encoding="utf-8")
     # skilldeck wrote this project itself: it is trusted, as if the user had accepted
     # Claude Code's trust dialog for it (engine/trust.py).
     (user.parent / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}) + "\n")

@@ -13,6 +13,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -105,6 +106,16 @@ class MessagesServer:
         self.finished: list[float] = []
         self._lock = threading.Lock()
         self.closing = threading.Event()
+        # Picks the reply from the request when no scripted reply is left (the routing lab's tests
+        # answer by the request's text, in whatever order concurrent requests arrive).
+        self.choose: Callable[[dict[str, Any]], Reply] | None = None
+        # Requests being answered now, and the most at once (measured here, not by timing).
+        self.in_flight = 0
+        self.max_in_flight = 0
+        # `gate(width, total)`: hold each request until `width` are in flight or `total` have
+        # arrived, so that a client sending more than `width` at once is seen doing it.
+        self._gate: tuple[int, int] | None = None
+        self._flight = threading.Condition(self._lock)
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -119,7 +130,32 @@ class MessagesServer:
                 with server._lock:
                     server.requests.append(body)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    reply = server.replies.pop(0) if server.replies else Reply(text="(no scripted reply)")
+                    if server.replies:
+                        reply = server.replies.pop(0)
+                    else:
+                        reply = server.choose(body) if server.choose else Reply(text="(no scripted reply)")
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                    server._flight.notify_all()
+                    if server._gate is not None:
+                        width, total = server._gate
+                        server._flight.wait_for(lambda: server.in_flight >= width or len(server.requests) >= total, 10)
+                # Out of flight just before the last bytes go: once the client has the whole
+                # answer it may send its next request, which must not find this one still counted.
+                released = threading.Event()
+
+                def release() -> None:
+                    with server._lock:
+                        if not released.is_set():
+                            released.set()
+                            server.in_flight -= 1
+
+                try:
+                    self._answer(body, reply, release)
+                finally:
+                    release()
+
+            def _answer(self, body: dict[str, Any], reply: Reply, release: Callable[[], None]) -> None:
                 if reply.hang:
                     server.closing.wait()
                     return
@@ -133,11 +169,13 @@ class MessagesServer:
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(payload)))
+                    release()
                     self.end_headers()
                     self.wfile.write(payload)
                     return
                 events = reply.events(body.get("model", ""))
                 if not body.get("stream"):
+                    release()
                     self._json(reply, body)
                     return
                 self.send_response(200)
@@ -175,6 +213,8 @@ class MessagesServer:
                         and server.closing.wait(ahead)
                     ):
                         return
+                    if n == len(events) - 1:
+                        release()
                     self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
                     if reply.pace or len(events) < 200 or n % 50 == 0:
                         self.wfile.flush()
@@ -203,6 +243,10 @@ class MessagesServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def gate(self, width: int, total: int) -> None:
+        with self._lock:
+            self._gate = (width, total)
 
     def script(self, *replies: Reply) -> None:
         with self._lock:

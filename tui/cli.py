@@ -27,7 +27,7 @@ from engine import (
     with_missing_skill_md,
 )
 
-from . import cli_compare, cli_rules, cli_run, cli_why, render
+from . import cli_compare, cli_evals, cli_rules, cli_run, cli_why, render
 from .cli_why import budget_arg
 
 
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_run.add_parser(sub, loc)
     cli_why.add_parser(sub, loc)
     cli_compare.add_parser(sub, loc)
+    cli_evals.add_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -125,7 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
-JSON_COMMANDS = ("list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare")
+JSON_COMMANDS = (
+    "list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare", "evals",
+)  # fmt: skip
 
 
 def missing_locations(args: argparse.Namespace) -> list[str]:
@@ -302,6 +305,8 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
         return cli_why.run(args, workspace)
     if command == "compare":
         return cli_compare.run(args, workspace)
+    if command == "evals":
+        return cli_evals.run(args, workspace)
     if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
         return cli_rules.run(command, args, workspace)
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
