@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
-from engine import OWN_SKILLS_NOTE, ComparisonCache, Listing, printable
+from engine import OWN_SKILLS_NOTE, Comparison, ComparisonCache, Listing, printable
 
 from ..compare_run import Attempt, Kept
 from ..compare_view import Heading, Line, comparison_lines
@@ -60,7 +60,7 @@ def budget_percent(listing: Listing) -> Text:
 
 
 class ListingPane(VerticalScroll):
-    BINDINGS = [Binding("C", "compare", "Compare with Claude Code", id="listing.compare")]
+    BINDINGS = [Binding("C", "compare", "Compare", id="listing.compare")]
     DEFAULT_CSS = """
     #listing-budget {
         height: auto;
@@ -200,16 +200,24 @@ class ListingPane(VerticalScroll):
         attempt, outcome = self.attempt, event.worker.result
         self._stop()
         if isinstance(outcome, Kept) and attempt is not None:
-            self._result, self._stale = outcome, attempt.generation != self._generation
-            if not self._stale:
+            # A result for a listing that changed while it ran is shown stale, and not kept.
+            if attempt.generation == self._generation:
                 self.cache.put(outcome.key, outcome.comparison)
-            self._said = None
+            self.show_comparison(outcome, stale=attempt.generation != self._generation)
+            return
         elif isinstance(outcome, str):
             self._said = Text(f"Cannot compare with Claude Code: {printable(outcome)}", "bold red")
             self.app.notify(f"Cannot compare with Claude Code: {outcome}", title="Compare", severity="error", timeout=10)
         else:
             # The error policy has shown what failed (a toast, the error log).
             self._said = Text("The comparison failed: see the error message.", "bold red")
+        self._draw()
+
+    def show_comparison(self, result: Kept | Comparison, stale: bool = False) -> None:
+        """Show a comparison's rows and summary (a recorded one, in the snapshot and screenshot)."""
+        self._result = result if isinstance(result, Kept) else Kept(("", "", ""), result)
+        self._stale = stale
+        self._said = None
         self._draw()
 
     def _draw(self) -> None:
