@@ -46,8 +46,9 @@ def verdict(result: Comparison) -> Text:
     return Text(f"{said} · Claude Code {result.claude.version} · {result.seconds:.1f} s", "bold green" if n == 0 else "bold red")
 
 
-def comparison_lines(result: Comparison, path: Callable[[Path], str] = str) -> list[Line]:
-    """Everything `skilldeck compare` prints, in order; `path` shows the binary's path."""
+def comparison_lines(result: Comparison, path: Callable[[Path], str] = str, summary_first: bool = False) -> list[Line]:
+    """Everything `skilldeck compare` prints, in order; `path` shows the binary's path. The summary
+    ends the CLI's output (the last line a terminal shows), and opens a pane's (its first screen)."""
     where = "sealed off (private network, writes thrown away)" if result.contained else "NOT sealed off"
     shown = printable(path(result.claude.path))
     lines: list[Line] = [
@@ -69,8 +70,7 @@ def comparison_lines(result: Comparison, path: Callable[[Path], str] = str) -> l
         lines.append(Heading(f"{printable(result.invoked)}: {'identical' if agree else 'differs'}"))
         lines += [line for row in result.invocation for line in row_lines(row, block=True)]
     lines += [Text(f"note: {printable(note)}", style="yellow") for note in result.notes]
-    lines.append(verdict(result))
-    return lines
+    return [verdict(result), *lines] if summary_first else [*lines, verdict(result)]
 
 
 def _shown(text: str | None, block: bool) -> str:

@@ -45,12 +45,14 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
         assert f"Claude Code {VERSION} (" in text and "sealed off (private network" in text
         assert "= - usr: user skill" in text and "= - alpha: Does &lt;alpha&gt; things & more" in text
         assert "≠" not in text and "only in skilldeck" not in text
-        assert re.fullmatch(rf"identical · Claude Code {re.escape(VERSION)} · \d+\.\d s", text.split("\n")[-1])
+        # The summary opens the section: the pane's first screen shows it.
+        assert re.fullmatch(rf"identical · Claude Code {re.escape(VERSION)} · \d+\.\d s", text.split("\n")[0])
 
         # Kept: the listing has not changed, so C shows the same result without running claude.
         await pilot.press("C")
         await until(pilot, lambda: not pane.comparing, timeout=30, what="the kept comparison")
-        assert pane.compare_text.startswith("kept from the last run") and "= - usr: user skill" in pane.compare_text
+        assert pane.compare_text.startswith("kept from the last run: the listing has not changed since\nidentical · ")
+        assert "= - usr: user skill" in pane.compare_text
 
         # A description edited on disk: the watcher's new listing marks the result stale, not gone.
         skill = places.project / ".claude" / "skills" / "alpha" / "SKILL.md"

@@ -232,7 +232,7 @@ class ListingPane(VerticalScroll):
                 lines.append(Text("stale: the catalog changed since; C to compare again", "bold yellow"))
             elif self._result.kept:
                 lines.append(Text("kept from the last run: the listing has not changed since", "dim"))
-            lines += comparison_lines(self._result.comparison, self.deck.paths)
+            lines += comparison_lines(self._result.comparison, self.deck.paths, summary_first=True)
         self.compare_lines = lines
         target = self.query_one("#listing-compare", Static)
         target.display = bool(lines)
