@@ -9,6 +9,7 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from textual.widgets import TabbedContent
 
 from engine import Locations
@@ -18,7 +19,7 @@ from tui.view import PathDisplay
 from tui.widgets.listing import ListingPane
 
 from .conftest import loaded, until
-from .test_cli_compare import CLAUDE, VERSION
+from .test_cli_compare import CLAUDE, VERSION, fake_claude
 
 # Claude Code takes a few seconds here; a loaded machine may take many more.
 RUN_S = 90.0
@@ -87,3 +88,19 @@ async def test_a_missing_claude_is_a_message_not_an_exit(tmp_path: Path) -> None
         assert app.is_running and not pane.comparing
         await pilot.press("3")
         assert app.is_running
+
+
+async def test_no_sandbox_is_a_message_that_names_the_cli_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no private namespace can be made (here: no `unshare` on PATH) nothing runs: the pane
+    says why and where an unsealed run can be asked for; the app itself never runs one."""
+    app, _ = oracle_app(tmp_path / "ws")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        pane = app.query_one(ListingPane)
+        pane.claude = str(fake_claude(tmp_path / "bin"))
+        monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+        await pilot.press("4", "C")
+        await until(pilot, lambda: "Cannot compare" in pane.compare_text, timeout=30, what="the error")
+        assert "cannot run Claude Code sealed off" in pane.compare_text
+        assert "in a terminal: `skilldeck compare --allow-network`" in pane.compare_text
+        assert app.is_running and not pane.comparing

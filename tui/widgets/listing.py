@@ -205,7 +205,9 @@ class ListingPane(VerticalScroll):
                 self.cache.put(outcome.key, outcome.comparison)
             self.show_comparison(outcome, stale=attempt.generation != self._generation)
             return
-        elif isinstance(outcome, str):
+        if isinstance(outcome, str):
+            if "--allow-network" in outcome:
+                outcome += " (in a terminal: `skilldeck compare --allow-network`; the app never runs it unsealed)"
             self._said = Text(f"Cannot compare with Claude Code: {printable(outcome)}", "bold red")
             self.app.notify(f"Cannot compare with Claude Code: {outcome}", title="Compare", severity="error", timeout=10)
         else:
