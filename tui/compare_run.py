@@ -18,7 +18,7 @@ POLL_S = 0.1
 
 
 @dataclass(frozen=True)
-class Kept:
+class Compared:
     key: tuple[str, str, str]
     comparison: Comparison
     # True when it came from the cache (the listing has not changed since it ran).
@@ -36,7 +36,7 @@ class Attempt:
         self.said = "finding Claude Code"
         self.started = time.monotonic()
         self.done = threading.Event()
-        self._outcome: Kept | str | None = None
+        self._outcome: Compared | str | None = None
         self._error: Exception | None = None
 
     def seconds(self) -> float:
@@ -51,10 +51,10 @@ class Attempt:
             key = ComparisonCache.key(claude, self.locations)
             kept = self.cache.get(key)
             if kept is not None:
-                self._outcome = Kept(key, kept, kept=True)
+                self._outcome = Compared(key, kept, kept=True)
             else:
                 self.said = f"running Claude Code {claude.version} offline"
-                self._outcome = Kept(key, compare_with_claude(claude, self.locations, progress=self._say))
+                self._outcome = Compared(key, compare_with_claude(claude, self.locations, progress=self._say))
         except CompareError as exc:
             self._outcome = str(exc)
         except Exception as exc:  # handed to the worker, whose error policy reports it
@@ -62,8 +62,8 @@ class Attempt:
         finally:
             self.done.set()
 
-    def wait(self) -> Kept | str | None:
-        """In the worker's thread: the comparison (Kept), why it cannot run (str), or None once
+    def wait(self) -> Compared | str | None:
+        """In the worker's thread: the comparison (Compared), why it cannot run (str), or None once
         cancelled; anything else it raised is raised again for the error policy."""
         worker = get_current_worker()
         threading.Thread(target=self._run, name="skilldeck-compare", daemon=True).start()

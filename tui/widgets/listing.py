@@ -17,7 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from engine import OWN_SKILLS_NOTE, Comparison, ComparisonCache, Listing, printable
 
-from ..compare_run import Attempt, Kept
+from ..compare_run import Attempt, Compared
 from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
 from ..view import count
@@ -91,7 +91,7 @@ class ListingPane(VerticalScroll):
         self.attempt: Attempt | None = None
         self._worker: Worker[object] | None = None
         self._ticker: Timer | None = None
-        self._result: Kept | None = None
+        self._result: Compared | None = None
         self._stale = False
         self._said: Text | None = None
         self.compare_lines: list[Line] = []
@@ -199,7 +199,7 @@ class ListingPane(VerticalScroll):
             return
         attempt, outcome = self.attempt, event.worker.result
         self._stop()
-        if isinstance(outcome, Kept) and attempt is not None:
+        if isinstance(outcome, Compared) and attempt is not None:
             # A result for a listing that changed while it ran is shown stale, and not kept.
             if attempt.generation == self._generation:
                 self.cache.put(outcome.key, outcome.comparison)
@@ -215,9 +215,9 @@ class ListingPane(VerticalScroll):
             self._said = Text("The comparison failed: see the error message.", "bold red")
         self._draw()
 
-    def show_comparison(self, result: Kept | Comparison, stale: bool = False) -> None:
+    def show_comparison(self, result: Compared | Comparison, stale: bool = False) -> None:
         """Show a comparison's rows and summary (a recorded one, in the snapshot and screenshot)."""
-        self._result = result if isinstance(result, Kept) else Kept(("", "", ""), result)
+        self._result = result if isinstance(result, Compared) else Compared(("", "", ""), result)
         self._stale = stale
         self._said = None
         self._draw()
