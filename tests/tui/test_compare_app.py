@@ -1,7 +1,8 @@
 """The listing pane's "compare with Claude Code" (C, or the palette): the real app under pilot,
 running the real pinned Claude Code (.oracle) on a small oracle workspace: the progress line, the
 rows, the summary, the result kept until the listing changes and then marked stale, a second C that
-cancels, and a `claude` that does not exist (a message, the app goes on)."""
+cancels (as closing the app does), and a `claude` that does not exist or no sandbox (a message, the
+app goes on)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import TabbedContent
+from textual.worker import WorkerState
 
 from engine import Locations
 from tests.oracle.workspace import Places, build, load_cases
@@ -65,12 +67,19 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
         # C starts again (the cache was cleared with the listing); C once more cancels it.
         await pilot.press("C")
         assert pane.comparing
-        attempt = pane.attempt
+        cancelled = pane.attempt
         await pilot.press("C")
         assert not pane.comparing and pane.compare_text.startswith("Cancelled: the result will be dropped")
         assert "stale: the catalog changed since" in pane.compare_text
-    # The abandoned run ends by itself; wait for it so that it does not outlive the test.
-    assert attempt is not None and attempt.done.wait(RUN_S)
+        # And a run going when the app (with the pane) goes away is cancelled with it.
+        await pilot.press("C")
+        left = pane.attempt
+        workers = [w for w in app.workers if w.group == "compare" and w.is_running]
+        assert len(workers) == 1
+    assert workers[0].state == WorkerState.CANCELLED
+    # The abandoned runs end by themselves; wait for them so that they do not outlive the test.
+    assert cancelled is not None and cancelled.done.wait(RUN_S)
+    assert left is not None and left.done.wait(RUN_S)
 
 
 async def test_a_missing_claude_is_a_message_not_an_exit(tmp_path: Path) -> None:
