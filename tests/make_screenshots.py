@@ -18,9 +18,11 @@ sys.path.insert(0, str(ROOT))
 
 from engine.demo import make_demo  # noqa: E402
 from tests.llm_server import MessagesServer, Reply  # noqa: E402
+from tests.tui.recorded_compare import recorded_comparison  # noqa: E402
 from tui.app import SkilldeckApp  # noqa: E402
 from tui.screens.approve import ApproveScreen  # noqa: E402
 from tui.view import PathDisplay  # noqa: E402
+from tui.widgets.listing import ListingPane  # noqa: E402
 
 Steps = Callable[[object], Awaitable[None]]
 
@@ -110,8 +112,26 @@ async def shoot(out: Path, size: tuple[int, int]) -> None:
         print(f"screenshots/{name}.svg")
 
 
+async def shoot_compare(out: Path, size: tuple[int, int]) -> None:
+    """The listing pane after C: a run of the pinned Claude Code on the demo, recorded (its time
+    and paths fixed) in tests/tui/recorded_compare.json."""
+    folder = Path(tempfile.mkdtemp(prefix="skilldeck-shot-"))
+    try:
+        app = demo_app(folder)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("4")
+            app.query_one(ListingPane).show_comparison(recorded_comparison())
+            await settle(pilot)
+            app.save_screenshot(str(out / "listing-compare.svg"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("screenshots/listing-compare.svg")
+
+
 if __name__ == "__main__":
     target = ROOT / "screenshots"
     target.mkdir(exist_ok=True)
     asyncio.run(shoot(target, (120, 36)))
     asyncio.run(shoot_conversations(target, (120, 36)))
+    asyncio.run(shoot_compare(target, (120, 36)))

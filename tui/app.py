@@ -460,3 +460,8 @@ class SkilldeckApp(App[None]):
         yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
         yield SystemCommand("Resume conversation", "Reopen the latest saved conversation and continue it", self.resume_session)
         yield SystemCommand("New conversation", "Start a new conversation (ctrl+n)", self.action_new_conversation)
+        yield SystemCommand("Compare with Claude Code", "Run your Claude Code offline and diff its listing (C)", self._compare)
+
+    def _compare(self) -> None:
+        self.action_pane("listing")
+        self.query_one(ListingPane).action_compare()

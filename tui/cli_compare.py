@@ -11,20 +11,10 @@ import sys
 
 from rich.text import Text
 
-from engine import CompareError, CompareRow, Comparison, Workspace, compare_with_claude, find_claude, json_printable, printable
+from engine import CompareError, Comparison, Workspace, compare_with_claude, find_claude, json_printable, printable
 
 from . import render
-
-# How each status reads: a mark that survives without colour, words, a colour.
-MARKS = {
-    "identical": ("=", "identical", "green"),
-    "differs": ("≠", "differs", "bold red"),
-    "only-claude": ("+", "only in Claude Code", "bold yellow"),
-    "only-skilldeck": ("-", "only in skilldeck", "bold yellow"),
-    "claude-own": ("·", "Claude Code's own", "dim"),
-}
-# A block of a typed skill can be long: this many of its lines are shown.
-BLOCK_LINES = 12
+from .compare_view import Heading, comparison_lines
 
 
 def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -72,56 +62,8 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
 
 
 def show(result: Comparison) -> None:
-    out = render.out
-    where = "sealed off (private network, writes thrown away)" if result.contained else "NOT sealed off"
-    out.print(Text(f"Claude Code {result.claude.version} ({result.claude.path}) · model {result.model or '?'} · {where}"))
-    entries = [r for r in result.listing if r.name != "(header)"]
-    counts = {s: sum(1 for r in entries if r.status == s) for s in MARKS}
-    summary = ", ".join(f"{n} {MARKS[s][1]}" for s, n in counts.items() if n)
-    out.rule(f"listing: {summary or 'no entries'}", align="left")
-    for row in result.listing:
-        if row.status != "claude-own":
-            _row(row)
-    if result.own:
-        out.print(Text(f"· Claude Code's own (not skilldeck's to load, counted in the budget): {', '.join(result.own)}", "dim"))
-    if result.skipped:
-        out.rule("what Claude Code logged as skipped", align="left")
-        for line in result.skipped:
-            out.print(Text(printable(line)))
-    if result.invoked:
-        agree = all(r.status == "identical" for r in result.invocation)
-        out.rule(f"{result.invoked}: {'identical' if agree else 'differs'}", align="left")
-        for row in result.invocation:
-            _row(row, block=True)
-    for note in result.notes:
-        out.print(Text(f"note: {note}", style="yellow"))
-    verdict = "identical" if result.identical else "differs"
-    out.print(Text(f"{verdict} · {result.seconds:.1f} s", style="bold green" if result.identical else "bold red"))
-
-
-def _shown(text: str | None, block: bool) -> str:
-    if text is None:
-        return ""
-    if not block:
-        return printable(text)
-    lines = text.split("\n")
-    # Continued under the first line's text ("    Claude Code: " and "    skilldeck:   " are as wide).
-    indent = "\n" + " " * 17
-    more = f"{indent}… {len(lines) - BLOCK_LINES} more lines" if len(lines) > BLOCK_LINES else ""
-    return indent.join(printable(line) for line in lines[:BLOCK_LINES]) + more
-
-
-def _row(row: CompareRow, block: bool = False) -> None:
-    mark, words, style = MARKS.get(row.status, ("?", row.status, ""))
-    label = f"{row.name}: " if block else ""
-    if row.status == "identical":
-        head = row.claude if not block else (row.claude or "").split("\n", 1)[0]
-        render.out.print(Text.assemble((f"{mark} ", style), label, printable(head or "")))
-    elif row.status == "differs":
-        render.out.print(Text.assemble((f"{mark} ", style), (label, style), (words, style), f": {printable(row.difference)}"))
-        render.out.print(Text(f"    Claude Code: {_shown(row.claude, block)}"))
-        render.out.print(Text(f"    skilldeck:   {_shown(row.skilldeck, block)}"))
-    else:
-        text = row.claude if row.status == "only-claude" else row.skilldeck
-        extra = f" ({printable(row.difference)})" if row.difference else ""
-        render.out.print(Text.assemble((f"{mark} {label}{words}{extra}: ", style), _shown(text, block)))
+    for line in comparison_lines(result):
+        if isinstance(line, Heading):
+            render.out.rule(line.title, align="left")
+        else:
+            render.out.print(line)

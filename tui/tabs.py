@@ -30,7 +30,7 @@ def compose_tabs(deck: Deck, backend: str | None, model: str | None) -> ComposeR
         with TabPane(TAB_LABELS["diagnostics"][0], id="diagnostics"):
             yield DiagnosticsPane(deck, id="diagnostics-pane")
         with TabPane(TAB_LABELS["listing"][0], id="listing"):
-            yield ListingPane(id="listing-pane")
+            yield ListingPane(deck, id="listing-pane")
         with TabPane(TAB_LABELS["rules"][0], id="rules"):
             yield RulesPane(deck, id="rules-pane")
         with TabPane(TAB_LABELS["conversation"][0], id="conversation"):

@@ -8,8 +8,10 @@ import pytest
 
 from tests.llm_server import MessagesServer, Reply
 from tui.screens.approve import ApproveScreen
+from tui.widgets.listing import ListingPane
 
 from .conftest import demo_app, loaded, run_done, served_app, until
+from .recorded_compare import recorded_comparison
 from .test_app import _walk_to
 
 PANES = {
@@ -76,3 +78,18 @@ def test_conversation(snap_compare, tmp_path: Path, server: MessagesServer, stat
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_listing_compared(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The listing pane with a finished comparison: a run recorded from the pinned Claude Code on
+    the demo (recorded_compare.py), so that no time or path of this run is drawn."""
+    app = demo_app(tmp_path / "demo")
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await loaded(pilot)
+        await pilot.press("4")
+        app.query_one(ListingPane).show_comparison(recorded_comparison())
+        await until(pilot, lambda: app.settled and app.permissions is not None, what="the details to settle")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(160, 48), run_before=run_before)

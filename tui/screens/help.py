@@ -14,6 +14,7 @@ from textual.widgets import Static
 from ..keys import key_rows, keys_line
 from ..rules.pane import RulesPane
 from ..widgets.diagnostics import DiagnosticsPane
+from ..widgets.listing import ListingPane
 from ..widgets.navigation import VIM_BINDINGS
 from ..widgets.tiers import TiersTree
 from .approve import ApproveScreen
@@ -72,6 +73,7 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
                 ("e", "Open the file at the diagnostic's line"),
             ],
         ),
+        ("Listing pane", [("up down pageup pagedown", "Scroll"), *key_rows(ListingPane.BINDINGS)]),
         ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
         (
             "Conversation tab",

@@ -1,16 +1,25 @@
-"""The listing the model receives, the budget it uses, and whose descriptions were dropped."""
+"""The listing the model receives, the budget it uses, whose descriptions were dropped, and (C)
+the same listing as the user's own Claude Code sends it, compared line by line."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from rich.console import Group
+from rich.rule import Rule
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
+from textual.worker import Worker, WorkerState
 
-from engine import OWN_SKILLS_NOTE, Listing, printable
+from engine import OWN_SKILLS_NOTE, Comparison, ComparisonCache, Listing, printable
 
+from ..compare_run import Attempt, Compared
+from ..compare_view import Heading, Line, comparison_lines
+from ..deck import Deck
 from ..view import count
 
 # Names shown inline for the trimmed descriptions; the listing below holds them all.
@@ -51,6 +60,7 @@ def budget_percent(listing: Listing) -> Text:
 
 
 class ListingPane(VerticalScroll):
+    BINDINGS = [Binding("C", "compare", "Compare with Claude Code", id="listing.compare")]
     DEFAULT_CSS = """
     #listing-budget {
         height: auto;
@@ -62,18 +72,52 @@ class ListingPane(VerticalScroll):
         width: auto;
         margin: 1 0 0 2;
     }
+    #listing-compare {
+        margin: 1 0;
+    }
     """
+
+    def __init__(self, deck: Deck, claude: str | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.deck = deck
+        # The `claude` to run (`--claude PATH`); None finds it on the workspace's PATH.
+        self.claude = claude
+        # Kept until the listing changes: then cleared, and the result shown is marked stale.
+        self.cache = ComparisonCache()
+        self._listing: Listing | None = None
+        # Which listing a comparison belongs to: it goes up each time the listing changes.
+        self._generation = 0
+        # The comparison running now, if any.
+        self.attempt: Attempt | None = None
+        self._worker: Worker[object] | None = None
+        self._ticker: Timer | None = None
+        self._result: Compared | None = None
+        self._stale = False
+        self._said: Text | None = None
+        self.compare_lines: list[Line] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="listing-summary")
         with Horizontal(id="listing-budget"):
             yield ProgressBar(id="listing-bar", show_eta=False, show_percentage=False)
             yield Static(id="listing-percent")
+        yield Static(id="listing-compare")
         yield Static(id="listing-trimmed")
         yield Static(id="listing-own")
         yield Static(id="listing-text")
 
+    def on_mount(self) -> None:
+        self.query_one("#listing-compare", Static).display = False
+
     def show_listing(self, listing: Listing) -> None:
+        if self._listing is not None and listing.text != self._listing.text:
+            # A comparison of the old listing says nothing sure of this one: kept, marked stale.
+            self._generation += 1
+            self.cache.clear()
+            if self._result is not None and not self._stale:
+                self._stale = True
+                self._draw()
+        self._listing = listing
         over = listing.wanted > listing.budget
         size = f"{count(len(listing.entries), 'skill')}, {listing.used:,} of {listing.budget:,g} characters"
         summary = Text.assemble(
@@ -105,3 +149,99 @@ class ListingPane(VerticalScroll):
         text = Text(shown)
         text.stylize("bold", 0, len(shown.split("\n", 1)[0]))
         self.query_one("#listing-text", Static).update(text)
+
+    # Comparing with Claude Code -------------------------------------------------------------
+    @property
+    def comparing(self) -> bool:
+        return self._worker is not None
+
+    @property
+    def stale(self) -> bool:
+        return self._stale
+
+    def action_compare(self) -> None:
+        """C: run the comparison; C while it runs cancels it."""
+        if self._worker is not None:
+            self._cancel()
+            return
+        self.attempt = Attempt(self.claude, self.deck.workspace.locations, self.cache, self._generation)
+        self._said = None
+        self._worker = self.deck.start(
+            self, self.attempt.wait, "Comparing with Claude Code", thread=True, exclusive=True, group="compare", name="compare"
+        )
+        self._ticker = self.set_interval(0.5, self._draw)
+        self._draw()
+
+    def _cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+        self._stop()
+        self._said = Text(
+            "Cancelled: the result will be dropped (the Claude Code run already started stops by itself, within 60 s).",
+            "yellow",
+        )
+        self._draw()
+
+    def _stop(self) -> None:
+        self._worker = self.attempt = None
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+
+    def on_unmount(self) -> None:
+        # The pane's workers go with it; the helper thread's result is dropped.
+        if self._worker is not None:
+            self._worker.cancel()
+        self._stop()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._worker or event.state != WorkerState.SUCCESS:
+            return
+        attempt, outcome = self.attempt, event.worker.result
+        self._stop()
+        if isinstance(outcome, Compared) and attempt is not None:
+            # A result for a listing that changed while it ran is shown stale, and not kept.
+            if attempt.generation == self._generation:
+                self.cache.put(outcome.key, outcome.comparison)
+            self.show_comparison(outcome, stale=attempt.generation != self._generation)
+            return
+        if isinstance(outcome, str):
+            if "--allow-network" in outcome:
+                outcome += " (in a terminal: `skilldeck compare --allow-network`; the app never runs it unsealed)"
+            self._said = Text(f"Cannot compare with Claude Code: {printable(outcome)}", "bold red")
+            self.app.notify(f"Cannot compare with Claude Code: {outcome}", title="Compare", severity="error", timeout=10)
+        else:
+            # The error policy has shown what failed (a toast, the error log).
+            self._said = Text("The comparison failed: see the error message.", "bold red")
+        self._draw()
+
+    def show_comparison(self, result: Compared | Comparison, stale: bool = False) -> None:
+        """Show a comparison's rows and summary (a recorded one, in the snapshot and screenshot)."""
+        self._result = result if isinstance(result, Compared) else Compared(("", "", ""), result)
+        self._stale = stale
+        self._said = None
+        self._draw()
+
+    def _draw(self) -> None:
+        lines: list[Line] = []
+        if self.attempt is not None:
+            seconds = int(self.attempt.seconds())
+            lines.append(Text(f"{printable(self.attempt.said)}… {seconds} s", "yellow"))
+        elif self._said is not None:
+            lines.append(self._said)
+        if self._result is not None:
+            if self._stale:
+                lines.append(Text("stale: the catalog changed since; C to compare again", "bold yellow"))
+            elif self._result.kept:
+                lines.append(Text("kept from the last run: the listing has not changed since", "dim"))
+            lines += comparison_lines(self._result.comparison, self.deck.paths, summary_first=True)
+        self.compare_lines = lines
+        target = self.query_one("#listing-compare", Static)
+        target.display = bool(lines)
+        drawn = [Rule(line.title, align="left", style="dim") if isinstance(line, Heading) else line for line in lines]
+        target.update(Group(*drawn))
+
+    @property
+    def compare_text(self) -> str:
+        """What the comparison section says, as plain text (a heading as `── title`)."""
+        return "\n".join(f"── {line.title}" if isinstance(line, Heading) else line.plain for line in self.compare_lines)
