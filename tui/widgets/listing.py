@@ -21,6 +21,7 @@ from ..compare_run import Attempt, Compared
 from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
 from ..view import count
+from .textlines import TextLines
 
 # Names shown inline for the trimmed descriptions; the listing below holds them all.
 SHOWN_NAMES = 40
@@ -104,7 +105,7 @@ class ListingPane(VerticalScroll):
         yield Static(id="listing-compare")
         yield Static(id="listing-trimmed")
         yield Static(id="listing-own")
-        yield Static(id="listing-text")
+        yield TextLines(id="listing-text")
 
     def on_mount(self) -> None:
         self.query_one("#listing-compare", Static).display = False
@@ -144,11 +145,9 @@ class ListingPane(VerticalScroll):
         else:
             note.update(Text("Every description fits.", "dim"))
         self.query_one("#listing-own", Static).update(_not_listed(listing))
-        # The exact listing, but a control in a description is shown (^[), not sent to the terminal.
-        shown = printable(listing.text)
-        text = Text(shown)
-        text.stylize("bold", 0, len(shown.split("\n", 1)[0]))
-        self.query_one("#listing-text", Static).update(text)
+        # The exact listing, but a control in a description is shown (^[), not sent to the terminal;
+        # drawn a row at a time (a 15,000-skill listing is some 365,000 characters).
+        self.query_one("#listing-text", TextLines).set_lines(listing.text.split("\n"), first_style="bold")
 
     # Comparing with Claude Code -------------------------------------------------------------
     @property

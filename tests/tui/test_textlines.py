@@ -1,0 +1,41 @@
+"""The listing's text, drawn a row at a time: wrapped at spaces like the Static it replaces, and
+only the rows on screen are made (tui/widgets/textlines.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui.app import SkilldeckApp
+from tui.widgets.textlines import TextLines, breaks
+
+from .conftest import until
+
+
+def _rows(line: str, width: int) -> list[str]:
+    cuts = [*breaks(line, width), len(line)]
+    return [line[cuts[i] : cuts[i + 1]].rstrip(" ") for i in range(len(cuts) - 1)]
+
+
+def test_lines_wrap_at_spaces_and_a_long_word_is_cut_where_the_row_is_full() -> None:
+    assert _rows("- deploy: Ship the branch to staging", 16) == ["- deploy: Ship", "the branch to", "staging"]
+    assert _rows("ab abcdefghijklmnopqrstuvwxyz cd", 10) == ["ab", "abcdefghij", "klmnopqrst", "uvwxyz cd"]
+    assert _rows("", 10) == [""] and _rows("  indented", 20) == ["  indented"]
+    # Wide characters take two cells each.
+    assert _rows("技能技能技能", 5) == ["技能", "技能", "技能"]
+
+
+async def test_a_big_listing_is_drawn_only_where_it_is_on_screen(tmp_path: Path) -> None:
+    from tests.bench.bench_catalog import make_tree
+
+    app = SkilldeckApp(make_tree(tmp_path / "big", 3_000), blink=False, watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.loaded_once, timeout=120, what="the catalog")
+        text = app.query_one("#listing-text", TextLines)
+        drawn: list[int] = []
+        real = text.render_line
+        text.render_line = lambda y: (drawn.append(y), real(y))[1]  # type: ignore[method-assign]
+        await pilot.press("4")
+        await until(pilot, lambda: bool(drawn), what="the listing drawn")
+        await pilot.pause()
+        assert len(text.lines) > 3_000 and text.size.height > 3_000
+        assert max(drawn) < 36, "rows below the screen were never made"
