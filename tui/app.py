@@ -20,9 +20,8 @@ from textual.widget import Widget
 from textual.widgets import Header, ProgressBar, TabbedContent
 from textual.worker import Worker
 
-from engine import Locations, Permissions, Runner, Severity, Skill, Workspace, printable
+from engine import Locations, Permissions, Severity, Skill, Workspace, printable
 
-from . import workers
 from .commands import SkillCommands
 from .conversation.pane import ConversationPane
 from .conversation.session import RunSession
@@ -36,6 +35,7 @@ from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
 from .tabs import compose_tabs, relabel
+from .target import meant_file
 from .theme import LIGHT_ANSI, read_theme, write_theme
 from .view import CatalogView, PathDisplay, count
 from .widgets.details import SkillDetails
@@ -153,10 +153,13 @@ class SkilldeckApp(App[None]):
         mark = os.environ.get("SKILLDECK_FIRST_PAINT_FILE")
         if mark:
             # `make bench` asks for the moment of the first frame, then for an exit.
-            Path(mark).write_text(repr(time.time()))
-            self.exit()
+            self._mark_and_exit(mark)
             return
         self._load(reload=False)
+
+    def _mark_and_exit(self, mark: str) -> None:
+        Path(mark).write_text(repr(time.time()))
+        self.exit()
 
     @property
     def tiers(self) -> TiersTree:
@@ -172,21 +175,13 @@ class SkilldeckApp(App[None]):
         return self.conversation.session
 
     @property
-    def runner(self) -> Runner | None:
-        return self.session.runner
-
-    @property
-    def running(self) -> bool:
-        return self.session.running
-
-    @property
     def permissions(self) -> Permissions | None:
         """The settings as last read by the rules pane."""
         return self.query_one(RulesPane).permissions
 
     def start_worker(self, work: Any, what: str, *, thread: bool = False, **options: Any) -> Worker[Any]:
         """Every worker of the app (tui/workers.py): a failure is a message, never an exit."""
-        return workers.start(self, work, what=what, environ=self.workspace.locations.environ, thread=thread, **options)
+        return self.deck.start(self, work, what, thread=thread, **options)
 
     # Loading (tui/feed.py reads; the app shows) -------------------------------------------------
     def _load(self, reload: bool) -> None:
@@ -231,6 +226,9 @@ class SkilldeckApp(App[None]):
             self.notify(message.change.summary(), title="Changed on disk")
         first = not self.loaded_once
         self.loaded_once = True
+        if first and (mark := os.environ.get("SKILLDECK_FIRST_SKILLS_FILE")):
+            # `make bench` asks for the moment the first skills and details are drawn, then for an exit.
+            self.call_after_refresh(self._mark_and_exit, mark)
         self.session.set_catalog(catalog)
         self.conversation.set_skills(catalog.user_invocable())
         if first and self.resume_path is not None:
@@ -341,7 +339,7 @@ class SkilldeckApp(App[None]):
         target = targets.get(name)
         if target is not None:
             self.query_one(target).focus()
-        elif self.running:
+        elif self.session.running:
             # The composer would take the keys a run is steered with (escape cancels): the transcript.
             self.conversation.transcript.focus()
         else:
@@ -363,20 +361,11 @@ class SkilldeckApp(App[None]):
         except (NoMatches, ScreenStackError):
             return False  # closing: no pane to act on
         if action == "cancel_run":
-            return self.running
+            return self.session.running
         return on_tab and (action == "toggle_meta" or failed)
 
-    def _target(self) -> tuple[Path, int] | None:
-        """The file (and line) the user means: a diagnostic when the diagnostics have focus,
-        else the selected skill."""
-        focused = self.focused
-        if isinstance(focused, DiagnosticsTree) and focused.current is not None:
-            diag = focused.current
-            return diag.path, diag.line or 1
-        if isinstance(focused, RulesTree) and focused.current is not None and focused.current.file is not None:
-            return focused.current.file, 1
-        skill, _ = self._current()
-        return (skill.path, 1) if skill is not None else None
+    def _target(self, settings: bool = True) -> tuple[Path, int] | None:
+        return meant_file(self.focused, self._current()[0], settings)
 
     def action_copy_path(self) -> None:
         target = self._target()
@@ -400,15 +389,8 @@ class SkilldeckApp(App[None]):
             self._load(reload=True)
 
     def action_why(self) -> None:
-        # The file the user means: the focused diagnostic's, else the selected skill's (a rule's
-        # settings file is no skill file, so the rules pane traces the selected skill too).
-        focused = self.focused
-        if isinstance(focused, DiagnosticsTree) and focused.current is not None:
-            target: Path | None = focused.current.path
-        else:
-            skill, _ = self._current()
-            target = skill.path if skill is not None else None
-        open_why(self.deck, self, self.view, target, self.permissions)
+        target = self._target(settings=False)
+        open_why(self.deck, self, self.view, target[0] if target else None, self.permissions)
 
     # Runs (the conversation pane's session does them) -------------------------------------------
     def _run(self, fork: bool | None, args: str = "") -> None:

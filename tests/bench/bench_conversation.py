@@ -294,10 +294,14 @@ def skilldeck_enter(base: Path, runs: int) -> list[float]:
 
     async def body(app: Any, pilot: Any) -> None:
         for _ in range(runs):
-            before = len(app.runner.messages) if app.runner else 0
+            before = len(app.session.runner.messages) if app.session.runner else 0
             starts.append(_press(app, "enter"))
             # The command, the skill prompt and the answer.
-            await _until(app, lambda n=before + 3: app.runner and len(app.runner.messages) >= n and _run_done(app), "the run")
+            await _until(
+                app,
+                lambda n=before + 3: app.session.runner and len(app.session.runner.messages) >= n and _run_done(app),
+                "the run",
+            )
             # A person reads the answer before the next enter; the app settles meanwhile. (Not
             # pilot.pause(delay): it forces a screen update at its end, just before the press.)
             await pilot.pause()

@@ -107,7 +107,7 @@ async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
             await until(pilot, lambda n=said: sum(t.title == "Shadowed" for t in app._notifications) == n, what=f"{key}'s toast")
         shown = next(n.message for n in app._notifications if n.title == "Shadowed")
         assert "/security-review runs the managed one" in shown and "this one never runs" in shown
-        assert not app.running and app.runner is None
+        assert not app.session.running and app.session.runner is None
 
 
 async def test_search_ranks_narrows_and_jumps(app: SkilldeckApp) -> None:

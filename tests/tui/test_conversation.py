@@ -86,7 +86,7 @@ async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, se
         await until(pilot, lambda: len(server.requests) == 1, what="the request")
         await pilot.press("escape")
         await until(pilot, lambda: run_done(app), what="the cancel")
-        runner = app.runner
+        runner = app.session.runner
         assert runner is not None and runner.messages[-1].role == "user"
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
@@ -142,7 +142,9 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
     app.resume_path = saved.path
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 2, what="the resumed session")
+        await until(
+            pilot, lambda: app.session.runner is not None and len(app.session.runner.messages) == 2, what="the resumed session"
+        )
         assert app.query_one(TabbedContent).active == "conversation"
         await until(pilot, lambda: _answers(app) == ["A demo app."], what="the resumed answer drawn")
         app.query_one("#composer").focus()
@@ -198,7 +200,7 @@ async def test_composer_completes_names_shows_hints_and_says_why_a_skill_cannot_
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the refusal")
         # Claude Code's own refusal (recorded: typed_not_user_invocable).
         assert "can only be invoked by Claude, not directly by users" in text_of(app.query(".error").first(Static))
-        assert app.runner is not None and app.runner.messages == [], "nothing was sent"
+        assert app.session.runner is not None and app.session.runner.messages == [], "nothing was sent"
 
 
 async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_path: Path, server: MessagesServer) -> None:
@@ -207,7 +209,7 @@ async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_pat
     async with app.run_test(size=(140, 40)) as pilot:
         await _launch(pilot, "daily-notes")
         await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
-        runner = app.runner
+        runner = app.session.runner
     # Leaving the context quit the app with the run waiting on the modal; no worker may have failed.
     assert app.return_code in (0, None)
     assert runner is not None and runner.messages[-1].blocks[0].text == "Cancelled by the user"
@@ -221,10 +223,10 @@ async def test_a_new_conversation_starts_empty_and_frees_the_old_one(tmp_path: P
         await _launch(pilot, "release-notes")
         await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the first answer")
         pane = app.query_one(ConversationPane)
-        old_runner, shown = app.runner, [weakref.ref(w) for w in pane.transcript.children]
+        old_runner, shown = app.session.runner, [weakref.ref(w) for w in pane.transcript.children]
         assert len(shown) > 2
         await pilot.press("ctrl+n")
-        assert app.runner is not old_runner and app.runner is not None and not app.runner.messages
+        assert app.session.runner is not old_runner and app.session.runner is not None and not app.session.runner.messages
         await until(pilot, lambda: not pane.transcript.children, what="the log to empty")
 
         def freed() -> bool:
@@ -260,7 +262,12 @@ async def test_a_resumed_fork_shows_as_it_did_live(tmp_path: Path, server: Messa
         live, live_titles = shown(), titles()
         assert [kind for kind, _ in live] == ["user", "fork", "fork-result"], live
         assert live[0][1].split() == ["you", "/research", "the", "login", "flow"] and "auth.py" in live[1][1]
+        before = app.session.runner
         app.resume_session()
-        await until(pilot, lambda: app.runner is not None and len(app.runner.messages) == 1, what="the resumed session")
+        await until(
+            pilot,
+            lambda: app.session.runner not in (None, before) and len(app.session.runner.messages) == 1,  # type: ignore[union-attr]
+            what="the resumed session",
+        )
         await until(pilot, lambda: shown() == live, what="the resumed conversation drawn as it was")
         assert titles() == live_titles == ["fork /research · done"]

@@ -62,9 +62,9 @@ async def test_a_click_on_a_skill_selects_it_and_enter_runs_it(tmp_path: Path) -
         await pilot.click("#tiers", offset=(4, tree.styles.gutter.top + line - round(tree.scroll_y)))
         await until(pilot, lambda: _selected(app) == "release-notes", what="the click to move the cursor")
         await pilot.pause()
-        assert app.runner is None and app.query_one(TabbedContent).active == "details", "a click sent nothing"
+        assert app.session.runner is None and app.query_one(TabbedContent).active == "details", "a click sent nothing"
         await pilot.press("enter")
-        await until(pilot, lambda: app.runner is not None and run_done(app), what="the run that enter starts")
+        await until(pilot, lambda: app.session.runner is not None and run_done(app), what="the run that enter starts")
         assert app.query_one(TabbedContent).active == "conversation"
 
 

@@ -101,7 +101,11 @@ async def test_a_transcript_that_cannot_be_read_is_not_resumed_and_not_written_t
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await until(pilot, lambda: any("Cannot resume" in n.message for n in app._notifications), what="the refusal")
-        assert app.runner is not None and app.runner.messages == [] and app.runner.transcript.path != saved.path
+        assert (
+            app.session.runner is not None
+            and app.session.runner.messages == []
+            and app.session.runner.transcript.path != saved.path
+        )
         await _say(pilot, "hello")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
     assert saved.path.read_bytes() == before
