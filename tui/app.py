@@ -17,7 +17,7 @@ from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header, ProgressBar, TabbedContent
+from textual.widgets import Header, ProgressBar, TabbedContent, Tabs
 from textual.worker import Worker
 
 from engine import Locations, Permissions, Severity, Skill, Workspace, printable
@@ -344,6 +344,10 @@ class SkilldeckApp(App[None]):
             self.conversation.transcript.focus()
         else:
             self.query_one("#composer").focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        panes = self.query_one(TabbedContent)
+        panes.query_one(Tabs).set_class(panes in event.widget.ancestors_with_self, "-pane-focused")
 
     @on(TabbedContent.TabActivated, "#panes")
     def _tab_shown(self) -> None:

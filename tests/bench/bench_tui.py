@@ -40,6 +40,7 @@ from textual import events  # noqa: E402
 from engine import Locations, make_demo  # noqa: E402
 from tui.app import SkilldeckApp  # noqa: E402
 from tui.view import PathDisplay  # noqa: E402
+from tui.widgets.details import SkillDetails  # noqa: E402
 from tui.widgets.search import SearchBox  # noqa: E402
 
 EXE = Path(sys.executable).parent / "skilldeck"
@@ -113,10 +114,13 @@ async def browse(loc: Locations, rounds: int = 25) -> dict[str, Any]:
         await app.workers.wait_for_complete()
         out["rss"] = rss_mb()
         painted = Painted(app)
-        painted.after(app, "_show_selected")
+        details = app.query_one(SkillDetails)
+        # A move shows a skill's details, or a tier's on a tier's line.
+        painted.after(details, "show")
+        painted.after(details, "show_tier")
         painted.after(app, "action_pane")
         lag = LagSampler()
-        out["move"] = [await painted.key(k) for _ in range(rounds) for k in "jjk"]
+        out["move"] = [await painted.key(k) for _ in range(rounds) for k in "jjkk"]
         out["pane"] = [await painted.key(k) for _ in range(rounds // 5 + 1) for k in "2351"]
         out["listing"] = []
         for _ in range(rounds // 5 + 1):
