@@ -209,6 +209,9 @@ class Listing:
     left_out: Mapping[str, str] | None = None
     # The entries by name, for a lookup per key press that does not grow with the catalog.
     by_name: Mapping[str, ListingEntry] | None = None
+    # Where Claude Code's own entries came from, when they were put in from a recording
+    # (engine/claude_own.py): "Claude Code 2.1.328 (recorded 2026-11-25)".
+    own_from: str = ""
 
     def entry(self, name: str) -> ListingEntry | None:
         return (self.by_name or {}).get(name)
@@ -255,7 +258,8 @@ def _json_number(value: float) -> float | str:
 # Said wherever the listing is shown without Claude Code's own skills in it.
 OWN_SKILLS_NOTE = (
     "Claude Code adds its own skills (update-config, dataviz, ...) to this listing; they always keep their "
-    "text and take part of the budget. skilldeck cannot ship them, so they are not shown or counted here."
+    "text and take part of the budget. skilldeck cannot ship them: `skilldeck compare` records them from your "
+    "Claude Code once, and every listing of this project counts them from then on."
 )
 
 

@@ -24,7 +24,6 @@ class Streamed:
     delta: str
 
 
-
 @dataclass
 class Call:
     id: str

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .catalog import Catalog, Progress, build
+from .claude_own import load_own
 from .conversation import Transcript, latest_session, session_path
 from .diagnostics import Sink
 from .invoke import Prompt, build_prompt
@@ -134,11 +136,17 @@ class Workspace:
         model: str | None = None,
         now_ms: float | None = None,
         foreign: Sequence[Foreign] = (),
+        recorded_own: bool = True,
     ) -> Listing:
         """The listing Claude Code would send for this catalog: its budget from the environment,
         the settings and the model (`--model`, else $ANTHROPIC_MODEL, else the `model` setting,
         else Claude Code's default), usage scores from ~/.claude.json at `now_ms`, and
-        skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own)."""
+        skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own); when
+        none are given (and `recorded_own`), those the last `skilldeck compare` in this project
+        recorded (engine/claude_own.py), named in `Listing.own_from`."""
+        own = load_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
+        if own is not None:
+            foreign = own.entries
         settings = read_settings(self.locations)
         env = self.locations.environ
         model = model or env.get("ANTHROPIC_MODEL") or settings.model
@@ -152,7 +160,7 @@ class Workspace:
             recorded = {name: recorded[name] for name in catalog.skills if name in recorded}
         usage = usage_scores(recorded, now)
         overrides = {s.name: value for s in catalog.skills.values() if (value := _override(settings, s)) != "on"}
-        return build_listing(
+        listing = build_listing(
             catalog.skills.values(),
             chosen,
             usage,
@@ -161,6 +169,7 @@ class Workspace:
             foreign=foreign,
             deferred=catalog.deferred,
         )
+        return replace(listing, own_from=own.label) if own is not None else listing
 
 
 def _override(settings: Settings, skill: Skill) -> str:

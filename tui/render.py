@@ -274,6 +274,8 @@ def listing_summary(listing: Listing) -> None:
     )
     if not listing.own_counted:
         err.print(f"[dim]{_m(OWN_SKILLS_NOTE)}[/]")
+    elif listing.own_from:
+        err.print(f"[dim]Claude Code's own skills counted as {_m(listing.own_from)} listed them (skilldeck compare)[/]")
 
 
 def not_found(name: str, catalog: Catalog, lead: str = "no skill named") -> str:

@@ -63,10 +63,13 @@ class TierView:
     warnings: int
     # Skills Claude Code adds only later in a session (`paths:`, nested folders): `Catalog.deferred`.
     deferred: tuple[Skill, ...] = ()
+    # Claude Code's own skills by name, as a comparison recorded them (Listing.own_from): counted
+    # in the budget, never loaded by skilldeck.
+    own: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.skills and not self.shadowed and not self.deferred and not self.errors and not self.warnings
+        return not (self.skills or self.shadowed or self.deferred or self.own or self.errors or self.warnings)
 
 
 @dataclass(frozen=True)
@@ -139,5 +142,11 @@ def build_view(catalog: Catalog, listing: Listing) -> CatalogView:
         )
         if not tier.empty or (source.kind in ALWAYS_SHOWN and source.label in ("managed", "user", "project")):
             tiers.append(tier)
+    own = tuple(e.name for e in listing.entries if e.override == "foreign")
+    if listing.own_from and own:
+        # "Claude Code 2.1.328 (recorded 2026-11-25)": the version names the tier, the day its place.
+        version, _, day = listing.own_from.partition(" (")
+        source = Source(SourceKind.BUNDLED, Path(f"({day} by skilldeck compare"), f"{version}'s own", order=1_000_000)
+        tiers.append(TierView(source, (), (), 0, 0, own=own))
     search = SearchIndex(catalog.skills.values(), (s.skill for s in catalog.shadowed))
     return CatalogView(catalog, tuple(tiers), listing, {p: tuple(d) for p, d in by_path.items()}, search)

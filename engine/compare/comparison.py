@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..catalog import Catalog
+from ..claude_own import save_own
 from ..expand import DISABLED, ExpansionError, preview_note
 from ..invoke import InvocationError, Prompt
 from ..listing import Foreign
@@ -96,7 +97,9 @@ def compare_with_claude(
     catalog = workspace.load()
     baseline = recorded.runs["baseline"]
     own_names = {theirs.entry_name(line) for line in (theirs.listing_lines(baseline) or [])[2:]} - set(catalog.skills)
-    listing, own = _listing_rows(workspace, catalog, run, own_names)
+    listing, own, foreign = _listing_rows(workspace, catalog, run, own_names)
+    # Kept for this project, so that every listing counts them from now on (engine/claude_own.py).
+    save_own(locations.environ, locations.project, claude.version, foreign)
     invocation: list[Row] = []
     if name:
         invocation = _invocation_rows(workspace, catalog, recorded.runs["invoke"], theirs.main_head(baseline), name, args)
@@ -110,13 +113,15 @@ def compare_with_claude(
                       time.monotonic() - started, typed(name, args) if name else None, invocation, recorded.overlaid)  # fmt: skip
 
 
-def _listing_rows(workspace: Workspace, catalog: Catalog, run: Run, own_names: set[str]) -> tuple[list[Row], list[str]]:
+def _listing_rows(
+    workspace: Workspace, catalog: Catalog, run: Run, own_names: set[str]
+) -> tuple[list[Row], list[str], list[Foreign]]:
     lines = theirs.listing_lines(run)
     entries = [(theirs.entry_name(line), line) for line in (lines or [])[2:]]
     # Claude Code's own entries go into skilldeck's listing where they stood, with their text,
     # so that the budget is shared as Claude Code shared it.
     foreign = [Foreign(n, theirs.entry_text(line), i, bundled=True) for i, (n, line) in enumerate(entries) if n in own_names]
-    listing = workspace.listing(catalog, foreign=foreign)
+    listing = workspace.listing(catalog, foreign=foreign, recorded_own=False)
     ours = [(theirs.entry_name(e.line), e.line) for e in listing.entries if e.override != "foreign"]
     header_theirs = lines[0] if lines else None
     header_ours = listing.text.split("\n")[0] if listing.text else None
@@ -130,7 +135,7 @@ def _listing_rows(workspace: Workspace, catalog: Catalog, run: Run, own_names: s
     elif header_theirs is not None:
         rows.append(Row(IDENTICAL, "(header)", header_theirs, header_ours))
     rows += listing_rows(entries, ours, own_names)
-    return rows, [n for n, _ in entries if n in own_names]
+    return rows, [n for n, _ in entries if n in own_names], foreign
 
 
 def _our_blocks(prompt: Prompt) -> list[str]:

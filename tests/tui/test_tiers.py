@@ -252,3 +252,23 @@ async def test_a_big_catalog_draws_only_what_is_on_screen(tmp_path: Path) -> Non
         # The screen it left (drawn again as it scrolled away) and the one it reached: nothing between.
         assert drawn and all(line < height or line > tree.last_line - height for line in drawn), sorted(set(drawn))
         assert tree.last_line in drawn
+
+
+async def test_claude_codes_own_skills_from_a_comparison_show_as_a_tier_counted_in_the_budget(tmp_path: Path) -> None:
+    from engine.claude_own import save_own
+    from engine.listing import Foreign
+
+    app = demo_app(tmp_path / "demo")
+    locations = app.workspace.locations
+    save_own(locations.environ, locations.project, "2.1.328", [Foreign("update-config", "Change settings.", 0, True)])
+    async with app.run_test(size=(160, 40)) as pilot:
+        await loaded(pilot)
+        tree = app.tiers
+        rows = _rows(tree)
+        header = next(i for i, row in enumerate(rows) if "Claude Code 2.1.328's own" in row)
+        assert rows[header].startswith("▼ Claude Code 2.1.328's own  1 skill  (reco")
+        assert rows[header + 1] == "└ update-config  counted in the budget"
+        assert app.view is not None and app.view.listing.entries[0].name == "update-config"
+        tree.move_to(header + 1)
+        await pilot.pause()
+        assert tree.current is not None and tree.current.skill is None, "no skill of skilldeck's behind the row"

@@ -186,7 +186,7 @@ class SkillDetails(VerticalScroll):
         table.add_column(overflow="fold")
         table.add_row("folder", _t(paths(tier.source.root)))
         table.add_row("kind", tier.source.kind.value)
-        table.add_row("skills", str(len(tier.skills)))
+        table.add_row("skills", str(len(tier.skills) + len(tier.own)))
         table.add_row("shadowed here", str(len(tier.shadowed)))
         table.add_row("errors", Text(str(tier.errors), "red" if tier.errors else ""))
         table.add_row("warnings", Text(str(tier.warnings), "yellow" if tier.warnings else ""))

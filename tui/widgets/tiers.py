@@ -44,7 +44,7 @@ def tier_path(tier: TierView, paths: PathDisplay) -> str:
 
 
 def tier_label(tier: TierView, paths: PathDisplay) -> Text:
-    count = len(tier.skills)
+    count = len(tier.skills) + len(tier.own)
     text = Text.assemble((printable(tier.source.label), "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
     if tier.shadowed:
         text.append(f" +{len(tier.shadowed)} shadowed", "dim")
@@ -116,9 +116,11 @@ class Rows:
     skills: Sequence[Skill]
     deferred: Sequence[Skill]
     shadowed: Sequence[Shadowed]
+    # Claude Code's own skills, by name (a recorded comparison): rows with no skill behind them.
+    own: Sequence[str] = ()
 
     def __len__(self) -> int:
-        return len(self.skills) + len(self.deferred) + len(self.shadowed)
+        return len(self.skills) + len(self.deferred) + len(self.shadowed) + len(self.own)
 
     def paths(self) -> Iterator[Path]:
         yield from (s.path for s in self.skills)
@@ -132,8 +134,11 @@ class Rows:
         index -= len(self.skills)
         if index < len(self.deferred):
             return NodeData(source, self.deferred[index]), "deferred"
-        entry = self.shadowed[index - len(self.deferred)]
-        return NodeData(source, entry.skill, entry), "shadowed"
+        index -= len(self.deferred)
+        if index < len(self.shadowed):
+            entry = self.shadowed[index]
+            return NodeData(source, entry.skill, entry), "shadowed"
+        return NodeData(source), "own"
 
 
 @dataclass(slots=True)
@@ -246,7 +251,7 @@ class TiersTree(ScrollView, can_focus=True):
         tiers: list[TierRows] = []
         for tier in view.tiers:
             if self.filter == "all":
-                rows = Rows(tier.skills, tier.deferred, tier.shadowed)
+                rows = Rows(tier.skills, tier.deferred, tier.shadowed, tier.own)
             else:
                 rows = Rows(
                     [s for s in tier.skills if wanted(s.path)],
@@ -470,6 +475,11 @@ class TiersTree(ScrollView, can_focus=True):
             label = tier_label(entry.tier, paths)
             return fit_tier(Text("▼ " if entry.is_open else "▶ ", "bold") + label, tier_path(entry.tier, paths), room)
         data, kind = entry.rows.data(entry.tier.source, index)
+        guide = "└ " if index == len(entry.rows) - 1 else "├ "
+        guides = self.get_component_rich_style("tiers--guides", partial=True)
+        if kind == "own":
+            name = entry.rows.own[index - len(entry.rows) + len(entry.rows.own)]
+            return Text(guide, guides) + Text.assemble((printable(name), "dim"), ("  counted in the budget", "dim cyan"))
         assert data.skill is not None
         if kind == "skill":
             label = skill_label(data.skill, view)
@@ -478,8 +488,7 @@ class TiersTree(ScrollView, can_focus=True):
         else:
             assert data.shadow is not None
             label = shadow_label(data.shadow)
-        guide = "└ " if index == len(entry.rows) - 1 else "├ "
-        text = Text(guide, self.get_component_rich_style("tiers--guides", partial=True)) + label
+        text = Text(guide, guides) + label
         if room and text.cell_len > room:
             text.truncate(room, overflow="ellipsis")
         return text

@@ -1,0 +1,51 @@
+"""Claude Code's own skills, recorded by a comparison, counted in every listing of the project
+afterwards (engine/claude_own.py), and a hostile or stale record ignored."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from engine import Workspace, make_demo
+from engine.claude_own import load_own, own_path, save_own
+from engine.listing import Foreign
+
+OWN = [Foreign("update-config", "Change Claude Code's settings. " * 4, 0, True), Foreign("dataviz", "Draw charts.", 5, True)]
+
+
+def _workspace(tmp_path: Path) -> Workspace:
+    return Workspace(make_demo(tmp_path / "demo", {"XDG_STATE_HOME": str(tmp_path / "state")}))
+
+
+def test_a_recorded_comparison_puts_claude_codes_own_skills_in_every_listing_with_its_version(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    catalog = workspace.load()
+    before = workspace.listing(catalog)
+    assert not before.own_counted and before.own_from == ""
+    locations = workspace.locations
+    assert save_own(locations.environ, locations.project, "2.1.328", OWN) == own_path(locations.environ, locations.project)
+    after = workspace.listing(catalog)
+    assert after.own_counted and after.own_from.startswith("Claude Code 2.1.328 (recorded ")
+    names = [e.name for e in after.entries]
+    assert names[0] == "update-config" and "dataviz" in names
+    assert after.used > before.used, "their lines share the budget"
+    # A listing told what to put in (a comparison's own run) does not add the recording too.
+    assert not workspace.listing(catalog, recorded_own=False).own_counted
+
+
+def test_a_broken_or_foreign_record_is_ignored(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    env, project = workspace.locations.environ, workspace.locations.project
+    path = own_path(env, project)
+    path.parent.mkdir(parents=True)
+    for content in ("{not json", "[]", json.dumps({"project": "/elsewhere", "version": "1", "recorded_ms": 1, "entries": []})):
+        path.write_text(content)
+        assert load_own(env, project) is None
+    entries = [{"name": "ok", "text": "x" * 10_000, "position": 1}, {"name": 3}, "junk", {"name": "", "text": "", "position": 0}]
+    path.write_text(json.dumps({"project": str(project), "version": "2.1.328", "recorded_ms": 1, "entries": entries}))
+    own = load_own(env, project)
+    assert own is not None and [e.name for e in own.entries] == ["ok"] and len(own.entries[0].text) == 2_000
+    path.unlink()
+    os.mkfifo(path)  # a FIFO where the record should be: not read (it would block), no record
+    assert load_own(env, project) is None
