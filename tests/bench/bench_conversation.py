@@ -231,9 +231,11 @@ def _locations(base: Path, url: str, count: int) -> Any:
 
 async def _ready(base: Path, url: str, body: Callable[[Any, Any], Awaitable[None]]) -> None:
     from tui.app import SkilldeckApp
+    from tui.cli import settle_imports
     from tui.view import PathDisplay
 
     app = SkilldeckApp(_locations(base, url, SKILLS), PathDisplay.default(), blink=False, watch=False)
+    settle_imports()  # as the skilldeck command does before it runs the app
     async with app.run_test(size=(160, 48)) as pilot:
         while not (app.loaded_once and app.session.backend is not None):
             await pilot.pause(0.05)
