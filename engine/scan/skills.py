@@ -14,6 +14,7 @@ from ..skillfile import Entry
 from .walk import (
     MAX_DEPTH,
     MAX_DIRS_PER_ROOT,
+    MAX_NAMES_PER_ROOT,
     _cycle_free,
     _has_skill_file,
     _is_dir,
@@ -61,7 +62,7 @@ def scan_skills_root(
         return []
     walk = _Walk(root, sink)
     chain = (os.path.realpath(root),)
-    entries = _scandir(root, sink)
+    entries = _scandir(root, sink, MAX_NAMES_PER_ROOT)
     if entries is None:
         return []
     found: list[Entry] = []
@@ -71,6 +72,10 @@ def scan_skills_root(
             _reserved(Path(entry.path), sink)
             continue
         known = cache.get(name) if cache is not None else None
+        if known is not None and known.dirs and walk.dirs + known.dirs > MAX_DIRS_PER_ROOT:
+            # This name's explanation reached the bound: read it again so that a reload says
+            # what a first load says.
+            known = None
         if known is None:
             local = Sink()
             before = walk.dirs
@@ -89,10 +94,6 @@ def scan_skills_root(
                 cache[name] = known
         else:
             walk.dirs += known.dirs
-            if walk.dirs > MAX_DIRS_PER_ROOT:
-                walk.stop()
-        if walk.stopped:
-            break
         found.extend(known.entries)
         sink.items.extend(known.diagnostics)
     found.sort(key=entry_order)

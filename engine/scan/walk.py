@@ -1,4 +1,4 @@
-"""What every walk of a skills or commands folder shares: its bounds (depth, folders per root),
+"""What every walk of a skills or commands folder shares: its bounds (depth, folders explained per root),
 cycle detection by canonical path, listing a folder and judging a symlink without ever raising,
 a root that cannot be scanned, and Claude Code's order of the entries found."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+from itertools import islice
 from pathlib import Path
 
 from ..diagnostics import Sink
@@ -19,6 +20,11 @@ def entry_order(entry: Entry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[i
     return collation_key(f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem)
 
 
+# Folders without a SKILL.md that one root's walk explains (lists, and searches below for a
+# skill nested too deep). Past it a folder is still checked for its SKILL.md (one lstat, as
+# Claude Code does for every folder, with no bound: recorded load_many, load_many_mixed,
+# plugin_many), so every skill loads; only the explaining stops. A million empty folders then
+# cost one listing and one lstat each.
 MAX_DIRS_PER_ROOT = 2000
 
 
@@ -35,6 +41,7 @@ class _Walk:
         self.stopped = False
 
     def enter(self, path: str) -> bool:
+        """Whether one more folder may be explained."""
         if self.stopped:
             return False
         self.dirs += 1
@@ -49,8 +56,8 @@ class _Walk:
             self.root_sink.warning(
                 "scan-limit",
                 self.root,
-                f"skilldeck stopped after {MAX_DIRS_PER_ROOT:,} folders without a SKILL.md; Claude Code has no such bound "
-                "and still loads the skills past this point, which skilldeck does not show",
+                f"more than {MAX_DIRS_PER_ROOT:,} folders here have no SKILL.md: skilldeck stopped explaining them "
+                "(every skill folder still loads, as in Claude Code)",
                 "move the folders that are not skills out of this folder",
             )
 
@@ -72,10 +79,20 @@ def _cycle_free(path: str, chain: tuple[str, ...], sink: Sink) -> str | None:
     return real
 
 
-def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
+# Names read from one skills folder. Claude Code reads every one; the largest public
+# collections hold about 16,000 skills, so this only ends a hostile folder (a million empty
+# folders: read in about 0.4 s instead of a minute), and says so.
+MAX_NAMES_PER_ROOT = 100_000
+
+
+def _scandir(path: str | Path, sink: Sink, limit: int | None = None) -> list[os.DirEntry[str]] | None:
+    """The folder's entries by name; with `limit`, at most that many are read (in the order the
+    file system gives them, so a hostile folder costs no more than `limit` entries)."""
     try:
         with os.scandir(path) as it:
-            return sorted(it, key=lambda e: e.name)
+            if limit is None:
+                return sorted(it, key=lambda e: e.name)
+            entries = list(islice(it, limit + 1))
     except PermissionError:
         sink.error(
             "unreadable",
@@ -83,9 +100,20 @@ def _scandir(path: str | Path, sink: Sink) -> list[os.DirEntry[str]] | None:
             "cannot list this folder (permission denied); nothing in it loads",
             f"chmod a+rx {path}",
         )
+        return None
     except OSError as exc:
         sink.error("unreadable", Path(path), f"cannot list this folder: {exc.strerror}", "check the folder")
-    return None
+        return None
+    if len(entries) > limit:
+        sink.warning(
+            "scan-limit",
+            Path(path),
+            f"this folder holds more than {limit:,} entries: skilldeck read {limit:,} of them (in the order the disk "
+            "gives them) and stopped; Claude Code reads them all, so it may load skills skilldeck does not show",
+            "split the folder, or move what is not a skill out of it",
+        )
+        del entries[limit:]
+    return sorted(entries, key=lambda e: e.name)
 
 
 def _symlink_problem(entry: os.DirEntry[str], sink: Sink) -> bool:

@@ -63,19 +63,23 @@ def _relative_inside(folder: Path, start: Path) -> str:
 # Folders the search for nested `.claude/skills` never enters (build output and dependencies,
 # where a skills folder is someone else's): the search stays cheap on a large repository.
 _NESTED_SKIP = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target", "vendor"})
-MAX_NESTED_DIRS = 2000
+# Claude Code finds a nested skills folder only when a file under it is touched, so it has no
+# walk to copy; skilldeck's look-ahead is bounded by folders listed (a count, not a clock, so
+# the same tree always gives the same answer). 20,000 lists a 15,000-skill marketplace checked
+# out as the project (about 0.3 s); a larger tree is searched that far and a note says so.
+MAX_NESTED_DIRS = 20_000
 MAX_NESTED_DEPTH = 8
 
 
-def nested_skill_roots(start: Path) -> list[Path]:
-    """`.claude/skills` folders below the start folder (not in it), nearest first: Claude Code
-    loads each once a file under its folder is touched. Bounded: hidden folders and
-    dependency folders are not searched, and at most 2,000 folders are listed (one directory
-    listing each: a folder's `.claude` is seen in its parent's listing)."""
+def nested_skill_roots(start: Path, limit: int = MAX_NESTED_DIRS) -> tuple[list[Path], bool]:
+    """`.claude/skills` folders below the start folder (not in it), nearest first, and whether
+    the search stopped at `limit` folders: Claude Code loads each once a file under its folder
+    is touched. Hidden folders and dependency folders are not searched (one directory listing
+    each: a folder's `.claude` is seen in its parent's listing)."""
     found: list[Path] = []
     queue: deque[tuple[str, int]] = deque([(str(start), 0)])
     listed = 0
-    while queue and listed < MAX_NESTED_DIRS:
+    while queue and listed < limit:
         folder, depth = queue.popleft()
         listed += 1
         try:
@@ -90,15 +94,28 @@ def nested_skill_roots(start: Path) -> list[Path]:
                 e.name for e in entries if not e.name.startswith(".") and e.name not in _NESTED_SKIP and _real_dir(e)
             )
             queue.extend((os.path.join(folder, name), depth + 1) for name in children)
-    return found
+    return found, bool(queue)
 
 
-def _nested(start: Path, cache: LoadCache | None) -> list[Path]:
-    if cache is None:
-        return nested_skill_roots(start)
-    known = cache.nested.get(str(start))
+def _nested(start: Path, sink: Sink, cache: LoadCache | None) -> list[Path]:
+    known = cache.nested.get(str(start)) if cache is not None else None
     if known is None:
-        known = cache.nested[str(start)] = tuple(nested_skill_roots(start))
+        roots, stopped = nested_skill_roots(start)
+        if stopped:
+            # Kept as the last root's marker so the cached answer gives the same note.
+            roots.append(start)
+        known = tuple(roots)
+        if cache is not None:
+            cache.nested[str(start)] = known
+    if known and known[-1] == start:
+        sink.info(
+            "scan-limit",
+            start,
+            f"the search for .claude/skills folders below this folder stopped after {MAX_NESTED_DIRS:,} folders; "
+            "nested skills further down (which Claude Code loads once a file there is touched) are not shown",
+            "start skilldeck in the folder you work in",
+        )
+        return list(known[:-1])
     return list(known)
 
 
@@ -169,7 +186,7 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
 
     if nested:
         added = {folder / ".claude" / "skills" for folder in locations.add_dirs}
-        for root in _nested(locations.project, cache):
+        for root in _nested(locations.project, sink, cache):
             folder = root.parent.parent
             if root in added:
                 continue

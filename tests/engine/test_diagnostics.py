@@ -145,14 +145,16 @@ def test_symlinked_skill_in_two_tiers_is_loaded_once(tree: Tree) -> None:
     assert codes(catalog) == ["duplicate-file"]
 
 
-def test_directory_bound_stops_the_scan(tree: Tree) -> None:
+def test_directory_bound_stops_explaining_never_loading(tree: Tree) -> None:
+    # Recorded: load_many_mixed (2,100 skills after 2,100 empty folders all load).
     root = tree.skills()
     for i in range(MAX_DIRS_PER_ROOT + 5):
         (root / f"d{i:05d}").mkdir(parents=True)
     tree.skill("zzz-after-bound", GOOD.replace("good", "zzz-after-bound"))
     catalog = tree.load()
     assert "scan-limit" in codes(catalog)
-    assert "zzz-after-bound" not in catalog.skills
+    assert "zzz-after-bound" in catalog.skills
+    assert sum(d.code == "not-a-skill-dir" for d in catalog.diagnostics) == MAX_DIRS_PER_ROOT
 
 
 def test_unreadable_file_and_folder() -> None:
