@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 KNOWN_FIELDS = frozenset(
     {
@@ -40,6 +41,9 @@ _EFFECTS = {
 _NORMALISED = {k.replace("_", "-").lower(): k for k in KNOWN_FIELDS}
 
 
+# Kept per key: a large catalog repeats the same few unknown keys (`tags`, `author`, `category`)
+# thousands of times, and difflib's ratio against every known field is the cost of each guess.
+@lru_cache(maxsize=4096)
 def suggest_field(key: str) -> str | None:
     norm = key.replace("_", "-").lower()
     if norm in _NORMALISED:

@@ -89,10 +89,23 @@ _WEIGHTS = _weights()
 _EXPANSION_ACCENT = 1000
 
 
+def _ascii_tables() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    # An ASCII character has no expansion, is never ignored and never combines: its three
+    # weights are a lookup (the controls that have none sort after every letter, as below).
+    weights = {chr(c): _WEIGHTS.get(chr(c), (_OUTSIDE + c, 0, 0)) for c in range(128)}
+    return ({c: w[0] for c, w in weights.items()}, {c: w[1] for c, w in weights.items()}, {c: w[2] for c, w in weights.items()})
+
+
+_P, _S, _T = _ascii_tables()
+
+
 @lru_cache(maxsize=65536)
 def collation_key(name: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
     """A sort key that orders names as `localeCompare` does: base letters, then accents, then
     case; the name itself breaks the last ties so that the order never depends on the disk."""
+    if name.isascii():
+        # Most names: three lookups per character in C (a third of the time of the loop below).
+        return tuple(map(_P.__getitem__, name)), tuple(map(_S.__getitem__, name)), tuple(map(_T.__getitem__, name)), name
     primary: list[int] = []
     secondary: list[int] = []
     tertiary: list[int] = []

@@ -77,9 +77,24 @@ def plugin_entries(
     def skills_in(folder: Path) -> list[Entry]:
         return scan_skills_root(folder, sink, name, False, cache.root(folder) if cache else None)
 
+    real_folders: dict[str, str] = {}
+
+    def real(path: Path) -> str:
+        # The file's real path, for finding one file reached twice. A realpath costs an lstat
+        # per component (about twelve at 15,000 skills); the folder above the skill is resolved
+        # once, and the skill's own folder and file only looked at (two lstats) unless a link.
+        skill_dir, file_name = os.path.split(path)
+        parent, folder = os.path.split(skill_dir)
+        if os.path.islink(skill_dir) or os.path.islink(path):
+            return os.path.realpath(path)
+        known = real_folders.get(parent)
+        if known is None:
+            known = real_folders[parent] = os.path.realpath(parent)
+        return os.path.join(known, folder, file_name)
+
     def add(into: list[Entry], found: list[Entry]) -> None:
         for entry in found:
-            key = os.path.realpath(entry.path)
+            key = real(entry.path)
             if key not in seen:
                 seen.add(key)
                 into.append(entry)
