@@ -5,7 +5,8 @@ Three levels, each dropped by `invalidate(path)` when a change touches it:
 - per commands folder, its whole result (command trees are small);
 - per file, the loaded skill and its diagnostics.
 Plugins (manifests, marketplaces, settings, the install registry) are recomputed whenever a
-path they depend on changes; their skills folders still use the per-name cache. The nested
+path they depend on changes, each plugin's own skills and commands only when a path in that
+plugin changed; their skills folders still use the per-name cache. The nested
 `.claude/skills` folders below the start folder are searched again when a `.claude` path changes.
 """
 
@@ -46,6 +47,9 @@ class LoadCache:
         self.sources: dict[Source, Source] = {}
         # The nested `.claude/skills` folders found below a start folder (sources.tiers).
         self.nested: dict[str, tuple[Path, ...]] = {}
+        # Per plugin root, what its skills and commands were and the folders they came from
+        # (sources.plugins): a change in one plugin of 150 recomputes that one only.
+        self.plugin_parts: dict[str, tuple[tuple[str, ...], object]] = {}
 
     def root(self, root: Path) -> dict[str, NameResult]:
         return self.roots.setdefault(str(root), {})
@@ -82,6 +86,9 @@ class LoadCache:
         for root in list(self.commands):
             if under(root, path) or under(path, root):
                 self._forget(self.commands.pop(root)[0])
+        for root, (folders, _) in list(self.plugin_parts.items()):
+            if any(under(path, f) or under(f, path) for f in folders):
+                del self.plugin_parts[root]
         plugin_change = f"{SEP}.claude-plugin" in path or any(under(path, p) or under(p, path) for p in self.plugin_inputs)
         if self.plugins is not None and plugin_change:
             # Files a plugin names directly (its root SKILL.md, manifest paths) are not under

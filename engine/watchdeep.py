@@ -1,4 +1,4 @@
-"""What keeps watching safe on hostile trees: folder chains too deep for watchdog, and its threads' deaths.
+"""What keeps watching safe on hostile trees: folder chains too deep for watchdog, its threads' deaths, and lost events.
 
 watchdog adds a recursive inotify watch with `os.walk`, which recurses once per folder level, so
 a chain of about 1,000 folders (inside a skill, say) raises RecursionError, in the caller when the
@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .scan import MAX_DEPTH, MAX_DIRS_PER_ROOT
@@ -49,6 +50,40 @@ def quiet_watchdog_threads() -> None:
             previous(args)
 
         threading.excepthook = hook
+
+
+class _Overflow(logging.Handler):
+    """watchdog says only in its log that the kernel's event queue overflowed (its events were
+    lost); each watcher listening here then reads everything again, or it would miss changes."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.listeners: list[Callable[[], None]] = []
+        self.guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "overflow" not in record.getMessage():
+            return
+        with self.guard:
+            listeners = list(self.listeners)
+        for listener in listeners:
+            listener()
+
+
+_overflow = _Overflow()
+logging.getLogger("watchdog.observers.inotify_c").addHandler(_overflow)
+
+
+def on_overflow(listener: Callable[[], None]) -> Callable[[], None]:
+    """Call `listener` (from watchdog's thread) whenever inotify lost events; returns the undo."""
+    with _overflow.guard:
+        _overflow.listeners.append(listener)
+
+    def remove() -> None:
+        with _overflow.guard, contextlib.suppress(ValueError):
+            _overflow.listeners.remove(listener)
+
+    return remove
 
 
 class Shallow(NamedTuple):

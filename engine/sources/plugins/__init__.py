@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...diagnostics import Sink
 from ...loadcache import LoadCache
@@ -91,7 +91,7 @@ def _plugin_tiers(
                     )
                     continue
                 adopted[name] = ref.root
-            found = plugin_entries(ref, name, manifest, sink, cache)
+            found = _entries(ref, name, manifest, sink, cache)
         except (OSError, RuntimeError, ValueError) as exc:
             # A plugin folder that changed under the load, or paths no system call accepts
             # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
@@ -102,6 +102,36 @@ def _plugin_tiers(
         command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN, overrides=found.overrides or None))
         skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
     return command_tiers + skill_tiers, inputs, direct
+
+
+class _Part(NamedTuple):
+    name: str
+    manifest: dict[str, Any]
+    skills_dir: bool
+    found: PluginEntries
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None) -> PluginEntries:
+    """`plugin_entries`, kept per plugin root while nothing in the plugin changed (LoadCache
+    drops it on a change under the root, its real path, or its skills and commands folders).
+    A manifest that names other paths is read again each time: those may be anywhere."""
+    if cache is None:
+        return plugin_entries(ref, name, manifest, sink)
+    key = str(ref.root)
+    known = cache.plugin_parts.get(key)
+    part = known[1] if known is not None else None
+    if isinstance(part, _Part) and (part.name, part.manifest, part.skills_dir) == (name, manifest, ref.skills_dir):
+        sink.items.extend(part.diagnostics)
+        return part.found
+    local = Sink()
+    found = plugin_entries(ref, name, manifest, local, cache)
+    sink.items.extend(local.items)
+    if "skills" not in manifest and "commands" not in manifest:
+        folders = {key, os.path.realpath(ref.root)}
+        folders.update(os.path.realpath(ref.root / sub) for sub in ("skills", "commands"))
+        cache.plugin_parts[key] = (tuple(sorted(folders)), _Part(name, manifest, ref.skills_dir, found, tuple(local.items)))
+    return found
 
 
 __all__ = [
