@@ -136,6 +136,11 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in _QUIET_EVENTS:
             return
+        if event.is_directory and event.event_type == "modified":
+            # watchdog adds one for the parent of every created, deleted or moved entry, which
+            # has its own event: taken as a change of the whole folder it made the reload after
+            # a new skill (or a new plugin in a marketplace) read every skill beside it again.
+            return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = os.fsdecode(raw) if raw else ""
             if path and self.relevant(path):

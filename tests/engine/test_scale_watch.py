@@ -1,0 +1,104 @@
+"""The watcher on a marketplace: one watch for it, no reads of its own reported back, one plugin
+recomputed per change, and lost events read again. Real files, real inotify; nothing sleeps."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engine.catalog as catalog_module
+import engine.sources.plugins as plugins_module
+from engine import WatchHandle, Workspace
+from tests.conftest import Tree, skill_text, write
+from tests.engine.test_watch import Recorder
+
+PLUGINS = 12
+
+
+def _market(folder: Path) -> Path:
+    for p in range(PLUGINS):
+        plugin = folder / f"plugin-{p:02d}"
+        write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": f"plugin-{p:02d}"}))
+        for s in range(3):
+            write(plugin / "skills" / f"s{s}" / "SKILL.md", skill_text(description=f"p{p} s{s}"))
+    return folder
+
+
+@pytest.fixture
+def market(tree: Tree, tmp_path: Path) -> Iterator[tuple[Path, Recorder, WatchHandle]]:
+    folder = _market(tmp_path / "market")
+    recorder = Recorder()
+    handle = Workspace(tree.locations(plugin_dirs=(folder,))).watch(recorder)
+    yield folder, recorder, handle
+    handle.stop()
+
+
+def _desc(handle_catalog: object, name: str) -> str | None:
+    skill = handle_catalog.skills.get(name)  # type: ignore[attr-defined]
+    return None if skill is None else str(skill.description)
+
+
+def test_a_marketplace_and_its_plugins_are_one_watch(market) -> None:  # type: ignore[no-untyped-def]
+    folder, _, handle = market
+    assert handle.catalog is not None and len(handle.catalog.skills) == PLUGINS * 3
+    recursive = [path for (path, deep) in handle._watches if deep]
+    assert str(folder) in recursive
+    assert not [p for p in recursive if p.startswith(str(folder) + "/")], recursive
+
+
+def test_an_edit_in_one_plugin_recomputes_that_plugin_only(market, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    folder, rec, _ = market
+    computed: list[str] = []
+    reads: list[Path] = []
+    real_entries, real_load = plugins_module.plugin_entries, catalog_module.load_entry
+
+    def entries(ref, *args, **kwargs):  # type: ignore[no-untyped-def]
+        computed.append(ref.root.name)
+        return real_entries(ref, *args, **kwargs)
+
+    def load(entry, *args):  # type: ignore[no-untyped-def]
+        reads.append(entry.path)
+        return real_load(entry, *args)
+
+    monkeypatch.setattr(plugins_module, "plugin_entries", entries)
+    monkeypatch.setattr(catalog_module, "load_entry", load)
+    path = folder / "plugin-07" / "skills" / "s1" / "SKILL.md"
+    path.write_text(skill_text(description="edited"))
+    rec.wait(lambda c: _desc(c, "plugin-07:s1") == "edited")
+    assert computed == ["plugin-07"]
+    assert reads == [path]
+
+
+def test_a_new_plugin_reads_its_own_files_only(market, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    folder, rec, _ = market
+    reads: list[Path] = []
+    real_load = catalog_module.load_entry
+
+    def load(entry, *args):  # type: ignore[no-untyped-def]
+        reads.append(entry.path)
+        return real_load(entry, *args)
+
+    monkeypatch.setattr(catalog_module, "load_entry", load)
+    staged = _market(folder.parent / "staging") / "plugin-03"
+    shutil.move(str(staged), str(folder / "zz-new"))
+    # Named after its manifest (plugin-03 again): the first of two plugins with one name wins,
+    # so the new one's skills are shadowed, yet read; what matters is that only they are read.
+    rec.wait(lambda c: any(s.skill.path.is_relative_to(folder / "zz-new") for s in c.shadowed))
+    assert reads and all(p.is_relative_to(folder / "zz-new") for p in reads), reads
+
+
+def test_lost_events_read_everything_again(market) -> None:  # type: ignore[no-untyped-def]
+    folder, rec, handle = market
+    handle.loader.cache.files.clear()
+    before = handle.catalog
+    # What watchdog logs when the kernel's queue overflowed: the events are gone.
+    logging.getLogger("watchdog.observers.inotify_c").warning("Inotify queue overflowed; filesystem events were lost")
+    (folder / "plugin-00" / "skills" / "s0" / "SKILL.md").write_text(skill_text(description="after the overflow"))
+    rec.wait(lambda c: _desc(c, "plugin-00:s0") == "after the overflow")
+    assert len(handle.loader.cache.files) == PLUGINS * 3
+    assert before is not handle.catalog
