@@ -56,6 +56,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_catalog.py
+	$(BIN)/python tests/bench/bench_scale.py
 	$(BIN)/python tests/bench/bench_tui.py
 	$(BIN)/python tests/bench/bench_watch.py
 	$(BIN)/python tests/bench/bench_run.py
