@@ -207,14 +207,19 @@ def build(
     progress: Progress | None = None,
     started: float | None = None,
     memo: dict[tuple[Entry, LoadedFrom], Loaded] | None = None,
+    trace: Trace | None = None,
 ) -> Catalog:
     """The catalog Claude Code 2.1.328 would have: files read in listing order, the same file
     loaded once (the first place wins), `paths:` skills and nested skills kept aside as deferred,
     then the first skill of each name wins. An --add-dir skill whose name an earlier skill has is
-    kept too, scoped (`extra:deploy`), after every other skill."""
+    kept too, scoped (`extra:deploy`), after every other skill. With `memo` and `trace`, what
+    each file gave is noted in `trace` for `rebuild` (engine/rebuild.py)."""
     started = time.perf_counter() if started is None else started
     tiers = list(tiers)
     slots = _slots(tiers)
+    noting = trace is not None and memo is not None
+    if trace is not None:
+        trace.start(slots, tuple(sink.items))
     total = len(slots)
     skills: dict[str, Skill] = {}
     shadowed: list[Shadowed] = []
@@ -226,7 +231,11 @@ def build(
         done += 1
         if progress is not None and done % 200 == 0:
             progress(done, total)
+        start = len(sink.items)
         skill = _load(entry, tier, sink, memo)
+        if noting:
+            assert trace is not None and memo is not None
+            trace.note(memo.get((entry, tier.loaded_from)), start)
         if skill is None:
             continue
         first = by_inode.get(skill.inode) if skill.inode else None
@@ -264,6 +273,9 @@ def build(
         winner = skills.get(skill.name)
         if winner is None:
             skills[skill.name] = skill
+            if noting:
+                assert trace is not None
+                trace.won[-1] = skill
             continue
         if tier.source.kind is SourceKind.ADD_DIR and tier.source.scope:
             scoped.append(skill)
@@ -283,7 +295,7 @@ def build(
     if progress is not None:
         progress(total, total)
     stats = LoadStats(files_read=done, tiers=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
-    return Catalog(
+    catalog = Catalog(
         skills=MappingProxyType(skills),
         shadowed=tuple(shadowed),
         diagnostics=tuple(sink.items),
@@ -291,6 +303,35 @@ def build(
         stats=stats,
         deferred=tuple(deferred),
     )
+    if trace is not None:
+        trace.catalog = catalog if noting else None
+    return catalog
+
+
+@dataclass(eq=False)
+class Trace:
+    """What one build did with each file (slot), so that the next build can redo only the slots
+    whose file changed (engine/rebuild.py)."""
+
+    slots: list[tuple[Entry, Tier]] = field(default_factory=list)
+    # The memo's record each slot was built from (compared by identity: a re-read is a new one).
+    loaded: list[Loaded | None] = field(default_factory=list)
+    # Where the slot's file diagnostics begin in the catalog's diagnostics.
+    starts: list[int] = field(default_factory=list)
+    # The skill the slot put in `skills` under its own name, when it did.
+    won: list[Skill | None] = field(default_factory=list)
+    # The diagnostics the build started with (those of the collect).
+    head: tuple[Diagnostic, ...] = ()
+    catalog: Catalog | None = None
+
+    def start(self, slots: list[tuple[Entry, Tier]], head: tuple[Diagnostic, ...]) -> None:
+        self.slots, self.head, self.catalog = slots, head, None
+        self.loaded, self.starts, self.won = [], [], []
+
+    def note(self, loaded: Loaded | None, start: int) -> None:
+        self.loaded.append(loaded)
+        self.starts.append(start)
+        self.won.append(None)
 
 
 def _add_scoped(skill: Skill, skills: dict[str, Skill], shadowed: list[Shadowed], sink: Sink) -> None:

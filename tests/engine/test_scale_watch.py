@@ -102,3 +102,47 @@ def test_lost_events_read_everything_again(market) -> None:  # type: ignore[no-u
     rec.wait(lambda c: _desc(c, "plugin-00:s0") == "after the overflow")
     assert len(handle.loader.cache.files) == PLUGINS * 3
     assert before is not handle.catalog
+
+
+def test_a_saved_file_patches_the_catalog_exactly_as_a_full_build_would(tree: Tree, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import engine.watch as watch_module
+    from engine.watch import IncrementalLoader
+
+    tree.skill("alpha", skill_text(description="user alpha"), tier="user")
+    tree.skill("alpha", skill_text(description="project alpha"))
+    beta = tree.skill("beta", skill_text(description="beta", tags="x"))
+    gamma = tree.skill("gamma", skill_text(description="gamma"))
+    user_alpha = tree.skills("user") / "alpha" / "SKILL.md"
+    loader = IncrementalLoader(tree.locations())
+    loader.load()
+    builds: list[int] = []
+    real_build = watch_module.build
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if loader.trace in args:  # the cold loads below build too
+            builds.append(1)
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(watch_module, "build", counting)
+    edits = [
+        (user_alpha, skill_text(description="user alpha, edited")),  # the winner of a shadowed name
+        (beta, skill_text(description="beta")),  # a diagnostic fewer
+        (beta, skill_text(description="beta", tags="x", author="y")),  # two more
+        (gamma, skill_text(description="gamma, edited")),
+    ]
+    for path, text in edits:
+        path.write_text(text)
+        loader.invalidate([str(path)])
+        got = loader.load()
+        cold = IncrementalLoader(tree.locations()).load()
+        assert list(got.skills.items()) == list(cold.skills.items())
+        assert got.diagnostics == cold.diagnostics
+        assert got.shadowed == cold.shadowed
+    assert builds == [], "an edit in place is patched, not rebuilt"
+    # A change of what wins (gamma becomes a `paths:` skill, held back): a full build.
+    gamma.write_text(skill_text(description="gamma", paths="src/**"))
+    loader.invalidate([str(gamma)])
+    got = loader.load()
+    cold = IncrementalLoader(tree.locations()).load()
+    assert builds == [1]
+    assert list(got.skills.items()) == list(cold.skills.items()) and got.deferred == cold.deferred
