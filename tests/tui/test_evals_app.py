@@ -87,7 +87,7 @@ def skill_line(text: str, skill: str) -> list[str]:
     return next(line.split() for line in text[start:].splitlines() if line.split()[:1] == [skill])
 
 
-async def _ready(pilot) -> EvalsPane:  # type: ignore[no-untyped-def]
+async def open_evals(pilot) -> EvalsPane:  # type: ignore[no-untyped-def]
     await loaded(pilot)
     await pilot.press("7")
     pane = _pane(pilot.app)
@@ -96,7 +96,7 @@ async def _ready(pilot) -> EvalsPane:  # type: ignore[no-untyped-def]
     return pane
 
 
-async def _ran(pilot, pane: EvalsPane) -> None:  # type: ignore[no-untyped-def]
+async def run_to_the_end(pilot, pane: EvalsPane) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("R")
     await until(pilot, lambda: pane.report is not None and not pane.running, timeout=15, what="the run to end")
     await pilot.pause()
@@ -108,10 +108,11 @@ async def test_a_run_shows_the_matrix_bars_steals_and_changes_and_an_edit_re_ask
     server.choose = demo_router()
     app = evals_app(tmp_path, server)
     async with app.run_test(size=(160, 48)) as pilot:
-        pane = await _ready(pilot)
-        assert f"{TOTAL} requests to" in pane.status_text and "Estimate: 17 requests" in pane.status_text
+        pane = await open_evals(pilot)
+        said = "17 requests to claude-sonnet-5-5: 9 with the listing as it is, 8 with their skill's description dropped"
+        assert said in pane.status_text and "Estimate: 17 to send, ~" in pane.status_text
         assert app.query_one(EvalRequests).option_count == TOTAL and app.focused is app.query_one(EvalRequests)
-        await _ran(pilot, pane)
+        await run_to_the_end(pilot, pane)
         shown = pane.report_text
         assert len(server.requests) == TOTAL and server.max_in_flight <= 4
         grid = matrix(shown)
@@ -134,7 +135,7 @@ async def test_a_run_shows_the_matrix_bars_steals_and_changes_and_an_edit_re_ask
         assert not isinstance(app.screen, EvalDetailScreen)
 
         # Again: every answer from the cache, nothing sent.
-        await _ran(pilot, pane)
+        await run_to_the_end(pilot, pane)
         assert len(server.requests) == TOTAL and "17 answers came from the cache" in pane.report_text
 
         # Edit a description on disk: the catalog reloads, the tab plans again, and a run asks
@@ -143,8 +144,9 @@ async def test_a_run_shows_the_matrix_bars_steals_and_changes_and_an_edit_re_ask
         skill = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "research" / "SKILL.md"
         skill.write_text(skill.read_text().replace("Research a question", "Investigate a question"))
         await until(pilot, lambda: pane.plan is not old and pane.ready, timeout=10, what="the new plan")
-        assert "stale" in pane.report_text
-        await _ran(pilot, pane)
+        assert "stale" in pane.report_text and "Estimate: 16 to send" in pane.status_text
+        assert "; 1 answered from the cache" in pane.status_text
+        await run_to_the_end(pilot, pane)
         assert len(server.requests) == TOTAL + TOTAL - 1 and "1 answers came from the cache" in pane.report_text
         assert "stale" not in pane.report_text
 
@@ -153,11 +155,11 @@ async def test_a_failure_mid_run_keeps_the_other_answers_and_says_what_failed(tm
     server.choose = demo_router({"Commit what I staged": Reply(status=400)})
     app = evals_app(tmp_path, server)
     async with app.run_test(size=(160, 48)) as pilot:
-        pane = await _ready(pilot)
-        await _ran(pilot, pane)
+        pane = await open_evals(pilot)
+        await run_to_the_end(pilot, pane)
         shown = pane.report_text
         # Both variants of the request failed; the rest were answered and counted.
-        assert "Partial: 2 requests failed" in shown and "! Commit what I staged (listed):" in shown
+        assert "Partial: 2 requests failed (listed at the end)" in shown and "! Commit what I staged (listed):" in shown
         assert matrix(shown)["daily-notes"] == {"daily-notes": 1} and "git:commit" not in matrix(shown)
         rows = [text_of_option(app, i) for i in range(TOTAL)]
         assert sum(row.startswith("!") for row in rows) == 2 and sum(row.startswith("✓") for row in rows) == 12
@@ -172,7 +174,7 @@ async def test_x_cancels_a_run_and_the_partial_report_says_what_is_missing(tmp_p
     server.choose = demo_router({"Commit what I staged": Reply(hang=True)})
     app = evals_app(tmp_path, server)
     async with app.run_test(size=(160, 48)) as pilot:
-        pane = await _ready(pilot)
+        pane = await open_evals(pilot)
         await pilot.press("R")
         await until(pilot, lambda: len(server.requests) == TOTAL and server.in_flight == 2, timeout=10, what="only the hung two")
         await until(pilot, lambda: "15/17 answered" in pane.status_text, what="the progress line")
@@ -188,9 +190,9 @@ async def test_offline_shows_the_requests_and_the_estimate_and_sends_nothing(tmp
     # A key and a server are there: the offline backend, chosen, still sends nothing.
     app = evals_app(tmp_path, server, backend="offline")
     async with app.run_test(size=(160, 48)) as pilot:
-        pane = await _ready(pilot)
+        pane = await open_evals(pilot)
         status = pane.status_text
-        assert "Offline backend: nothing is sent" in status and "Estimate: 17 requests" in status
+        assert "Offline backend: nothing is sent" in status and "Estimate: 17 to send" in status
         assert app.query_one(EvalRequests).option_count == TOTAL
         await pilot.press("R")
         await pilot.pause()
@@ -207,7 +209,7 @@ async def test_no_eval_file_says_how_to_write_one(tmp_path: Path) -> None:
     app = evals_app(tmp_path, None)
     (tmp_path / "demo" / "acme-app" / ".claude" / "skill-evals.yaml").unlink()
     async with app.run_test(size=(160, 48)) as pilot:
-        pane = await _ready(pilot)
+        pane = await open_evals(pilot)
         assert "No eval file" in pane.status_text and ".claude/skill-evals.yaml" in pane.status_text
         assert not app.query_one(EvalRequests).display
 

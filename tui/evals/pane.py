@@ -48,8 +48,8 @@ from .view import estimate_line, how_to_start, plan_summary, report_parts, reque
 
 CONCURRENCY = 4
 OFFLINE_NOTE = (
-    "Offline backend: nothing is sent. These are the exact requests a run would send, and what they would cost; "
-    "set ANTHROPIC_API_KEY (or run with --backend anthropic) to run them."
+    "Offline backend: nothing is sent. Below are the exact requests a run would send (enter shows one) and above "
+    "their cost; set ANTHROPIC_API_KEY to run them."
 )
 
 

@@ -43,13 +43,13 @@ def how_to_start() -> Text:
 def estimate_line(estimate: CostEstimate) -> Text:
     money = ""
     if estimate.dollars is not None and estimate.dollars_max is not None:
-        money = f", about ${estimate.dollars:.4f} (at most ${estimate.dollars_max:.4f})"
+        money = f", ~${estimate.dollars:.4f} (at most ${estimate.dollars_max:.4f})"
     cached = f"; {estimate.cached} answered from the cache" if estimate.cached else ""
     return Text.assemble(
         ("Estimate: ", "bold"),
-        f"{estimate.requests} requests to {printable(estimate.model)}, ~{estimate.input_tokens:,} input and "
-        f"~{estimate.output_tokens:,} output tokens (at most {estimate.output_tokens_max:,}){money}{cached}",
-        (" — counted locally, approximate", "dim"),
+        f"{estimate.requests} to send, ~{estimate.input_tokens:,} input and ~{estimate.output_tokens:,} output tokens "
+        f"(at most {estimate.output_tokens_max:,}){money}{cached}",
+        (" (counted locally, approximate)", "dim"),
     )
 
 
@@ -64,12 +64,13 @@ def actual_line(actual: CostActual, estimate: CostEstimate) -> Text:
 
 
 def plan_summary(plan: EvalPlan) -> Text:
+    listed = sum(1 for r in plan.requests if r.variant == "listed")
     unique = len(plan.unique())
-    same = f" ({unique} distinct)" if unique != len(plan.requests) else ""
     text = Text.assemble(
-        (f"{len(plan.requests)} requests{same}", "bold"),
-        f" to {printable(plan.model)}, {plan.runs} run{'s' if plan.runs != 1 else ''}: each with the listing as it is, ",
-        "and again with its skill's description dropped (as an over-budget listing drops it).",
+        (f"{len(plan.requests)} requests", "bold"),
+        f" to {printable(plan.model)}: {listed} with the listing as it is, {len(plan.requests) - listed} with their "
+        "skill's description dropped" + (f" ({unique} distinct)" if unique != len(plan.requests) else ""),
+        f", {plan.runs} runs" if plan.runs > 1 else "",
     )
     for note in plan.notes:
         text.append(f"\nnote: {printable(note)}", "yellow")
@@ -86,18 +87,24 @@ def mark(detail: EvalDetail) -> tuple[str, str]:
 
 
 def request_prompt(detail: EvalDetail) -> Text:
-    """One request as its row in the list: state, expected skill, the request, variant, route."""
+    """One request as its row in the list, on one line: state, expected skill, where it went, the
+    request (cut to fit), and its variant when its skill's description was dropped."""
     item = detail.request
     sign, style = mark(detail)
-    request = printable(item.case.request)
-    if len(request) > SHOWN_REQUEST:
-        request = request[: SHOWN_REQUEST - 1] + "…"
-    text = Text.assemble((sign, style), " ", (f"{printable(item.case.expected_label):<16}", "cyan"), " ", request)
-    variant = "" if item.variant == "listed" else f"  [{item.variant}]"
-    run = f"  run {item.run}" if item.run > 1 else ""
-    text.append(variant + run, "dim")
-    if detail.outcome is not None:
-        text.append(f"  → {printable(detail.outcome.label)}", style)
+    went = printable(detail.outcome.label) if detail.outcome is not None else "…"
+    text = Text.assemble(
+        (sign, style),
+        " ",
+        (f"{printable(item.case.expected_label):<18}", "cyan"),
+        " → ",
+        (f"{went:<18}", style),
+        " ",
+        ("[dropped] " if item.variant != "listed" else "", "dim"),
+        (f"run {item.run} " if item.run > 1 else "", "dim"),
+        printable(item.case.request),
+        no_wrap=True,
+        overflow="ellipsis",
+    )
     return text
 
 
@@ -153,14 +160,22 @@ def matrix_table(report: EvalReport) -> Table | None:
 
 
 def report_parts(report: EvalReport, stale: bool = False) -> RenderableType:
-    """The whole report: state, matrix, per-skill bars, changed routes, failures, usage."""
+    """The whole report: its state and cost first, then the matrix, per-skill bars, the routes that
+    change with a description dropped, and what failed."""
     parts: list[RenderableType] = []
     if stale:
         parts.append(Text("stale: the catalog changed since this run; R runs the new requests", "bold yellow"))
     if report.pending:
         parts.append(Text(f"Partial: {report.pending} requests not answered (cancelled)", "bold yellow"))
     if report.failed:
-        parts.append(Text(f"Partial: {len(report.failed)} requests failed", "bold red"))
+        parts.append(Text(f"Partial: {len(report.failed)} requests failed (listed at the end)", "bold red"))
+    if report.finished and not report.partial:
+        verdict = "Every request went where expected." if report.all_met else "Some requests did not go where expected."
+        parts.append(Text(verdict, "bold green" if report.all_met else "bold red"))
+    usage = actual_line(report.actual, report.estimate)
+    if report.cached:
+        usage.append(f"; {report.cached} answers came from the cache", "dim")
+    parts.append(usage)
     matrix = matrix_table(report)
     if matrix is not None:
         parts.append(matrix)
@@ -182,10 +197,4 @@ def report_parts(report: EvalReport, stale: bool = False) -> RenderableType:
             assert detail.outcome is not None
             said = f"! {detail.request.case.request} ({detail.request.variant}): {detail.outcome.error}"
             parts.append(Text(printable(said), "red"))
-    if report.cached:
-        parts.append(Text(f"{report.cached} answers came from the cache", "dim"))
-    parts.append(actual_line(report.actual, report.estimate))
-    if report.finished and not report.partial:
-        verdict = "Every request went where expected." if report.all_met else "Some requests did not go where expected."
-        parts.append(Text(verdict, "bold green" if report.all_met else "bold red"))
     return Group(*parts)
