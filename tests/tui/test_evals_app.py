@@ -186,6 +186,20 @@ async def test_x_cancels_a_run_and_the_partial_report_says_what_is_missing(tmp_p
         assert "Usage: 15 requests sent" in pane.report_text
 
 
+async def test_quitting_during_a_run_cancels_it_and_keeps_the_answers(tmp_path: Path, server: MessagesServer) -> None:
+    server.choose = demo_router({"Commit what I staged": Reply(hang=True)})
+    app = evals_app(tmp_path, server)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await open_evals(pilot)
+        await pilot.press("R")
+        await until(pilot, lambda: "15/17 answered" in pane.status_text, timeout=10, what="all but the hung two")
+        await pilot.press("q")
+    assert app.return_code in (0, None)
+    # The fifteen answers are on disk for the next run.
+    kept = (tmp_path / "state" / "skilldeck" / "evals" / "routing.jsonl").read_text().splitlines()
+    assert len(kept) == 15
+
+
 async def test_offline_shows_the_requests_and_the_estimate_and_sends_nothing(tmp_path: Path, server: MessagesServer) -> None:
     # A key and a server are there: the offline backend, chosen, still sends nothing.
     app = evals_app(tmp_path, server, backend="offline")
@@ -237,10 +251,15 @@ async def test_what_if_in_the_listing_pane_with_no_model(tmp_path: Path, server:
             f"lose their description: {', '.join(result.lost)}" in said and "budget: 482 of 500 characters, 18 to spare" in said
         )
         assert text_of(app.query_one("#listing-whatif", Static)).startswith("What if: a budget of 500")
+        await pilot.press("S", *"research 10", "enter")
+        await until(pilot, lambda: "shorten research" in listing.what_if_said, what="the shorten what-if")
+        _, shortened = listing.what_if_result or (None, None)
+        assert shortened is not None and shortened.after.used < shortened.before.used
+        assert "What if: shorten research to 10 characters" in listing.what_if_said
         # A name no skill has: said, nothing computed.
         await pilot.press("D", *"nobody", "enter")
         await pilot.pause()
-        assert "budget of 500" in listing.what_if_said
+        assert "shorten research" in listing.what_if_said
     assert server.requests == []
 
 

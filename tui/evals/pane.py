@@ -44,7 +44,7 @@ from engine import (
 
 from ..deck import Deck
 from .detail import EvalDetailScreen
-from .view import estimate_line, how_to_start, plan_summary, report_parts, request_prompt
+from .view import estimate_line, how_to_start, plan_summary, ran_summary, report_parts, request_prompt
 
 CONCURRENCY = 4
 OFFLINE_NOTE = (
@@ -319,9 +319,17 @@ class EvalsPane(Vertical):
         stale = self._report_generation != self._generation
         self.query_one("#evals-report-text", Static).update(report_parts(report, stale))
         if not stale and report.plan is self.plan:
+            # The estimate is in the report's usage line now: the plan's lines give the report room.
+            self.query_one("#evals-status", Static).update(ran_summary(report.plan))
             requests = self.query_one(EvalRequests)
             for index, detail in enumerate(report.details):
                 requests.replace_option_prompt_at_index(index, request_prompt(detail))
+
+    def on_unmount(self) -> None:
+        # The app is closing (its workers are cancelled with it): the answers so far are written
+        # now, while the thread a run's end starts to write them may not get to run.
+        if self.cache is not None:
+            self.cache.write()
 
     def action_cancel(self) -> None:
         if self._worker is not None and self.running:

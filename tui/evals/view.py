@@ -6,7 +6,6 @@ Requests, skill names and the model's words come from files and from a model: al
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
@@ -77,6 +76,14 @@ def plan_summary(plan: EvalPlan) -> Text:
     return text
 
 
+def ran_summary(plan: EvalPlan) -> Text:
+    """The plan in one line, once its report is shown."""
+    return Text.assemble(
+        (f"{len(plan.requests)} requests to {printable(plan.model)}", "bold"),
+        (" · R runs them again (the cache answers what has not changed) · enter on a request: its detail", "dim"),
+    )
+
+
 def mark(detail: EvalDetail) -> tuple[str, str]:
     """The request's state in one character, and its style."""
     if detail.outcome is None:
@@ -144,7 +151,7 @@ def matrix_table(report: EvalReport) -> Table | None:
         return None
     labels = sorted(set(report.matrix) | {c for row in report.matrix.values() for c in row})
     number = {label: str(i) for i, label in enumerate(labels, 1)}
-    table = Table(title="Expected (rows) → called (columns)", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+    table = Table(title="Expected (rows) → called (columns)", title_justify="left", box=None, padding=(0, 1))
     table.add_column("expected", no_wrap=True)
     for label in labels:
         table.add_column(number[label], justify="right")
