@@ -215,9 +215,10 @@ class EvalsPane(Vertical):
             style = "red" if problem.severity == "error" else "yellow"
             text.append("\n" + printable(str(problem)), style)
         status.update(text)
-        note = self.query_one("#evals-note", Static)
-        note.update(Text(OFFLINE_NOTE, "yellow"))
-        note.display = self.offline and plan is not None
+        if not self.running:  # while a run goes, the note is its progress line
+            note = self.query_one("#evals-note", Static)
+            note.update(Text(OFFLINE_NOTE, "yellow"))
+            note.display = self.offline and plan is not None
         requests.display = plan is not None
         self._fill(plan)
         if self.report is not None:
@@ -287,7 +288,7 @@ class EvalsPane(Vertical):
             ("Running: ", "bold"),
             f"{done}/{total} answered · {cached} from the cache · ",
             (f"{failed} failed", "bold red" if failed else ""),
-            ("  x cancels", "dim"),
+            ("  x or escape cancels", "dim"),
         )
         self.query_one("#evals-note", Static).update(line)
         self.query_one("#evals-note", Static).display = True
