@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
 from engine.demo import make_demo
@@ -170,7 +171,10 @@ def text_of_option(app: SkilldeckApp, index: int) -> str:
     return str(getattr(prompt, "plain", prompt))
 
 
-async def test_x_cancels_a_run_and_the_partial_report_says_what_is_missing(tmp_path: Path, server: MessagesServer) -> None:
+@pytest.mark.parametrize("key", ["x", "escape"])
+async def test_x_or_escape_cancels_a_run_and_the_partial_report_says_what_is_missing(
+    tmp_path: Path, server: MessagesServer, key: str
+) -> None:
     server.choose = demo_router({"Commit what I staged": Reply(hang=True)})
     app = evals_app(tmp_path, server)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -179,7 +183,7 @@ async def test_x_cancels_a_run_and_the_partial_report_says_what_is_missing(tmp_p
         await until(pilot, lambda: len(server.requests) == TOTAL and server.in_flight == 2, timeout=10, what="only the hung two")
         await until(pilot, lambda: "15/17 answered" in pane.status_text, what="the progress line")
         assert pane.running
-        await pilot.press("x")
+        await pilot.press(key)
         await until(pilot, lambda: pane.report is not None and not pane.running, what="the cancel")
         await pilot.pause()
         assert "Partial: 2 requests not answered (cancelled)" in pane.report_text
@@ -219,13 +223,26 @@ async def test_offline_shows_the_requests_and_the_estimate_and_sends_nothing(tmp
     assert server.requests == []
 
 
-async def test_no_eval_file_says_how_to_write_one(tmp_path: Path) -> None:
+async def test_no_eval_file_says_how_to_write_one_and_a_new_catalog_is_planned_when_the_tab_shows(tmp_path: Path) -> None:
     app = evals_app(tmp_path, None)
-    (tmp_path / "demo" / "acme-app" / ".claude" / "skill-evals.yaml").unlink()
+    evals = tmp_path / "demo" / "acme-app" / ".claude" / "skill-evals.yaml"
+    kept = evals.read_text()
+    evals.unlink()
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await open_evals(pilot)
         assert "No eval file" in pane.status_text and ".claude/skill-evals.yaml" in pane.status_text
         assert not app.query_one(EvalRequests).display
+        # Written while another tab shows, then r: the tab plans only once it shows again.
+        await pilot.press("4")
+        evals.write_text(kept)
+        catalog = app.view.catalog if app.view else None
+        await pilot.press("r")
+        await until(pilot, lambda: app.view is not None and app.view.catalog is not catalog, what="the reload")
+        await app.workers.wait_for_complete()
+        assert not pane.ready and pane.plan is None
+        await pilot.press("7")
+        await until(pilot, lambda: pane.ready and pane.plan is not None, what="the plan")
+        assert app.query_one(EvalRequests).option_count == TOTAL and "Estimate: 17 to send" in pane.status_text
 
 
 async def test_what_if_in_the_listing_pane_with_no_model(tmp_path: Path, server: MessagesServer) -> None:
