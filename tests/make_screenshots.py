@@ -19,7 +19,9 @@ sys.path.insert(0, str(ROOT))
 from engine.demo import make_demo  # noqa: E402
 from tests.llm_server import MessagesServer, Reply  # noqa: E402
 from tests.tui.recorded_compare import recorded_comparison  # noqa: E402
+from tests.tui.test_evals_app import demo_router  # noqa: E402
 from tui.app import SkilldeckApp  # noqa: E402
+from tui.evals.pane import EvalsPane  # noqa: E402
 from tui.screens.approve import ApproveScreen  # noqa: E402
 from tui.view import PathDisplay  # noqa: E402
 from tui.widgets.listing import ListingPane  # noqa: E402
@@ -129,9 +131,39 @@ async def shoot_compare(out: Path, size: tuple[int, int]) -> None:
     print("screenshots/listing-compare.svg")
 
 
+async def shoot_evals(out: Path, size: tuple[int, int]) -> None:
+    """The evals tab after a run whose answers the local server scripts (tests/tui/test_evals_app.py):
+    one request stolen, one route changed when its skill's description is dropped."""
+    folder = Path(tempfile.mkdtemp(prefix="skilldeck-shot-"))
+    try:
+        with MessagesServer() as server:
+            server.choose = demo_router()
+            env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(folder / "state")}
+            app = SkilldeckApp(make_demo(folder / "demo", env), PathDisplay.default([(folder / "demo", "<demo>")]), blink=False)
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                await pilot.press("7")
+                pane = app.query_one(EvalsPane)
+                for _ in range(1000):
+                    if pane.ready:
+                        break
+                    await pilot.pause(0.01)
+                await pilot.press("R")
+                for _ in range(1000):
+                    if pane.report is not None and not pane.running:
+                        break
+                    await pilot.pause(0.01)
+                await settle(pilot)
+                app.save_screenshot(str(out / "evals.svg"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("screenshots/evals.svg")
+
+
 if __name__ == "__main__":
     target = ROOT / "screenshots"
     target.mkdir(exist_ok=True)
     asyncio.run(shoot(target, (120, 36)))
     asyncio.run(shoot_conversations(target, (120, 36)))
     asyncio.run(shoot_compare(target, (120, 36)))
+    asyncio.run(shoot_evals(target, (120, 36)))

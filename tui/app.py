@@ -27,6 +27,7 @@ from .conversation.pane import ConversationPane
 from .conversation.session import RunSession
 from .deck import Deck
 from .editor import open_in_editor
+from .evals.pane import EvalRequests, EvalsPane
 from .feed import CatalogFeed
 from .messages import CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
 from .rules.pane import RulesPane, RulesTree
@@ -48,7 +49,7 @@ from .widgets.tiers import NodeData, TiersTree
 
 class SkilldeckApp(App[None]):
     # Each tab's CSS lives beside its widgets.
-    CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss"]
+    CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss", "evals/evals.tcss"]
     TITLE = "skilldeck"
     COMMANDS = App.COMMANDS | {SkillCommands}
     BINDINGS = [
@@ -65,6 +66,7 @@ class SkilldeckApp(App[None]):
         Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
         Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
         Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
+        Binding("7", "pane('evals')", "Evals pane", show=False, id="app.pane.evals"),
         # The conversation's keys are the app's, so that they work from any focus (after enter
         # on a skill the focus stays in the tree); check_action shows each only where it applies.
         Binding("escape", "cancel_run", "Cancel run", id="app.cancel_run"),
@@ -215,7 +217,8 @@ class SkilldeckApp(App[None]):
         self.query_one("#load-progress", ProgressBar).display = False
         self.tiers.show_view(view, self.paths, self.selected)
         self.query_one(DiagnosticsPane).show_view(view)
-        self.query_one(ListingPane).show_listing(view.listing)
+        self.query_one(ListingPane).show_listing(view.listing, catalog)
+        self.query_one(EvalsPane).set_catalog(catalog, view.listing)
         counts = catalog.counts()
         errors, warnings = count(counts[Severity.ERROR], "error"), count(counts[Severity.WARNING], "warning")
         summary = f"{count(len(catalog.skills), 'skill')} · {errors} · {warnings}"
@@ -335,6 +338,7 @@ class SkilldeckApp(App[None]):
             "diagnostics": DiagnosticsTree,
             "listing": ListingPane,
             "rules": RulesTree,
+            "evals": EvalRequests,
         }
         target = targets.get(name)
         if target is not None:

@@ -7,6 +7,7 @@ from textual.widgets import TabbedContent, TabPane
 
 from .conversation.pane import ConversationPane
 from .deck import Deck
+from .evals.pane import EvalsPane
 from .rules.pane import RulesPane
 from .widgets.details import SkillDetails
 from .widgets.diagnostics import DiagnosticsPane
@@ -19,6 +20,7 @@ TAB_LABELS = {
     "listing": ("4 Listing", "4 List"),
     "rules": ("5 Rules", "5 Rules"),
     "conversation": ("6 Conversation", "6 Chat"),
+    "evals": ("7 Evals", "7 Evals"),
 }
 NARROW = 110
 
@@ -35,6 +37,8 @@ def compose_tabs(deck: Deck, backend: str | None, model: str | None) -> ComposeR
             yield RulesPane(deck, id="rules-pane")
         with TabPane(TAB_LABELS["conversation"][0], id="conversation"):
             yield ConversationPane(deck, backend, model, id="conversation-pane")
+        with TabPane(TAB_LABELS["evals"][0], id="evals"):
+            yield EvalsPane(deck, backend, model, id="evals-pane")
 
 
 def relabel(tabs: TabbedContent, width: int) -> None:

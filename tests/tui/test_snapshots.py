@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from tui.widgets.listing import ListingPane
 from .conftest import demo_app, loaded, run_done, served_app, until
 from .recorded_compare import recorded_comparison
 from .test_app import _walk_to
+from .test_evals_app import demo_router, evals_app, open_evals, run_to_the_end
 
 PANES = {
     "details": ["j", "j", "j", "j", "j"],
@@ -93,3 +95,21 @@ def test_listing_compared(snap_compare, tmp_path: Path) -> None:  # type: ignore
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(160, 48), run_before=run_before)
+
+
+def test_evals_matrix(snap_compare, server: MessagesServer) -> None:  # type: ignore[no-untyped-def]
+    """The evals tab after a run the local server answers by script (tests/tui/test_evals_app.py):
+    the matrix, the bars, a stolen request, a route that changes with a description dropped. Each
+    request holds the working directory, so the token estimate counts its length: the demo is built
+    at a path of one length on every machine (/tmp/sd-evals- and 8 random characters)."""
+    server.choose = demo_router()
+    with tempfile.TemporaryDirectory(dir="/tmp", prefix="sd-evals-") as folder:
+        app = evals_app(Path(folder), server)
+
+        async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+            pane = await open_evals(pilot)
+            await run_to_the_end(pilot, pane)
+            await until(pilot, lambda: app.settled and app.permissions is not None, what="the details to settle")
+            await pilot.pause()
+
+        assert snap_compare(app, terminal_size=(160, 48), run_before=run_before)

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..evals.pane import EvalsPane
 from ..keys import key_rows, keys_line
 from ..rules.pane import RulesPane
 from ..widgets.diagnostics import DiagnosticsPane
@@ -82,6 +83,14 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
                 ("enter", "In the composer: send the message, or /name args"),
                 ("right", "In the composer: complete the skill name"),
                 ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
+            ],
+        ),
+        (
+            "Evals tab",
+            [
+                *key_rows([b for b in EvalsPane.BINDINGS if isinstance(b, Binding)]),
+                ("up down", "Move through the requests"),
+                ("enter", "The request's detail: what was sent, what the model answered"),
             ],
         ),
         ("Approval", key_rows(ApproveScreen.BINDINGS)),

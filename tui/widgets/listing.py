@@ -1,8 +1,11 @@
-"""The listing the model receives, the budget it uses, whose descriptions were dropped, and (C)
-the same listing as the user's own Claude Code sends it, compared line by line."""
+"""The listing the model receives, the budget it uses, whose descriptions were dropped, (C) the
+same listing as the user's own Claude Code sends it, compared line by line, and what-if questions
+answered with no model (D disable a skill, S shorten a description, B set the budget): who gains or
+loses a description, and who would lose theirs next."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 from rich.console import Group
@@ -15,11 +18,24 @@ from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
-from engine import OWN_SKILLS_NOTE, Comparison, ComparisonCache, Listing, printable
+from engine import (
+    OWN_SKILLS_NOTE,
+    Catalog,
+    Comparison,
+    ComparisonCache,
+    DisableSkill,
+    Listing,
+    RaiseBudget,
+    ShortenDescription,
+    WhatIf,
+    printable,
+    what_if,
+)
 
 from ..compare_run import Attempt, Compared
 from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
+from ..evals.ask import AskScreen
 from ..view import count
 from .textlines import TextLines
 
@@ -62,8 +78,47 @@ def budget_percent(listing: Listing) -> Text:
     return text
 
 
+WhatIfChange = DisableSkill | ShortenDescription | RaiseBudget
+
+
+def what_if_text(change: WhatIfChange, result: WhatIf) -> Text:
+    """A what-if's answer: who gains or loses a description, who leaves the listing, who is next."""
+    if isinstance(change, DisableSkill):
+        asked = f"disable {change.skill}"
+    elif isinstance(change, ShortenDescription):
+        asked = f"shorten {change.skill} to {change.chars:,} characters"
+    else:
+        asked = f"a budget of {change.chars:,g} characters"
+    text = Text.assemble(("What if: ", "bold"), (printable(asked), "bold cyan"), ("  (no model asked)\n", "dim"))
+
+    def names(label: str, found: tuple[str, ...], style: str) -> None:
+        text.append(f"  {label}: ", "bold")
+        text.append(printable(", ".join(found)) if found else "nobody", style if found else "dim")
+        text.append("\n")
+
+    names("gain their description", result.gained, "green")
+    names("lose their description", result.lost, "red")
+    if result.removed or isinstance(change, DisableSkill):
+        names("leave the listing", result.removed, "yellow")
+    names("next to lose theirs", result.next_to_lose, "yellow")
+    after = result.after
+    headroom = result.headroom
+    text.append("  budget: ", "bold")
+    text.append(
+        f"{after.used:,} of {after.budget:,g} characters, "
+        + (f"{headroom:,g} to spare" if headroom >= 0 else f"{-headroom:,g} over"),
+        "green" if headroom >= 0 else "red",
+    )
+    return text
+
+
 class ListingPane(VerticalScroll):
-    BINDINGS = [Binding("C", "compare", "Compare with Claude Code", id="listing.compare")]
+    BINDINGS = [
+        Binding("C", "compare", "Compare with Claude Code", id="listing.compare"),
+        Binding("D", "what_if('disable')", "What if: disable a skill", id="listing.whatif.disable"),
+        Binding("S", "what_if('shorten')", "What if: shorten a description", id="listing.whatif.shorten"),
+        Binding("B", "what_if('budget')", "What if: set the budget", id="listing.whatif.budget"),
+    ]
     DEFAULT_CSS = """
     #listing-budget {
         height: auto;
@@ -75,7 +130,7 @@ class ListingPane(VerticalScroll):
         width: auto;
         margin: 1 0 0 2;
     }
-    #listing-compare {
+    #listing-compare, #listing-whatif {
         margin: 1 0;
     }
     """
@@ -98,12 +153,16 @@ class ListingPane(VerticalScroll):
         self._stale = False
         self._said: Text | None = None
         self.compare_lines: list[Line] = []
+        # What the what-if keys change: the catalog the listing was made from.
+        self.catalog: Catalog | None = None
+        self.what_if_result: tuple[WhatIfChange, WhatIf] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="listing-summary")
         with Horizontal(id="listing-budget"):
             yield ProgressBar(id="listing-bar", show_eta=False, show_percentage=False)
             yield Static(id="listing-percent")
+        yield Static(id="listing-whatif")
         yield Static(id="listing-compare")
         yield Static(id="listing-trimmed")
         yield Static(id="listing-own")
@@ -111,8 +170,11 @@ class ListingPane(VerticalScroll):
 
     def on_mount(self) -> None:
         self.query_one("#listing-compare", Static).display = False
+        self.query_one("#listing-whatif", Static).display = False
 
-    def show_listing(self, listing: Listing) -> None:
+    def show_listing(self, listing: Listing, catalog: Catalog | None = None) -> None:
+        if catalog is not None:
+            self.catalog = catalog
         if self._listing is not None and listing.text != self._listing.text:
             # A comparison of the old listing says nothing sure of this one: kept, marked stale.
             self._generation += 1
@@ -246,3 +308,67 @@ class ListingPane(VerticalScroll):
     def compare_text(self) -> str:
         """What the comparison section says, as plain text (a heading as `── title`)."""
         return "\n".join(f"── {line.title}" if isinstance(line, Heading) else line.plain for line in self.compare_lines)
+
+    # What if (no model) --------------------------------------------------------------------
+    def action_what_if(self, kind: str) -> None:
+        """D, S, B: ask what to change, then show what it does to the listing."""
+        catalog = self.catalog
+        if catalog is None or self._listing is None:
+            self.app.notify("Still loading…", severity="warning")
+            return
+        names = sorted(catalog.skills)
+        if kind == "disable":
+            question = AskScreen("What if this skill were disabled (disable-model-invocation)?", "skill name", names)
+        elif kind == "shorten":
+            question = AskScreen("What if this skill's description were cut to N characters?", "skill-name N", names)
+        else:
+            question = AskScreen(
+                "What if the listing's budget were N characters?", "characters", value=f"{self._listing.budget * 2:g}"
+            )
+        self.app.push_screen(question, lambda answer: self._asked(kind, answer))
+
+    def _asked(self, kind: str, answer: str | None) -> None:
+        if not answer or not answer.strip():
+            return
+        change = self._change(kind, answer.strip())
+        if isinstance(change, str):
+            self.app.notify(change, title="What if", severity="warning")
+            return
+        self.deck.start(self, self._what_if(change), "Working out the what-if", exclusive=True, group="whatif")
+
+    def _change(self, kind: str, answer: str) -> WhatIfChange | str:
+        """The change asked for, or why the answer is not one."""
+        skills = self.catalog.skills if self.catalog is not None else {}
+        if kind == "budget":
+            try:
+                chars = float(answer.replace(",", ""))
+            except ValueError:
+                return f"Not a number of characters: {answer}"
+            return RaiseBudget(chars) if chars >= 0 else "A budget is 0 characters or more"
+        name, _, rest = answer.partition(" ") if kind == "shorten" else (answer, "", "")
+        if name not in skills:
+            return f"No skill is named {name}"
+        if kind == "disable":
+            return DisableSkill(name)
+        try:
+            return ShortenDescription(name, int(rest.strip().replace(",", "")))
+        except ValueError:
+            return f"Give the skill's name and a number of characters (e.g. {name} 80)"
+
+    async def _what_if(self, change: WhatIfChange) -> None:
+        catalog = self.catalog
+        if catalog is None:
+            return
+        # Two listings of the whole catalog: at 15,000 skills, a thread's work.
+        result = await asyncio.to_thread(what_if, self.deck.workspace, catalog, [change])
+        self.what_if_result = (change, result)
+        target = self.query_one("#listing-whatif", Static)
+        target.update(what_if_text(change, result))
+        target.display = True
+        self.scroll_to_widget(target)
+
+    @property
+    def what_if_said(self) -> str:
+        """The what-if section as plain text (for tests)."""
+        result = self.what_if_result
+        return what_if_text(*result).plain if result is not None else ""
