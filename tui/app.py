@@ -16,7 +16,6 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Header, ProgressBar, TabbedContent, Tabs
 from textual.worker import Worker
 
@@ -27,20 +26,20 @@ from .conversation.pane import ConversationPane
 from .conversation.session import RunSession
 from .deck import Deck
 from .editor import open_in_editor
-from .evals.pane import EvalRequests, EvalsPane
+from .evals.pane import EvalsPane
 from .feed import CatalogFeed
 from .messages import CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
-from .rules.pane import RulesPane, RulesTree
+from .rules.pane import RulesPane
 from .screens.arguments import ArgumentsScreen
 from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
-from .tabs import compose_tabs, relabel
+from .tabs import FOCUS_IN, compose_tabs, relabel
 from .target import meant_file
 from .theme import LIGHT_ANSI, read_theme, write_theme
 from .view import CatalogView, PathDisplay, count
 from .widgets.details import SkillDetails
-from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
+from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import KeysFooter
 from .widgets.listing import ListingPane
 from .widgets.search import SearchBox
@@ -333,14 +332,7 @@ class SkilldeckApp(App[None]):
             self.tiers.focus()
             return
         self.query_one(TabbedContent).active = name
-        targets: dict[str, type[Widget]] = {
-            "details": SkillDetails,
-            "diagnostics": DiagnosticsTree,
-            "listing": ListingPane,
-            "rules": RulesTree,
-            "evals": EvalRequests,
-        }
-        target = targets.get(name)
+        target = FOCUS_IN.get(name)
         if target is not None:
             self.query_one(target).focus()
         elif self.session.running:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
 from .conversation.pane import ConversationPane
 from .deck import Deck
-from .evals.pane import EvalsPane
-from .rules.pane import RulesPane
+from .evals.pane import EvalRequests, EvalsPane
+from .rules.pane import RulesPane, RulesTree
 from .widgets.details import SkillDetails
-from .widgets.diagnostics import DiagnosticsPane
+from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.listing import ListingPane
 
 # Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
@@ -23,6 +24,15 @@ TAB_LABELS = {
     "evals": ("7 Evals", "7 Evals"),
 }
 NARROW = 110
+
+# What a tab's key focuses in it (the conversation's depends on whether a run is going: the app's).
+FOCUS_IN: dict[str, type[Widget]] = {
+    "details": SkillDetails,
+    "diagnostics": DiagnosticsTree,
+    "listing": ListingPane,
+    "rules": RulesTree,
+    "evals": EvalRequests,
+}
 
 
 def compose_tabs(deck: Deck, backend: str | None, model: str | None) -> ComposeResult:
