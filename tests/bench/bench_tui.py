@@ -11,7 +11,7 @@
    (goal at 15,000: under 200 MB).
 
 Keys are posted to the app as the terminal driver posts them; "painted" is the first refresh after
-the handler that shows the key's effect ran. The catalogs are built by bench_catalog.make_tree.
+the handler that shows the key's effect ran. The catalogs are real skills (tests/bench/scale_catalogs.py).
 `--sizes 1000,15000` chooses the sizes.
 """
 
@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_catalog import make_tree  # noqa: E402
 from bench_conversation import LagSampler  # noqa: E402
+from scale_catalogs import cached  # noqa: E402
 from textual import events  # noqa: E402
 
 from engine import Locations, make_demo  # noqa: E402
@@ -141,14 +141,13 @@ async def browse(loc: Locations, rounds: int = 25) -> dict[str, Any]:
 
 
 def catalog(base: Path, count: int) -> Locations:
-    """The demo (15), or `count` skills over the managed, user and project tiers (built once)."""
+    """The demo (15), or a project of `count` real skills (the vendored collection's, copied under
+    new folder names: tests/bench/scale_catalogs.py), built once."""
     if count == 15:
         return make_demo(base / "demo", {})  # written again if it is there: the same files
-    folder = base / str(count)
-    per_root = max(1000, -(-count // 3))
-    if not folder.exists():
-        return make_tree(folder, count, per_root=per_root)
-    return Locations(project=folder / "proj", user_dir=folder / "user", managed_dir=folder / "managed", bundled=False, environ={})
+    project = cached("project", count, base / "catalogs")
+    empty = base / "empty-config"
+    return Locations(project=project, user_dir=empty / "user", managed_dir=empty / "managed", bundled=False, environ={})
 
 
 def _row(label: str, out: dict[str, Any]) -> str:
