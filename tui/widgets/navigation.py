@@ -10,6 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
+from textual.scroll_view import ScrollView
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -30,16 +31,12 @@ DataT = TypeVar("DataT")
 PATCH_SCROLLBAR = TEXTUAL_VERSION == "8.2.8" and not os.environ.get("SKILLDECK_PLAIN_TEXTUAL")
 
 
-class NavTree(Tree[DataT], Generic[DataT]):
-    """A tree without a visible root, narrow guides, and j/k/g/G."""
+class SteadyScrollbar(ScrollView):
+    """A ScrollView that redraws itself only when its sizes really change (both of the app's
+    scrolling trees: NavTree and the tiers tree)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [*VIM_BINDINGS]
-
-    def __init__(self, label: str, **kwargs: object) -> None:
-        super().__init__(label, **kwargs)  # type: ignore[arg-type]
-        self.show_root = False
-        self.guide_depth = 2
-        self._laid_out_as: tuple[Size, Size, Size, Size] | None = None
+    # The sizes of the last layout that got through.
+    _laid_out_as: tuple[Size, Size, Size, Size] | None = None
 
     if PATCH_SCROLLBAR:
 
@@ -53,6 +50,18 @@ class NavTree(Tree[DataT], Generic[DataT]):
                 return False
             self._laid_out_as = seen
             return super()._size_updated(size, virtual_size, container_size, layout)
+
+
+class NavTree(Tree[DataT], SteadyScrollbar, Generic[DataT]):
+    """A tree without a visible root, narrow guides, and j/k/g/G. (Tree first: Textual takes a
+    widget's CSS and component classes from its first base.)"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*VIM_BINDINGS]
+
+    def __init__(self, label: str, **kwargs: object) -> None:
+        super().__init__(label, **kwargs)  # type: ignore[arg-type]
+        self.show_root = False
+        self.guide_depth = 2
 
     def action_first(self) -> None:
         self._jump(0)

@@ -20,13 +20,12 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engine import Severity, Shadowed, Skill, Source, printable
 
 from ..view import CatalogView, PathDisplay, TierView
-from .navigation import PATCH_SCROLLBAR
+from .navigation import SteadyScrollbar
 from .tier_labels import deferred_label, fit_tier, shadow_label, skill_label, tier_label, tier_path
 
 
@@ -89,7 +88,7 @@ class TierRows:
         return 1 + (len(self.rows) if self.is_open else 0)
 
 
-class TiersTree(ScrollView, can_focus=True):
+class TiersTree(SteadyScrollbar, can_focus=True):
     """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays on its
     skill, and the tiers the user closed stay closed."""
 
@@ -162,7 +161,6 @@ class TiersTree(ScrollView, can_focus=True):
         self._where: dict[Path, tuple[int, int]] = {}
         self._cursor = 0
         self._announced: NodeData | None = None
-        self._laid_out_as: tuple[Size, Size, Size, Size] | None = None
         self.filter = "all"
         self._shown = "all"  # the filter the rows were made with
         self.border_title = "1 Tiers"
@@ -439,17 +437,6 @@ class TiersTree(ScrollView, can_focus=True):
             text.stylize(self.get_component_rich_style("tiers--tier", partial=True))
         segments = list(text.render(self.app.console))
         return Strip(segments).apply_style(base).crop_extend(0, width, base)
-
-    if PATCH_SCROLLBAR:
-
-        def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-            # The guarded override NavTree has (docs/upstream/tree-scrollbar-redraw.md): ScrollView
-            # redraws itself on every layout of the screen; only a real change passes.
-            seen = (size, virtual_size, container_size, self.virtual_size)
-            if seen == self._laid_out_as:
-                return False
-            self._laid_out_as = seen
-            return super()._size_updated(size, virtual_size, container_size, layout)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self._lines)
