@@ -25,6 +25,12 @@ from .sources import Tier
 from .sources.names import refusal
 
 Progress = Callable[[int, int], None]
+# Called with a snapshot of the catalog so far (`Catalog.reading` set) while a long load goes on,
+# so that a screen can show the first skills of 15,000 before the last is read.
+Partial = Callable[["Catalog"], None]
+# The first snapshot once the reads have gone on this long, then one per PARTIAL_EVERY_S.
+PARTIAL_FIRST_S = 0.2
+PARTIAL_EVERY_S = 1.5
 log = logging.getLogger(__name__)
 log.addHandler(logging.NullHandler())
 
@@ -41,6 +47,9 @@ class Catalog:
     sources: tuple[Source, ...]
     stats: LoadStats = field(default_factory=LoadStats)
     deferred: tuple[Skill, ...] = ()
+    # (files read, files in all) in a snapshot taken while the load was still going; None once
+    # every file is read. A snapshot's clashes and counts are those of the files read so far.
+    reading: tuple[int, int] | None = None
 
     def labelled(self, label: str) -> Skill | None:
         """The skill a `name:` label finds when no skill has that name: the first whose `name:` it
@@ -208,6 +217,7 @@ def build(
     started: float | None = None,
     memo: dict[tuple[Entry, LoadedFrom], Loaded] | None = None,
     trace: Trace | None = None,
+    partial: Partial | None = None,
 ) -> Catalog:
     """The catalog Claude Code 2.1.328 would have: files read in listing order, the same file
     loaded once (the first place wins), `paths:` skills and nested skills kept aside as deferred,
@@ -226,11 +236,16 @@ def build(
     deferred: list[Skill] = []
     scoped: list[Skill] = []
     by_inode: dict[tuple[int, int], Skill] = {}
+    sources = tuple(dict.fromkeys(t.source for t in tiers))
+    next_partial = time.perf_counter() + PARTIAL_FIRST_S
     done = 0
     for entry, tier in slots:
         done += 1
         if progress is not None and done % 200 == 0:
             progress(done, total)
+        if partial is not None and done % 100 == 0 and time.perf_counter() >= next_partial:
+            partial(_snapshot(skills, shadowed, sink, sources, deferred, (done - 1, total), len(tiers), started))
+            next_partial = time.perf_counter() + PARTIAL_EVERY_S
         start = len(sink.items)
         skill = _load(entry, tier, sink, memo)
         if noting:
@@ -299,13 +314,37 @@ def build(
         skills=MappingProxyType(skills),
         shadowed=tuple(shadowed),
         diagnostics=tuple(sink.items),
-        sources=tuple(dict.fromkeys(t.source for t in tiers)),
+        sources=sources,
         stats=stats,
         deferred=tuple(deferred),
     )
     if trace is not None:
         trace.catalog = catalog if noting else None
     return catalog
+
+
+def _snapshot(
+    skills: dict[str, Skill],
+    shadowed: list[Shadowed],
+    sink: Sink,
+    sources: tuple[Source, ...],
+    deferred: list[Skill],
+    reading: tuple[int, int],
+    tiers: int,
+    started: float,
+) -> Catalog:
+    """The catalog of the files read so far (copies: the build goes on in this thread while
+    another shows the snapshot)."""
+    stats = LoadStats(files_read=reading[0], tiers=tiers, elapsed_ms=(time.perf_counter() - started) * 1000)
+    return Catalog(
+        skills=MappingProxyType(dict(skills)),
+        shadowed=tuple(shadowed),
+        diagnostics=tuple(sink.items),
+        sources=sources,
+        stats=stats,
+        deferred=tuple(deferred),
+        reading=reading,
+    )
 
 
 @dataclass(eq=False)

@@ -42,7 +42,7 @@ from watchdog.events import (
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
-from .catalog import Catalog, Progress, Trace, build
+from .catalog import Catalog, Partial, Progress, Trace, build
 from .diagnostics import Sink
 from .diff import CatalogDiff, diff
 from .loadcache import LoadCache, under
@@ -51,6 +51,7 @@ from .model import Diagnostic, Severity
 from .rebuild import rebuild
 from .sources.tiers import collect
 from .watchdeep import SHALLOW_DEPTH, Shallow, on_overflow, quiet_watchdog_threads, shallow_folders
+from .watchsince import written_since
 
 log = logging.getLogger(__name__)
 log.addHandler(logging.NullHandler())
@@ -88,14 +89,14 @@ class IncrementalLoader:
         self.cache = LoadCache()
         self.trace = Trace()
 
-    def load(self, progress: Progress | None = None) -> Catalog:
+    def load(self, progress: Progress | None = None, partial: Partial | None = None) -> Catalog:
         started = time.perf_counter()
         sink = Sink()
         tiers = collect(self.locations, sink, self.cache)
         # One SKILL.md saved in a catalog of 15,000: the last catalog with that skill replaced,
         # instead of a build that walks all 15,000 again (engine/rebuild.py).
         catalog = rebuild(tiers, sink, self.cache.files, self.trace, started) if progress is None else None
-        return catalog or build(tiers, sink, progress, started, self.cache.files, self.trace)
+        return catalog or build(tiers, sink, progress, started, self.cache.files, self.trace, partial)
 
     def invalidate(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -156,7 +157,13 @@ class WatchHandle:
     """A running watch. `catalog` is always the latest snapshot; `stop()` ends it."""
 
     def __init__(
-        self, locations: Locations, callback: Callback, debounce: float, max_delay: float, progress: Progress | None = None
+        self,
+        locations: Locations,
+        callback: Callback,
+        debounce: float,
+        max_delay: float,
+        progress: Progress | None = None,
+        partial: Partial | None = None,
     ) -> None:
         self.locations = locations
         self.callback = callback
@@ -179,7 +186,7 @@ class WatchHandle:
         self._thread = threading.Thread(target=self._run, name="skilldeck-watch", daemon=True)
         self._stopped = threading.Event()
         self.catalog: Catalog | None = None
-        self.catalog = self._reload(progress)
+        self.catalog = self._first_load(progress, partial)
 
     # Watches ----------------------------------------------------------------------------------
     def _targets(self, catalog: Catalog | None) -> tuple[set[str], set[str]]:
@@ -324,6 +331,19 @@ class WatchHandle:
             catalog = self.loader.load()
         return self._with_watch_diagnostics(catalog)
 
+    def _first_load(self, progress: Progress | None, partial: Partial | None) -> Catalog:
+        """The first read comes before the watches, so that its first skills can be shown at
+        once: adding the watches of 15,000 skill folders takes longer than reading the first
+        thousand of them. What was written in between is found by its timestamps and read again."""
+        since = time.time_ns()
+        self.catalog = self.loader.load(progress, partial)
+        self._plan()
+        stale = written_since(self.loader.cache, self._tracked, since)
+        if not stale:
+            return self._with_watch_diagnostics(self.catalog)
+        self.loader.invalidate(stale)
+        return self._with_watch_diagnostics(self.loader.load())
+
     def start(self) -> WatchHandle:
         self._thread.start()
         return self
@@ -442,6 +462,7 @@ def watch(
     debounce: float = DEBOUNCE_S,
     max_delay: float = MAX_DELAY_S,
     progress: Progress | None = None,
+    partial: Partial | None = None,
 ) -> WatchHandle:
     """Load now, then call `callback(catalog, diff)` from a background thread after each change."""
-    return WatchHandle(locations, callback, debounce, max_delay, progress).start()
+    return WatchHandle(locations, callback, debounce, max_delay, progress, partial).start()

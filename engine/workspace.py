@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from .catalog import Catalog, Progress, build
+from .catalog import Catalog, Partial, Progress, build
 from .claude_own import load_own
 from .conversation import Transcript, latest_session, session_path
 from .diagnostics import Sink
@@ -30,16 +30,19 @@ class Workspace:
     def __init__(self, locations: Locations) -> None:
         self.locations = locations
 
-    def load(self, progress: Progress | None = None) -> Catalog:
-        """Read every tier from disk now. Never raises for bad files: they become diagnostics."""
+    def load(self, progress: Progress | None = None, partial: Partial | None = None) -> Catalog:
+        """Read every tier from disk now. Never raises for bad files: they become diagnostics.
+        `partial` receives snapshots of a long load on the way (`Catalog.reading` set)."""
         started = time.perf_counter()
         sink = Sink()
-        return build(collect(self.locations, sink), sink, progress, started)
+        return build(collect(self.locations, sink), sink, progress, started, partial=partial)
 
-    def watch(self, callback: Callback, debounce: float = DEBOUNCE_S, progress: Progress | None = None) -> WatchHandle:
+    def watch(
+        self, callback: Callback, debounce: float = DEBOUNCE_S, progress: Progress | None = None, partial: Partial | None = None
+    ) -> WatchHandle:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
         `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
-        return watch(self.locations, callback, debounce, progress=progress)
+        return watch(self.locations, callback, debounce, progress=progress, partial=partial)
 
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""

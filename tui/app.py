@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -21,6 +20,7 @@ from textual.worker import Worker
 
 from engine import Locations, Permissions, Severity, Skill, Workspace, printable
 
+from .benchmarks import BenchMarks
 from .commands import SkillCommands
 from .conversation.pane import ConversationPane
 from .conversation.session import RunSession
@@ -28,7 +28,7 @@ from .deck import Deck
 from .editor import open_in_editor
 from .evals.pane import EvalsPane
 from .feed import CatalogFeed
-from .messages import CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
+from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
 from .rules.pane import RulesPane
 from .screens.arguments import ArgumentsScreen
 from .screens.help import HelpScreen, key_sections
@@ -108,6 +108,7 @@ class SkilldeckApp(App[None]):
         self.search_index = SearchIndex(())
         self.selected: Path | None = None
         self.loaded_once = False
+        self.marks = BenchMarks(self)
 
     # Layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -151,16 +152,8 @@ class SkilldeckApp(App[None]):
         self.call_after_refresh(self._first_paint)
 
     def _first_paint(self) -> None:
-        mark = os.environ.get("SKILLDECK_FIRST_PAINT_FILE")
-        if mark:
-            # `make bench` asks for the moment of the first frame, then for an exit.
-            self._mark_and_exit(mark)
-            return
-        self._load(reload=False)
-
-    def _mark_and_exit(self, mark: str) -> None:
-        Path(mark).write_text(repr(time.time()))
-        self.exit()
+        if not self.marks.first_paint():
+            self._load(reload=False)
 
     @property
     def tiers(self) -> TiersTree:
@@ -207,30 +200,37 @@ class SkilldeckApp(App[None]):
         except (NoMatches, ScreenStackError):
             return False
 
+    def on_catalog_arriving(self, message: CatalogArriving) -> None:
+        """The first load of a large catalog, on the way: its first skills in the tiers at once."""
+        if not self.alive() or self.loaded_once:
+            return
+        done, total = message.view.catalog.reading or (0, 0)
+        self._show_tiers(message.view, f"reading the skills: {done:,} of {total:,} files")
+
+    def _show_tiers(self, view: CatalogView, status: str) -> None:
+        self.view, self.search_index = view, view.search
+        self.tiers.show_view(view, self.paths, self.selected)
+        self.sub_title = printable(f"{self.paths(self.workspace.locations.project)} · {status}")
+        self.marks.first_skills()
+
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         if not self.alive():
             return
-        view = self.view = message.view
-        catalog = view.catalog
-        self.search_index = view.search
+        view, catalog = message.view, message.view.catalog
         self.query_one("#load-progress", ProgressBar).display = False
-        self.tiers.show_view(view, self.paths, self.selected)
         self.query_one(DiagnosticsPane).show_view(view)
         self.query_one(ListingPane).show_listing(view.listing, catalog)
         self.query_one(EvalsPane).set_catalog(catalog, view.listing)
         counts = catalog.counts()
         errors, warnings = count(counts[Severity.ERROR], "error"), count(counts[Severity.WARNING], "warning")
         summary = f"{count(len(catalog.skills), 'skill')} · {errors} · {warnings}"
-        self.sub_title = printable(f"{self.paths(self.workspace.locations.project)} · {summary}")
+        self._show_tiers(view, summary)
         if message.reload:
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
         elif message.change is not None and not message.change.empty:
             self.notify(message.change.summary(), title="Changed on disk")
         first = not self.loaded_once
         self.loaded_once = True
-        if first and (mark := os.environ.get("SKILLDECK_FIRST_SKILLS_FILE")):
-            # `make bench` asks for the moment the first skills and details are drawn, then for an exit.
-            self.call_after_refresh(self._mark_and_exit, mark)
         self.session.set_catalog(catalog)
         self.conversation.set_skills(catalog.user_invocable())
         if first and self.resume_path is not None:

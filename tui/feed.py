@@ -14,8 +14,12 @@ from textual.dom import DOMNode
 from engine import Catalog, CatalogDiff, WatchHandle
 
 from .deck import Deck
-from .messages import CatalogLoaded, LoadProgress
+from .messages import CatalogArriving, CatalogLoaded, LoadProgress
 from .view import build_view
+
+# The least time between two progress messages: each one repaints the screen, and the UI loop's
+# time is taken from the thread that reads.
+PROGRESS_EVERY_S = 0.25
 
 
 class CatalogFeed:
@@ -53,16 +57,26 @@ class CatalogFeed:
     def _load(self, reload: bool) -> None:
         started = time.perf_counter()
         workspace = self.deck.workspace
+        last = 0.0
 
         def progress(done: int, total: int) -> None:
-            self.node.post_message(LoadProgress(done, total))
+            nonlocal last
+            if done == total or time.perf_counter() - last >= PROGRESS_EVERY_S:
+                last = time.perf_counter()
+                self.node.post_message(LoadProgress(done, total))
+
+        def partial(catalog: Catalog) -> None:
+            # The first skills of a large catalog, while the rest is read (a reload keeps the
+            # whole last catalog on screen instead).
+            if not reload:
+                self.node.post_message(CatalogArriving(build_view(catalog, workspace.listing(catalog, self.budget))))
 
         if self.watch_disk and self._watch is None:
-            self._watch = workspace.watch(self._on_disk_change, progress=progress)
+            self._watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
             catalog = self._watch.catalog
             assert catalog is not None
         else:
-            catalog = workspace.load(progress=progress)
+            catalog = workspace.load(progress=progress, partial=partial)
         view = build_view(catalog, workspace.listing(catalog, self.budget))
         self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
 

@@ -30,6 +30,15 @@ class CatalogLoaded(Message):
         self.change = change
 
 
+class CatalogArriving(Message):
+    """A snapshot of the first load while it still reads (`view.catalog.reading` says how far):
+    the tiers show the skills read so far; the other panes wait for the whole catalog."""
+
+    def __init__(self, view: CatalogView) -> None:
+        super().__init__()
+        self.view = view
+
+
 class BodyLoaded(Message):
     """The body and folder listing of a skill, read in a thread after the cursor settled."""
 

@@ -1,0 +1,63 @@
+"""A large catalog's first screen: the first skills show while the rest is still read, the app says
+how far it got, and the whole catalog takes over without moving the cursor. The loading thread is
+held mid-way (an event, not a sleep) so that the half-loaded screen can be looked at."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine.catalog as catalog_module
+from engine import Locations
+from tests.conftest import skill_text, write
+from tui.app import SkilldeckApp
+from tui.view import PathDisplay
+
+from .conftest import loaded, until
+
+COUNT = 250
+
+
+def _project(tmp_path: Path) -> Locations:
+    project = tmp_path / "proj"
+    for i in range(COUNT):
+        write(project / ".claude" / "skills" / f"s{i:03d}" / "SKILL.md", skill_text(description=f"skill {i}"))
+    empty = tmp_path / "empty"
+    return Locations(project=project, user_dir=empty / "u", managed_dir=empty / "m", bundled=False, environ={})
+
+
+@pytest.mark.parametrize("watch", [True, False])
+async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watch: bool) -> None:
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_S", 0.0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_EVERY_S", 60.0)
+    go_on = threading.Event()
+    real = catalog_module.load_entry
+
+    def held(entry: Any, *args: Any, **kwargs: Any) -> Any:
+        if entry.path.parent.name == "s150":
+            # Past the first snapshot (100 files): wait until the test has looked.
+            assert go_on.wait(10)
+        return real(entry, *args, **kwargs)
+
+    monkeypatch.setattr(catalog_module, "load_entry", held)
+    app = SkilldeckApp(_project(tmp_path), PathDisplay.default(), blink=False, watch=watch)
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await until(pilot, lambda: "reading the skills" in str(app.sub_title), what="the first snapshot")
+            assert "99 of 250 files" in str(app.sub_title)
+            assert not app.loaded_once
+            shown = app.tiers.shown_skills()
+            assert len(shown) == 99
+            # The user can move already.
+            assert app.tiers.select_path(shown[5].path)
+            await until(pilot, lambda: app.selected == shown[5].path, what="the cursor on s005")
+        finally:
+            go_on.set()
+        await loaded(pilot)
+        assert len(app.tiers.shown_skills()) == COUNT
+        assert "250 skills" in str(app.sub_title)
+        # The whole catalog kept the cursor where the user put it.
+        assert app.selected is not None and app.selected.parent.name == "s005"
