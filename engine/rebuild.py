@@ -59,8 +59,17 @@ def rebuild(
     if last is None or len(slots) != len(trace.slots) or tuple(sink.items) != trace.head:
         return None
     changed: list[int] = []
+    # Compared once per pair of tiers, not once per file: 15,000 comparisons of sources (paths
+    # inside) took 85 ms of every reload.
+    same: dict[tuple[int, int], bool] = {}
     for index, ((entry, tier), (old_entry, old_tier)) in enumerate(zip(slots, trace.slots, strict=True)):
-        if (entry is not old_entry and entry != old_entry) or not _same_tier(tier, old_tier):
+        if entry is not old_entry and entry != old_entry:
+            return None
+        pair = (id(tier), id(old_tier))
+        known_same = same.get(pair)
+        if known_same is None:
+            known_same = same[pair] = _same_tier(tier, old_tier)
+        if not known_same:
             return None
         if memo.get((entry, tier.loaded_from)) is not trace.loaded[index]:
             changed.append(index)
