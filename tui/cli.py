@@ -383,6 +383,10 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
 
 
 def run_app(args: argparse.Namespace, locations: Locations) -> int:
+    if not sys.stdin.isatty():
+        # Textual reads keys from stdin: from a pipe or /dev/null it would spin a core at its end.
+        render.err.print("[red]the skilldeck app needs a terminal; in scripts use `skilldeck list`, `show` or `validate`[/]")
+        return 2
     # Imported here so that `list`, `show` and the others never pay for textual.
     from .app import SkilldeckApp
     from .view import PathDisplay
@@ -398,7 +402,7 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
             return 1
     app = SkilldeckApp(locations, paths, backend=args.backend, model=args.model, resume=resume)
     settle_imports()
-    app.run(headless=bool(os.environ.get("SKILLDECK_FIRST_PAINT_FILE")))
+    app.run()
     return 0
 
 

@@ -118,6 +118,18 @@ def test_demo_workspace(capsys: pytest.CaptureFixture[str]) -> None:
     assert kinds == {"managed", "user", "project", "add-dir", "plugin", "commands", "bundled"}
 
 
+def test_the_app_without_a_terminal_says_so_and_exits(tmp_path: Path) -> None:
+    """From a pipe or /dev/null Textual's key reader would spin a core at the end of stdin."""
+    exe = shutil.which("skilldeck", path=str(Path(sys.executable).parent))
+    assert exe
+    done = subprocess.run(
+        [exe, "--project", str(tmp_path), "--user-dir", str(tmp_path / "u"), "--no-bundled"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "needs a terminal" in done.stderr and "skilldeck list" in done.stderr
+
+
 def test_installed_command_runs(tmp_path: Path) -> None:
     exe = shutil.which("skilldeck", path=str(Path(sys.executable).parent))
     assert exe, "the skilldeck console script is installed next to the interpreter"
