@@ -30,17 +30,7 @@ from engine import (
 
 from . import cli_compare, cli_evals, cli_rules, cli_run, cli_why, render
 from .cli_why import budget_arg
-
-
-def settle_imports() -> None:
-    """Before the app runs: what the imports made (some 50,000 objects: modules, functions,
-    classes) lives as long as the process, so it is moved out of the garbage collector's sight
-    (`gc.freeze`, public CPython; nothing else about the collector changes). Every full collection
-    while the app runs then walks a third fewer objects (with 2,000 skills loaded, some 116,000
-    instead of 168,000; `make bench` reports the collections). Collected first, so nothing that is
-    already garbage is kept."""
-    gc.collect()
-    gc.freeze()
+from .heap import settle_imports
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:

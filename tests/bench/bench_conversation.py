@@ -231,7 +231,7 @@ def _locations(base: Path, url: str, count: int) -> Any:
 
 async def _ready(base: Path, url: str, body: Callable[[Any, Any], Awaitable[None]]) -> None:
     from tui.app import SkilldeckApp
-    from tui.cli import settle_imports
+    from tui.heap import settle_imports
     from tui.view import PathDisplay
 
     app = SkilldeckApp(_locations(base, url, SKILLS), PathDisplay.default(), blink=False, watch=False)

@@ -33,6 +33,7 @@ from engine import (
 )
 
 from ..deck import Deck
+from ..heap import settle_warm
 from ..screens.approve import ApproveScreen, preview
 from ..view import count
 
@@ -97,6 +98,7 @@ class RunSession:
         backend.warm()
         if self.backend is None:
             self.backend = backend
+        settle_warm()
 
     async def open_runner(self, resume: Path | None = None) -> Runner:
         """The conversation's runner, made now if there is none (or to resume `resume`). Making one
