@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -28,7 +29,7 @@ from .deck import Deck
 from .editor import open_in_editor
 from .evals.pane import EvalsPane
 from .feed import CatalogFeed
-from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, PermissionsLoaded
+from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, Notice, PermissionsLoaded
 from .rules.pane import RulesPane
 from .screens.arguments import ArgumentsScreen
 from .screens.help import HelpScreen, key_sections
@@ -86,6 +87,7 @@ class SkilldeckApp(App[None]):
         resume: Path | None = None,
     ) -> None:
         super().__init__()
+        self.notices: deque[Notice] = deque(maxlen=100)
         # A saved conversation to reopen once the catalog is loaded (`skilldeck --resume`).
         self.resume_path = resume
         # The run backend (anthropic / offline; None chooses by the environment) and model.
@@ -132,6 +134,7 @@ class SkilldeckApp(App[None]):
     ) -> None:
         """Every notification, as plain text with terminal controls made visible: they name files,
         skills and rules, which a cloned repository may spell with `[/b]` or an OSC 52 sequence."""
+        self.notices.append(Notice(printable(title), printable(message), severity))
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def watch_theme(self, name: str) -> None:
@@ -398,7 +401,7 @@ class SkilldeckApp(App[None]):
         if skill is None:
             self.notify("Select a skill in the tiers tree first", severity="warning")
         elif self.session.run_skill(skill, shadow, fork, args):
-            self._show_conversation()
+            self.query_one(TabbedContent).active = "conversation"
 
     def action_run_inline(self) -> None:
         # As Claude Code runs a typed /name: inline, unless the skill says context: fork.
@@ -422,10 +425,7 @@ class SkilldeckApp(App[None]):
 
     def resume_session(self, path: Path | None = None) -> None:
         """Reopen a saved conversation (the latest when none is named) and continue it."""
-        self.session.resume(path, then=self._show_conversation)
-
-    def _show_conversation(self) -> None:
-        self.query_one(TabbedContent).active = "conversation"
+        self.session.resume(path, then=lambda: setattr(self.query_one(TabbedContent), "active", "conversation"))
 
     def action_toggle_meta(self) -> None:
         self.conversation.action_toggle_meta()

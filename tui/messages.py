@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from textual.message import Message
 
 from engine import CatalogDiff, Permissions
@@ -64,3 +66,12 @@ class PermissionsLoaded(Message):
     def __init__(self, permissions: Permissions) -> None:
         super().__init__()
         self.permissions = permissions
+
+
+class Notice(NamedTuple):
+    """A notification as the app showed it (`SkilldeckApp.notices` keeps the latest): what tests
+    and the help screen can read without Textual's private toast list."""
+
+    title: str
+    message: str
+    severity: str

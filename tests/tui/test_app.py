@@ -104,8 +104,8 @@ async def test_shadowed_skill_says_who_wins(app: SkilldeckApp) -> None:
         # enter and f say which skill runs instead; nothing runs.
         for said, key in enumerate(("enter", "f"), 1):
             await pilot.press(key)
-            await until(pilot, lambda n=said: sum(t.title == "Shadowed" for t in app._notifications) == n, what=f"{key}'s toast")
-        shown = next(n.message for n in app._notifications if n.title == "Shadowed")
+            await until(pilot, lambda n=said: sum(t.title == "Shadowed" for t in app.notices) == n, what=f"{key}'s toast")
+        shown = next(n.message for n in app.notices if n.title == "Shadowed")
         assert "/security-review runs the managed one" in shown and "this one never runs" in shown
         assert not app.session.running and app.session.runner is None
 
@@ -166,10 +166,10 @@ async def test_disk_changes_show_in_place_and_keep_the_cursor(tmp_path: Path) ->
         skill_file.write_text(skill_file.read_text().replace("Deploy the app to staging or production.", "Ship it."))
         await until(pilot, lambda: "Ship it." in text_of(app.query_one("#details-facts", Static)), what="the new description")
         assert _selected(app) == "deploy"
-        assert any(n.title == "Changed on disk" and "1 changed" in n.message for n in app._notifications)
+        assert any(n.title == "Changed on disk" and "1 changed" in n.message for n in app.notices)
         broken = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "broken-yaml" / "SKILL.md"
         broken.write_text("---\nname: broken-yaml\ndescription: fixed now\n---\nBody.\n")
-        await until(pilot, lambda: any("1 error fixed" in n.message for n in app._notifications), what="the fix toast")
+        await until(pilot, lambda: any("1 error fixed" in n.message for n in app.notices), what="the fix toast")
         await until(pilot, lambda: _selected(app) == "deploy", what="the cursor back on deploy")
 
 
@@ -179,7 +179,7 @@ async def test_r_reads_everything_again(tmp_path: Path) -> None:
         await loaded(pilot)
         await _walk_to(pilot, "deploy")
         await pilot.press("r")
-        await until(pilot, lambda: any(n.title == "Reload" for n in app._notifications), what="the reload toast")
+        await until(pilot, lambda: any(n.title == "Reload" for n in app.notices), what="the reload toast")
         assert _selected(app) == "deploy"
 
 
@@ -220,7 +220,7 @@ async def test_edit_without_editor_says_so(app: SkilldeckApp, monkeypatch) -> No
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.press("e")
-        assert any("$EDITOR" in n.message for n in app._notifications)
+        assert any("$EDITOR" in n.message for n in app.notices)
 
 
 async def test_help_lists_every_app_key(app: SkilldeckApp) -> None:
@@ -304,7 +304,7 @@ async def test_rules_pane_refuses_a_corrupt_settings_file(tmp_path: Path) -> Non
         await loaded(pilot)
         await until(pilot, lambda: app.permissions is not None, what="the settings")
         await pilot.press("5", "a")
-        await until(pilot, lambda: any(n.title == "Not written" for n in app._notifications), what="the refusal")
+        await until(pilot, lambda: any(n.title == "Not written" for n in app.notices), what="the refusal")
         assert local.read_text() == "{ not json"
         assert "invalid JSON" in str(app.query_one(RulesTree).root.children[1].label)
 

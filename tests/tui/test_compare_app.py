@@ -92,7 +92,7 @@ async def test_a_missing_claude_is_a_message_not_an_exit(tmp_path: Path) -> None
         await pilot.press("ctrl+p", *"compare with claude", "enter")
         await until(pilot, lambda: "Cannot compare" in pane.compare_text, timeout=30, what="the error")
         assert "not an executable file" in pane.compare_text
-        assert any(n.title == "Compare" and "not an executable file" in n.message for n in app._notifications)
+        assert any(n.title == "Compare" and "not an executable file" in n.message for n in app.notices)
         assert app.query_one(TabbedContent).active == "listing"
         assert app.is_running and not pane.comparing
         await pilot.press("3")

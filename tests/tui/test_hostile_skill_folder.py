@@ -36,8 +36,8 @@ async def test_a_project_folder_named_with_markup_and_controls(tmp_path: Path) -
         await loaded(pilot)
         await pilot.press("c")  # copy path: "Copied <path>"
         await pilot.press("r")  # reload: "Reloaded in ... ms"
-        await until(pilot, lambda: len(app._notifications) >= 2, what="the notifications")
-        shown = [n.message for n in app._notifications] + [app.sub_title]
+        await until(pilot, lambda: len(app.notices) >= 2, what="the notifications")
+        shown = [n.message for n in app.notices] + [app.sub_title]
         assert all("\x1b" not in text and "\x07" not in text for text in shown), shown
-        assert any("[/b]" in n.message for n in app._notifications)
+        assert any("[/b]" in n.message for n in app.notices)
         assert app.is_running

@@ -60,7 +60,7 @@ async def test_enter_on_a_file_no_skill_loads_from_shows_its_lines(tmp_path: Pat
         shown = text_of(detail)
         assert "    1  # Team notes" in shown and "    4  line four" in shown
         assert app.query_one("#panes").active == "diagnostics", "still on the diagnostics"  # type: ignore[attr-defined]
-        assert not any("No skill loads" in n.message for n in app._notifications), "no toast instead"
+        assert not any("No skill loads" in n.message for n in app.notices), "no toast instead"
 
 
 async def test_counts_are_in_the_right_number(tmp_path: Path) -> None:

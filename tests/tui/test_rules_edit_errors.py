@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets._toast import Toast
 
 from tests.conftest import write
 from tests.tui.conftest import demo_app, loaded, until
@@ -76,8 +75,8 @@ async def test_the_rules_pane_shows_the_refusal_and_the_app_goes_on(tmp_path: Pa
         await loaded(pilot)
         await until(pilot, lambda: app.permissions is not None, what="the settings")
         await pilot.press("5", "a")
-        await until(pilot, lambda: any(n.title == "Not written" for n in app._notifications), what="the refusal")
-        note = next(n for n in app._notifications if n.title == "Not written")
+        await until(pilot, lambda: any(n.title == "Not written" for n in app.notices), what="the refusal")
+        note = next(n for n in app.notices if n.title == "Not written")
         assert "settings.local.json" in note.message
         assert app.is_running
     assert app.return_code in (None, 0)
@@ -110,7 +109,7 @@ async def test_a_refusal_naming_a_folder_that_looks_like_markup_is_shown_as_writ
         await until(pilot, lambda: app.permissions is not None, what="the settings")
         await pilot.press("5", "a")
         await until(
-            pilot, lambda: any(str(local) in str(t.render()) for t in app.screen.query(Toast)), what="the refusal, as written"
+            pilot, lambda: any(str(local) in str(t.render()) for t in app.screen.query("Toast")), what="the refusal, as written"
         )
         assert app.is_running
     assert app.return_code in (None, 0)

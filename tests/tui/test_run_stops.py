@@ -55,7 +55,7 @@ async def test_an_always_rule_that_cannot_be_saved_runs_once_and_says_why(tmp_pa
         await pilot.press("a")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the second request")
         assert server.requests[1]["messages"][-1]["content"][0]["content"] == "approved"
-        notes = [n.message for n in app._notifications]
+        notes = [n.message for n in app.notices]
         assert any("Bash(printf approved) was not saved" in n and str(local) in n for n in notes), notes
         assert app.is_running, "the app lives on"
     assert local.read_text() == "{ broken"
@@ -100,7 +100,7 @@ async def test_a_transcript_that_cannot_be_read_is_not_resumed_and_not_written_t
     app.resume_path = saved.path
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        await until(pilot, lambda: any("Cannot resume" in n.message for n in app._notifications), what="the refusal")
+        await until(pilot, lambda: any("Cannot resume" in n.message for n in app.notices), what="the refusal")
         assert (
             app.session.runner is not None
             and app.session.runner.messages == []

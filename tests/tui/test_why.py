@@ -102,7 +102,7 @@ async def test_w_on_a_tier_says_nothing_is_selected_and_help_lists_it(app: Skill
         await pilot.press("w")
         await pilot.pause()
         assert not isinstance(app.screen, WhyScreen)
-        assert any(n.message == "Nothing selected" and n.title == "Why" for n in app._notifications)
+        assert any(n.message == "Nothing selected" and n.title == "Why" for n in app.notices)
         await pilot.press("question_mark")
         rows = [row for _, section in app.screen.sections for row in section]  # type: ignore[attr-defined]
         assert ("w", "Why: trace the selected skill") in rows

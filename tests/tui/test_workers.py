@@ -27,8 +27,8 @@ async def test_a_failing_worker_is_a_message_not_an_exit(tmp_path: Path, server:
         await loaded(pilot)
         app.start_worker(_broken_settings, "Saving the rule", thread=True)
         app.start_worker(_broken_read, "Reading the file")
-        await until(pilot, lambda: sum(n.title == "Error" for n in app._notifications) == 2, what="two error toasts")
-        messages = sorted(n.message for n in app._notifications if n.title == "Error")
+        await until(pilot, lambda: sum(n.title == "Error" for n in app.notices) == 2, what="two error toasts")
+        messages = sorted(n.message for n in app.notices if n.title == "Error")
         log = error_log(app.workspace.locations.environ)
         assert messages[0].startswith("Reading the file failed: OSError") and f"Details: {log}" in messages[0]
         assert messages[1].startswith("Saving the rule failed: ValueError: settings.local.json line 3: not JSON")
