@@ -1,10 +1,11 @@
 """One comparison with Claude Code as the app runs it: in a daemon thread, so that the worker
 waiting on it can give up at once when cancelled (C again, the pane closed) and quitting the app
-never waits for Claude Code. The engine's run cannot be stopped from outside; an abandoned one
-ends by itself within its timeout (60 s) and its result is dropped."""
+never waits for Claude Code long. A cancelled run is stopped: Claude Code's process group is
+killed and its scratch folder removed, within a second, also when the app quits mid-run."""
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from dataclasses import dataclass
@@ -15,6 +16,11 @@ from engine import CompareError, Comparison, ComparisonCache, Locations, compare
 
 # How often the waiting worker looks whether it was cancelled.
 POLL_S = 0.1
+# How long a cancel waits for the run to kill Claude Code and remove its scratch folder.
+CLEANUP_S = 3.0
+# The attempts still running, stopped at exit: their threads are daemons, which would die with
+# the interpreter before they could clean up, and Claude Code runs in a session of its own.
+_running: set[Attempt] = set()
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class Attempt:
         self.said = "finding Claude Code"
         self.started = time.monotonic()
         self.done = threading.Event()
+        self.stop = threading.Event()
         self._outcome: Compared | str | None = None
         self._error: Exception | None = None
 
@@ -54,22 +61,37 @@ class Attempt:
                 self._outcome = Compared(key, kept, kept=True)
             else:
                 self.said = f"running Claude Code {claude.version} offline"
-                self._outcome = Compared(key, compare_with_claude(claude, self.locations, progress=self._say))
+                compared = compare_with_claude(claude, self.locations, progress=self._say, stop=self.stop)
+                self._outcome = Compared(key, compared)
         except CompareError as exc:
             self._outcome = str(exc)
         except Exception as exc:  # handed to the worker, whose error policy reports it
             self._error = exc
         finally:
+            _running.discard(self)
             self.done.set()
+
+    def cancel(self) -> None:
+        """Stop the run and wait (briefly) until Claude Code is killed and its folder removed."""
+        self.stop.set()
+        self.done.wait(CLEANUP_S)
 
     def wait(self) -> Compared | str | None:
         """In the worker's thread: the comparison (Compared), why it cannot run (str), or None once
         cancelled; anything else it raised is raised again for the error policy."""
         worker = get_current_worker()
+        _running.add(self)
         threading.Thread(target=self._run, name="skilldeck-compare", daemon=True).start()
         while not self.done.wait(POLL_S):
             if worker.is_cancelled:
+                self.cancel()
                 return None
         if self._error is not None:
             raise self._error
         return self._outcome
+
+
+@atexit.register
+def _stop_all() -> None:
+    for attempt in list(_running):
+        attempt.cancel()

@@ -73,16 +73,18 @@ def compare_with_claude(
     allow_network: bool = False,
     progress: Progress | None = None,
     timeout: float = TIMEOUT_S,
+    stop: threading.Event | None = None,
 ) -> Comparison:
     """Run `claude` (found with `find_claude`) on these locations, contained, and compare. Meant
     for a worker: it blocks for a few seconds (at most `timeout`), tells `progress` what it does
     (a line when it starts Claude Code, then "comparing ..." once the recording is done and
     before skilldeck loads the catalog), and raises CompareError when it cannot run (missing,
-    too old, a login, no sandbox, the timeout)."""
+    too old, a login, no sandbox, the timeout, or `stop` set: Claude Code is then killed and its
+    scratch folder removed at once)."""
     started = time.monotonic()
     say = progress or (lambda text: None)
     prompts = [("listing", "hi")] + ([("invoke", typed(name, args))] if name else [])
-    recorded = record(claude, locations, prompts, allow_network=allow_network, progress=say, timeout=timeout)
+    recorded = record(claude, locations, prompts, allow_network=allow_network, progress=say, timeout=timeout, stop=stop)
     run = recorded.runs["listing"]
     for each in recorded.runs.values():
         if "other" in each.keys:

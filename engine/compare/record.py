@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,8 @@ from ..locations import Locations
 from .claude import ClaudeCode, CompareError
 
 TIMEOUT_S = 60.0
+# How often a waiting run looks whether it was cancelled.
+STOP_POLL_S = 0.1
 # What inside.py may answer: its runs' requests are bounded there; this bounds the whole.
 ANSWER_BYTES = 128 * 1024 * 1024
 ENGINE_ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +110,7 @@ def record(
     allow_network: bool = False,
     progress: Progress | None = None,
     timeout: float = TIMEOUT_S,
+    stop: threading.Event | None = None,
 ) -> Recorded:
     """Run `claude -p PROMPT` once per (key, prompt), plus a baseline in an empty home, side by
     side. Contained unless the kernel cannot (then CompareError, unless `allow_network`)."""
@@ -117,13 +122,14 @@ def record(
             "network and write to your files; pass --allow-network to run it anyway (hooks and MCP servers stay off)"
         )
     contain = why_not is None
-    answer = _record(claude, locations, prompts, contain, timeout, say)
+    stop = stop or threading.Event()
+    answer = _record(claude, locations, prompts, contain, timeout, say, stop)
     if "error" in answer and contain and allow_network:
         # The namespace was made but the overlays could not be mounted (an old kernel, a file
         # system overlayfs refuses): the user allowed an uncontained run.
         say(f"the sandbox failed ({answer['error']}); running without it as --allow-network allows")
         contain = False
-        answer = _record(claude, locations, prompts, contain, timeout, say)
+        answer = _record(claude, locations, prompts, contain, timeout, say, stop)
     if "error" in answer:
         hint = "" if allow_network else "; pass --allow-network to run it without the sandbox"
         raise CompareError(f"{answer['error']}{hint}")
@@ -140,7 +146,13 @@ def record(
 
 
 def _record(
-    claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], contain: bool, timeout: float, say: Progress
+    claude: ClaudeCode,
+    locations: Locations,
+    prompts: list[tuple[str, str]],
+    contain: bool,
+    timeout: float,
+    say: Progress,
+    stop: threading.Event,
 ) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix="skilldeck-compare-"))
     try:
@@ -150,18 +162,34 @@ def _record(
         if contain:
             argv = ["unshare", "-n", "-r", "-m", "--propagation", "private", *argv]
         say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
-        return _run(argv, json.dumps(plan), timeout)
+        return _run(argv, json.dumps(plan), timeout, stop)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _run(argv: list[str], plan: str, timeout: float) -> dict[str, Any]:
+def _wait(proc: subprocess.Popen[bytes], plan: bytes, timeout: float, stop: threading.Event) -> None:
+    """Hand the plan over and wait for the run, looking every STOP_POLL_S whether it was cancelled
+    (the caller then kills its process group)."""
+    deadline = time.monotonic() + timeout
+    given: bytes | None = plan
+    while True:
+        try:
+            # Retrying communicate() after its timeout is supported; the input goes once.
+            proc.communicate(given, timeout=max(0.0, min(STOP_POLL_S, deadline - time.monotonic())))
+            return
+        except subprocess.TimeoutExpired:
+            given = None
+        if stop.is_set():
+            raise CompareError("the comparison was cancelled; Claude Code was stopped")
+        if time.monotonic() >= deadline:
+            raise CompareError(f"the comparison run did not finish within {timeout:.0f} s; it was stopped")
+
+
+def _run(argv: list[str], plan: str, timeout: float, stop: threading.Event) -> dict[str, Any]:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, start_new_session=True)
         try:
-            proc.communicate(plan.encode(), timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise CompareError(f"the comparison run did not finish within {timeout:.0f} s; it was stopped") from None
+            _wait(proc, plan.encode(), timeout, stop)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)

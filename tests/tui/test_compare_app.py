@@ -1,13 +1,14 @@
 """The listing pane's "compare with Claude Code" (C, or the palette): the real app under pilot,
 running the real pinned Claude Code (.oracle) on a small oracle workspace: the progress line, the
 rows, the summary, the result kept until the listing changes and then marked stale, a second C that
-cancels (as closing the app does), and a `claude` that does not exist or no sandbox (a message, the
+cancels and stops Claude Code (as closing the app does), and a `claude` that does not exist or no sandbox (a message, the
 app goes on)."""
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from textual.worker import WorkerState
 from engine import Locations
 from tests.oracle.workspace import Places, build, load_cases
 from tui.app import SkilldeckApp
+from tui.compare_run import CLEANUP_S
 from tui.view import PathDisplay
 from tui.widgets.listing import ListingPane
 
@@ -35,6 +37,7 @@ def oracle_app(tmp: Path) -> tuple[SkilldeckApp, Places]:
 
 
 async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
+    scratch_before = set(Path(tempfile.gettempdir()).glob("skilldeck-compare-*"))
     app, places = oracle_app(tmp_path / "ws")
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
@@ -77,9 +80,10 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
         workers = [w for w in app.workers if w.group == "compare" and w.is_running]
         assert len(workers) == 1
     assert workers[0].state == WorkerState.CANCELLED
-    # The abandoned runs end by themselves; wait for them so that they do not outlive the test.
-    assert cancelled is not None and cancelled.done.wait(RUN_S)
-    assert left is not None and left.done.wait(RUN_S)
+    # Cancelled runs are stopped, not abandoned: Claude Code killed, its scratch folder gone.
+    assert cancelled is not None and cancelled.done.wait(CLEANUP_S)
+    assert left is not None and left.done.wait(CLEANUP_S)
+    assert set(Path(tempfile.gettempdir()).glob("skilldeck-compare-*")) <= scratch_before
 
 
 async def test_a_missing_claude_is_a_message_not_an_exit(tmp_path: Path) -> None:
