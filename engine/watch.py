@@ -334,15 +334,27 @@ class WatchHandle:
     def _first_load(self, progress: Progress | None, partial: Partial | None) -> Catalog:
         """The first read comes before the watches, so that its first skills can be shown at
         once: adding the watches of 15,000 skill folders takes longer than reading the first
-        thousand of them. What was written in between is found by its timestamps and read again."""
+        thousand of them. `partial` gets the snapshots on the way, then the whole catalog (its
+        `reading` None) before the watches are added. What was written in between is found by its
+        timestamps and read again; what that (or a folder that cannot be watched) changed from the
+        catalog `partial` got goes to the callback as a change, as any later one does."""
         since = time.time_ns()
-        self.catalog = self.loader.load(progress, partial)
+        first = self.catalog = self.loader.load(progress, partial)
+        if partial is not None:
+            partial(first)
         self._plan()
         stale = written_since(self.loader.cache, self._tracked, since)
-        if not stale:
-            return self._with_watch_diagnostics(self.catalog)
-        self.loader.invalidate(stale)
-        return self._with_watch_diagnostics(self.loader.load())
+        if stale:
+            self.loader.invalidate(stale)
+        final = self._with_watch_diagnostics(self.loader.load() if stale else first)
+        if partial is not None and final is not first:
+            change = diff(first, final, (time.time_ns() - since) / 1e6)
+            if not change.empty:
+                try:
+                    self.callback(final, change)
+                except Exception:
+                    log.exception("watch callback failed")
+        return final
 
     def start(self) -> WatchHandle:
         self._thread.start()

@@ -58,6 +58,8 @@ class CatalogFeed:
         started = time.perf_counter()
         workspace = self.deck.workspace
         last = 0.0
+        # The whole catalog once handed over (by the watcher, before it adds its watches).
+        shown: Catalog | None = None
 
         def progress(done: int, total: int) -> None:
             nonlocal last
@@ -66,10 +68,16 @@ class CatalogFeed:
                 self.node.post_message(LoadProgress(done, total))
 
         def partial(catalog: Catalog) -> None:
-            # The first skills of a large catalog, while the rest is read (a reload keeps the
-            # whole last catalog on screen instead).
-            if not reload:
-                self.node.post_message(CatalogArriving(build_view(catalog, workspace.listing(catalog, self.budget))))
+            # The first skills of a large catalog while the rest is read, then (from the watcher)
+            # the whole one before its watches are added. A reload keeps the last catalog on
+            # screen until the new one is whole.
+            nonlocal shown
+            view = build_view(catalog, workspace.listing(catalog, self.budget))
+            if catalog.reading is None:
+                shown = catalog
+                self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+            elif not reload:
+                self.node.post_message(CatalogArriving(view))
 
         if self.watch_disk and self._watch is None:
             self._watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
@@ -77,8 +85,10 @@ class CatalogFeed:
             assert catalog is not None
         else:
             catalog = workspace.load(progress=progress, partial=partial)
-        view = build_view(catalog, workspace.listing(catalog, self.budget))
-        self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+        if shown is None:
+            # Changes found after the whole catalog was shown came to _on_disk_change as a diff.
+            view = build_view(catalog, workspace.listing(catalog, self.budget))
+            self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
 
     def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
         """Called in the watcher's thread: build the view there, hand it to the UI."""

@@ -41,8 +41,11 @@ def test_snapshots_show_the_skills_read_so_far(many: Tree, snapshots_at_once: No
         handle.stop()
         assert handle.catalog is not None
         final = handle.catalog
-    assert [s.reading for s in seen] == [(99, COUNT), (199, COUNT)]
-    for snapshot in seen:
+    # The watcher also hands over the whole catalog, before it adds its watches.
+    assert [s.reading for s in seen] == [(99, COUNT), (199, COUNT)] + ([None] if how == "watch" else [])
+    if how == "watch":
+        assert dict(seen[-1].skills) == dict(final.skills)
+    for snapshot in seen[:2]:
         assert snapshot.reading is not None
         # The first skills, in listing order, and only those.
         assert list(snapshot.skills) == list(final.skills)[: snapshot.reading[0]]
@@ -87,6 +90,27 @@ def test_writes_between_the_read_and_the_watches_are_read_again(tree: Tree) -> N
         # And the watches are in place for what comes next.
         tree.skill("later", skill_text(description="later"))
         recorder.wait(lambda c: "later" in c.skills)
+    finally:
+        handle.stop()
+
+
+def test_a_write_after_the_whole_catalog_was_handed_over_is_a_change(tree: Tree) -> None:
+    """The screen shows the whole catalog before the watches are added: what the timestamps find
+    written meanwhile reaches the callback as a change, as any later write does."""
+    tree.skill("kept", skill_text(description="old"))
+    handed: list[Catalog] = []
+
+    def partial(catalog: Catalog) -> None:
+        handed.append(catalog)
+        if catalog.reading is None:
+            tree.skill("kept", skill_text(description="new"))
+
+    recorder = Recorder()
+    handle = Workspace(tree.locations()).watch(recorder, partial=partial)
+    try:
+        assert handed[-1].skills["kept"].description == "old"
+        assert handle.catalog is not None and handle.catalog.skills["kept"].description == "new"
+        assert recorder.changes and recorder.changes[0].changed == {"kept": ("description",)}
     finally:
         handle.stop()
 
