@@ -5,7 +5,9 @@ as a real run does (the allowed `!` commands run) and the messages go through `a
 the run's first request carries them. Compared with the recording: every block of the first user
 message that is not one of Claude Code's own context reminders (its git status and attribution
 texts, which skilldeck does not send); for a typed fork, the subagent's task; for a refused or
-failed invocation, Claude Code's error text; the model a skill names and the effort it sets.
+failed invocation, Claude Code's error text; the model a skill names and the effort it sets. A
+real run (through the SDK) is also compared on the listing: the role "system" message that carries
+it, its place in `messages` and its text (Claude Code's own entries left out, as recorded).
 
 `python -m tests.engine.test_oracle_invoke` prints which cases agree.
 """
