@@ -294,7 +294,8 @@ class ConversationPane(Vertical):
         listed = listing_in_messages(request.messages)
         if listed is not None:
             listing = listed[1]
-            text.append(f"\nthe skill listing, a system message after the first user message ({len(listing):,} characters)\n", "bold")
+            where = "a system message after the first user message"
+            text.append(f"\nthe skill listing, {where} ({len(listing):,} characters)\n", "bold")
             text.append(printable(listing))
         if self._sent_context is None:
             self._sent_context = Static(text, classes="meta context")
