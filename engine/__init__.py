@@ -45,7 +45,7 @@ from .evals import Detail as EvalDetail
 from .expand import ExpansionError
 from .invoke import InvocationError, Prompt
 from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
-from .llm import Backend, Request, Usage, resolve_model, run_environ
+from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ
 from .llm.offline import offline_request
 from .locations import BUNDLED_DIR, Locations
 from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
@@ -146,6 +146,7 @@ __all__ = [
     "eval_files",
     "find_claude",
     "json_printable",
+    "listing_in_messages",
     "load_evals",
     "load_paths",
     "make_demo",

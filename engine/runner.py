@@ -30,7 +30,7 @@ from .expand import ExpansionError
 from .forks import Forks
 from .invoke import Prompt, build_prompt, not_typeable, session_effort
 from .listing import budget_from_env, build_listing
-from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model
+from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, with_listing
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
@@ -49,6 +49,12 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_TURNS = 25
+# skilldeck's own words for the Skill tool (never Claude Code's): the listing itself is a system
+# message in `messages`, where Claude Code 2.1.328 sends it, not in this description.
+SKILL_DESCRIPTION = (
+    "Execute a skill within the main conversation. The skills available are listed in a system message of this "
+    "conversation, one `- name: description` line each; `skill` is a name from that listing."
+)
 
 
 def no_such_tool(name: str, denied: bool) -> str:
@@ -227,12 +233,15 @@ class Runner(SkillCalls, Forks):
 
     def request(self) -> Request:
         model = resolve_model(self.active_model or self.model, self.locations.environ)
-        # In name order as Claude Code sends them, the Skill tool (and its listing) last.
+        # In name order as Claude Code sends them, the Skill tool last; its listing is a system
+        # message after the conversation's first user message (recorded: every invoke case).
         tools = [api_spec(t) for t in sorted(self.offered().values(), key=lambda t: t.name)]
+        messages = api_messages(self.messages)
         if self.offers_skill():
-            tools.append({"name": "Skill", "description": self._skill_description(), "input_schema": SKILL_SCHEMA})
+            tools.append({"name": "Skill", "description": SKILL_DESCRIPTION, "input_schema": SKILL_SCHEMA})
+            messages = with_listing(messages, self.listing_text())
         system = self.system_prompt()
-        return Request(model, system, api_messages(self.messages), tools, effort=self.active_effort or self.effort)
+        return Request(model, system, messages, tools, effort=self.active_effort or self.effort)
 
     def system_prompt(self) -> str:
         """skilldeck's own system prompt (never Claude Code's): the main conversation's, or a
@@ -246,12 +255,13 @@ class Runner(SkillCalls, Forks):
             f"so make it complete: what you found or did, and anything left undone.\n{where}"
         )
 
-    def _skill_description(self) -> str:
-        # The listing depends only on the catalog (a new object after each reload): build it once
-        # per catalog, not per request; with thousands of skills it costs milliseconds.
+    def listing_text(self) -> str:
+        """The skill listing this conversation sends. It depends only on the catalog (a new object
+        after each reload): built once per catalog, not per request; with thousands of skills it
+        costs milliseconds."""
         if self._listing is None or self._listing[0] is not self.catalog:
             listing = build_listing(self.catalog.skills.values(), budget_from_env(self.locations.environ))
-            self._listing = (self.catalog, f"Execute a skill within the main conversation.\n\n{listing.text}")
+            self._listing = (self.catalog, listing.text)
         return self._listing[1]
 
     async def _loop(self) -> None:

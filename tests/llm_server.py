@@ -1,6 +1,7 @@
 """A local server that speaks the Anthropic Messages API (JSON and SSE streaming) on 127.0.0.1.
 
-Each test scripts the replies in order and reads back every request exactly as sent. A reply
+Each test scripts the replies in order and reads back every request exactly as sent; a request
+whose messages the API would refuse (`shape_problem`) gets its 400 instead of a reply. A reply
 can stream text and tool calls, or fail in each way the real API does: an HTTP error status,
 an `error` event inside the stream, or a connection dropped mid-stream; or misbehave as a hostile
 or broken server would: stall with the connection open, send pings forever, send malformed
@@ -20,6 +21,33 @@ from typing import Any
 
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}  # fmt: skip
+
+
+ROLES = ("user", "assistant", "system")
+
+
+def shape_problem(body: Any) -> str:
+    """What the Messages API would refuse (400) in a request's messages, or "": a list of messages,
+    each with a role the pinned SDK types (user, assistant, and system: the skill listing is a role
+    "system" message, as Claude Code 2.1.328 sends it) and a string or a list of blocks, a system
+    message's blocks all text."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list) or not messages:
+        return "messages: a non-empty list is required"
+    for n, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if role not in ROLES:
+            return f"messages.{n}.role: unexpected role {role!r}"
+        if not isinstance(content, (str, list)):
+            return f"messages.{n}.content: a string or a list of blocks is required"
+        if (
+            role == "system"
+            and isinstance(content, list)
+            and any(not isinstance(b, dict) or b.get("type") != "text" for b in content)
+        ):
+            return f"messages.{n}.content: a system message holds text blocks only"
+    return ""
 
 
 class _Quiet(ThreadingHTTPServer):
@@ -53,6 +81,8 @@ class Reply:
     flood_after: int | None = None
     # Replace the event at this position with this raw SSE text (malformed data, bad bytes).
     corrupt: tuple[int, bytes] | None = None
+    # An error reply's message (default: "status N").
+    message: str = ""
 
     def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [
@@ -130,7 +160,11 @@ class MessagesServer:
                 with server._lock:
                     server.requests.append(body)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    if server.replies:
+                    problem = shape_problem(body)
+                    if problem:
+                        # Refused as the API refuses it, whatever was scripted (the script is kept).
+                        reply = Reply(status=400, message=problem)
+                    elif server.replies:
                         reply = server.replies.pop(0)
                     else:
                         reply = server.choose(body) if server.choose else Reply(text="(no scripted reply)")
@@ -163,7 +197,10 @@ class MessagesServer:
                     payload = json.dumps(
                         {
                             "type": "error",
-                            "error": {"type": ERROR_TYPES.get(reply.status, "api_error"), "message": f"status {reply.status}"},
+                            "error": {
+                                "type": ERROR_TYPES.get(reply.status, "api_error"),
+                                "message": reply.message or f"status {reply.status}",
+                            },
                         }
                     ).encode()
                     self.send_response(reply.status)

@@ -2,14 +2,15 @@
 variant and run.
 
 Each request is built by the engine's own runner (`Runner.request()`: skilldeck's system prompt,
-the tools it offers, the Skill tool last, the session's effort) with the request as the only
-message, single turn, `max_tokens` small; only the Skill tool's listing is replaced, by the
-listing `Workspace.listing` renders (the settings' budget share and model, skillOverrides, usage
-scores). Two variants: `listed` (the listing as it is) and `dropped` (the case's skill shown by
-name only, as Claude Code shows it when the listing is over budget and its description is dropped).
+the tools it offers, the Skill tool last, the session's effort) with the request as the only user
+message, single turn, `max_tokens` small; the listing is sent where the runner and Claude Code
+2.1.328 send it, a system message after the user message, with the text `Workspace.listing`
+renders (the settings' budget share and model, skillOverrides, usage scores). Two variants:
+`listed` (the listing as it is) and `dropped` (the case's skill shown by name only, as Claude
+Code shows it when the listing is over budget and its description is dropped).
 
 The cache key (`RoutingRequest.key`) is a hash of (the request's fixed part: model, system
-prompt, the other tools, max_tokens, effort; the listing's hash; the request text; the run's
+prompt, the tools, max_tokens, effort; the listing's hash; the request text; the run's
 number). The model reads the whole listing, so any change to any line can change any answer:
 nothing narrower than the whole listing text is a sound key, and this does not pretend otherwise.
 What it does give: an edit that leaves the text sent unchanged (a skill's body, a description
@@ -30,7 +31,7 @@ from typing import Any
 from ..catalog import Catalog
 from ..conversation import Message, Transcript, api_messages
 from ..listing import HEADER, Listing
-from ..llm import Request, resolve_model
+from ..llm import Request, resolve_model, with_listing
 from ..permissions import Permissions
 from ..runner import Runner
 from ..settings import read_settings
@@ -43,7 +44,7 @@ LISTED = "listed"
 DROPPED = "dropped"
 VARIANTS = (LISTED, DROPPED)
 # Bumped when what a key stands for changes, so an old cache is not read as new answers.
-KEY_VERSION = "routing-1"
+KEY_VERSION = "routing-2"  # 2: the listing moved from the Skill tool's description to a system message
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +134,9 @@ def routing_model(workspace: Workspace, model: str | None = None) -> tuple[str, 
     return resolve_model(chosen, workspace.locations.environ), chosen
 
 
-def template(workspace: Workspace, catalog: Catalog, model: str, max_tokens: int) -> tuple[Request, int | None, str]:
-    """The runner's first request with no message: (request, the Skill tool's index or None when
-    a rule denies it, the text before the listing in its description)."""
+def template(workspace: Workspace, catalog: Catalog, model: str, max_tokens: int) -> tuple[Request, bool]:
+    """The runner's first request with no message: (request, whether it offers the Skill tool; a
+    rule may deny it, and then no listing is sent)."""
     transcript = Transcript(workspace.locations.project / ".skilldeck-evals-unused", "evals")
     no = _NoAsk()
     runner = Runner(
@@ -149,12 +150,7 @@ def template(workspace: Workspace, catalog: Catalog, model: str, max_tokens: int
         model=model,
     )
     request = replace(runner.request(), max_tokens=max_tokens)
-    index = next((i for i, t in enumerate(request.tools) if t.get("name") == "Skill"), None)
-    intro = ""
-    if index is not None:
-        description = str(request.tools[index].get("description", ""))
-        intro = description[: description.index(HEADER)] if HEADER in description else description
-    return request, index, intro
+    return request, runner.offers_skill()
 
 
 def dropped_texts(listing: Listing, floor: Listing) -> dict[str, str]:
@@ -187,34 +183,16 @@ def plan_evals(
     and its `dropped` one when the case names a skill whose description shows in the listing."""
     model_id, listing_model = routing_model(workspace, model)
     listing = workspace.listing(catalog, model=listing_model)
-    base, skill_index, intro = template(workspace, catalog, model_id, max_tokens)
+    base, offers_skill = template(workspace, catalog, model_id, max_tokens)
     notes: list[str] = []
     drops: dict[str, str] = {}
-    if skill_index is None:
+    if not offers_skill:
         notes.append("A permission rule denies the Skill tool: the model cannot call any skill in these requests.")
     elif DROPPED in variants:
         drops = dropped_texts(listing, workspace.listing(catalog, budget=0, model=listing_model))
-    fixed = base.to_dict()
-    if skill_index is not None:
-        fixed["tools"] = [
-            *fixed["tools"][:skill_index],
-            {**fixed["tools"][skill_index], "description": ""},
-            *fixed["tools"][skill_index + 1 :],
-        ]
-    fixed_text = json.dumps(fixed, sort_keys=True, ensure_ascii=False)
+    # The fixed part has no message: the runner's own listing message is left out (ours replaces it).
+    fixed_text = json.dumps({**base.to_dict(), "messages": []}, sort_keys=True, ensure_ascii=False)
     fixed_hash = _digest(KEY_VERSION, fixed_text)
-    # Per listing text: (its hash, the tools list sending it), shared by every request of that text.
-    by_text: dict[str, tuple[str, list[dict[str, Any]]]] = {}
-
-    def tools_for(text: str) -> tuple[str, list[dict[str, Any]]]:
-        found = by_text.get(text)
-        if found is None:
-            tools = base.tools
-            if skill_index is not None:
-                skill_tool = {**base.tools[skill_index], "description": intro + text}
-                tools = [*base.tools[:skill_index], skill_tool, *base.tools[skill_index + 1 :]]
-            found = by_text[text] = (_digest(intro + text), tools)
-        return found
 
     out: list[RoutingRequest] = []
     for run in range(1, max(1, runs) + 1):
@@ -223,10 +201,12 @@ def plan_evals(
             if case.target is not None and case.target in drops:
                 texts.append((DROPPED, drops[case.target]))
             for variant, text in texts:
-                listing_hash, tools = tools_for(text)
-                messages = api_messages([Message.user(case.request)])
-                request = Request(base.model, base.system, messages, tools, max_tokens, base.effort)
+                # Without the Skill tool nothing is listed (the runner sends no listing then either).
+                sent = text if offers_skill else ""
+                messages = with_listing(api_messages([Message.user(case.request)]), sent)
+                request = Request(base.model, base.system, messages, base.tools, max_tokens, base.effort)
+                listing_hash = _digest(sent)
                 key = _digest(fixed_hash, listing_hash, case.request, str(run))
-                chars = len(fixed_text) + len(intro) + len(text) + len(case.request) + 64
+                chars = len(fixed_text) + len(sent) + len(case.request) + 64
                 out.append(RoutingRequest(case, variant, run, request, key, listing_hash, chars))
     return EvalPlan(model_id, tuple(cases), tuple(out), listing, max(1, runs), max_tokens, tuple(notes))

@@ -51,6 +51,34 @@ def resolve_model(name: str | None, environ: Mapping[str, str] | None = None) ->
     return ALIASES.get(chosen, chosen)
 
 
+def listing_message(listing: str) -> dict[str, Any]:
+    """The skill listing as Claude Code 2.1.328 sends it: a message with role "system" inside
+    `messages` (the SDK's SystemMessageParam), not in the Skill tool's description."""
+    return {"role": "system", "content": [{"type": "text", "text": listing}]}
+
+
+def with_listing(messages: list[dict[str, Any]], listing: str) -> list[dict[str, Any]]:
+    """`messages` with the listing's system message where Claude Code puts it: after the user
+    message(s) the conversation starts with, before the first assistant message (at the end while
+    there is none), and there for the rest of the conversation (recorded in every main request
+    and every forked subagent's that offers the Skill tool). No listing, no message."""
+    if not listing:
+        return messages
+    at = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), len(messages))
+    return [*messages[:at], listing_message(listing), *messages[at:]]
+
+
+def listing_in_messages(messages: list[dict[str, Any]]) -> tuple[int, str] | None:
+    """(index, text) of the listing's system message in a request's messages, or None."""
+    for index, message in enumerate(messages):
+        content = message.get("content") if isinstance(message, dict) and message.get("role") == "system" else None
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if isinstance(blocks, list):
+            text = "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str))
+            return index, text
+    return None
+
+
 @dataclass
 class Request:
     model: str

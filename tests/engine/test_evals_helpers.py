@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Workspace
+from engine.llm import listing_in_messages
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
 
@@ -47,7 +48,10 @@ def request_text(body: dict[str, Any]) -> str:
 
 
 def listing_of(body: dict[str, Any]) -> str:
-    return str(next(t for t in body["tools"] if t["name"] == "Skill")["description"])
+    """The listing a routing request sends: its system message, where Claude Code sends it."""
+    found = listing_in_messages(body["messages"])
+    assert found is not None and found[0] == 1, "the listing is the system message after the user's request"
+    return found[1]
 
 
 def dropped(body: dict[str, Any], name: str) -> bool:

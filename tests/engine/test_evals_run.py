@@ -45,9 +45,15 @@ async def test_the_report_counts_each_skills_recall_precision_and_thieves(tree: 
     assert not report.all_met and not report.partial and report.cached == 0
     # What was sent: the request alone, single turn, a small max_tokens, the model asked for.
     body = next(b for b in server.requests if request_text(b) == "ship it" and not dropped(b, "deploy"))
-    assert body["messages"] == [{"role": "user", "content": [{"type": "text", "text": "ship it"}]}]
+    # The listing as Claude Code 2.1.328 sends it: a system message after the request, the Skill tool last.
+    listing = plan.listing.text
+    assert body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "ship it"}]},
+        {"role": "system", "content": [{"type": "text", "text": listing}]},
+    ]
+    assert "- deploy: Deploy the app to staging or production." in listing.split("\n")
+    assert body["tools"][-1]["name"] == "Skill" and "- deploy" not in body["tools"][-1]["description"]
     assert body["max_tokens"] == 256 and body["model"] == "claude-haiku-5-5"
-    assert "- deploy: Deploy the app to staging or production." in body["tools"][-1]["description"]
     # The real usage is what the server reported (11 in, 7 out per answer).
     assert (report.actual.requests, report.actual.input_tokens, report.actual.output_tokens) == (9, 99, 63)
     detail = next(d for d in report.details if d.request.case.request == "push to prod" and d.request.variant == "listed")

@@ -5,7 +5,9 @@ as a real run does (the allowed `!` commands run) and the messages go through `a
 the run's first request carries them. Compared with the recording: every block of the first user
 message that is not one of Claude Code's own context reminders (its git status and attribution
 texts, which skilldeck does not send); for a typed fork, the subagent's task; for a refused or
-failed invocation, Claude Code's error text; the model a skill names and the effort it sets.
+failed invocation, Claude Code's error text; the model a skill names and the effort it sets. A
+real run (through the SDK) is also compared on the listing: the role "system" message that carries
+it, its place in `messages` and its text (Claude Code's own entries left out, as recorded).
 
 `python -m tests.engine.test_oracle_invoke` prints which cases agree.
 """
@@ -26,7 +28,7 @@ from engine import Locations, Workspace
 from engine.conversation import api_messages
 from engine.expand import ExpansionError
 from engine.invoke import InvocationError, build_prompt, parse_typed
-from engine.llm import resolve_model
+from engine.llm import listing_in_messages, resolve_model
 from tests.llm_server import MessagesServer, Reply
 from tests.oracle.record_invoke import placeholders
 from tests.oracle.replay import case_locations, flag_values
@@ -49,13 +51,32 @@ def theirs(recording: dict[str, Any]) -> dict[str, Any]:
     """What Claude Code sent for the typed text (or the error it printed instead)."""
     if recording["main"]:
         first = recording["main"][0]
-        # Every message of the first request (the `@file` attachments come before the command's).
-        blocks = [[b for b in m["content"] if not b.get("own")] for m in first["messages"]]
+        # Every user message of the first request (the `@file` attachments come before the command's).
+        blocks = [[b for b in m["content"] if not b.get("own")] for m in first["messages"] if m["role"] != "system"]
         return {"blocks": blocks, "model": first["model"], "effort": first["effort"]}
     if recording["subagents"]:
         task = recording["subagents"][0]["task"]
         return {"fork": [b for b in task if not b.get("own")]}
     return {"error": recording["result"]}
+
+
+def their_listing(recording: dict[str, Any]) -> tuple[int, str] | None:
+    """Where the first request (a typed fork's: the subagent's) carried the listing's system message,
+    and its text (Claude Code's own entries left out, as recorded). Claude Code's other system
+    messages are its own texts, which skilldeck does not send: they are not counted."""
+    if recording["main"]:
+        kept = [m for m in recording["main"][0]["messages"] if m["content"] != [{"type": "text", "own": "system"}]]
+        at = next((i for i, m in enumerate(kept) if m["content"] == [{"type": "text", "own": "listing"}]), None)
+        lines = recording["listing"]
+    elif recording["subagents"]:
+        at, lines = recording["subagents"][0]["listing_at"], recording["subagents"][0]["listing"]
+    else:
+        return None  # refused: nothing was sent
+    if at is None or lines is None or len(lines) == 2:
+        # No listing, or one of Claude Code's own skills alone (left out of the recording): skilldeck,
+        # with nothing to list, sends no listing message.
+        return None
+    return at, "\n".join(lines)
 
 
 def skilldeck_side(case: dict[str, Any], root: Path) -> tuple[Places, Locations]:
@@ -125,8 +146,9 @@ RAN = sorted(n for n, r in RECORDED.items() if r["main"] or r["subagents"])
 @pytest.mark.parametrize("name", RAN)
 def test_a_run_sends_the_recorded_first_request(name: str, tmp_path: Path) -> None:
     """`skilldeck run` (a Workspace session through the real SDK to a local server) sends as its
-    first request exactly what Claude Code sent: every message, the model and the effort; for a
-    typed fork, the subagent's task."""
+    first request exactly what Claude Code sent: every user message, the listing's system message
+    (where it is and its text), the model and the effort; for a typed fork, the subagent's task
+    and listing."""
     want = theirs(RECORDED[name])
     case = load_cases("invoke")[name]
     places = build(case, Path(os.path.realpath(tmp_path)))
@@ -146,10 +168,14 @@ def test_a_run_sends_the_recorded_first_request(name: str, tmp_path: Path) -> No
         asyncio.run(session.invoke(name_typed, typed))
         first = server.requests[0]
     sent = placeholders(
-        [[{"type": b["type"], "text": b["text"]} for b in m["content"]] for m in first["messages"]],
+        [[{"type": b["type"], "text": b["text"]} for b in m["content"]] for m in first["messages"] if m["role"] != "system"],
         places,
         session.transcript.session_id,
     )
+    # The listing: one system message, at Claude Code's place in `messages`, byte for byte.
+    assert sum(m["role"] == "system" for m in first["messages"]) <= 1
+    listing = listing_in_messages(first["messages"])
+    assert (listing and (listing[0], placeholders(listing[1], places, None))) == their_listing(RECORDED[name])
     if "fork" in want:
         assert sent[0] == want["fork"]
         return

@@ -8,8 +8,9 @@ the same conversation, and what it sent is compared with what Claude Code sent:
 - per call, the tool result the model received (its text and whether it is an error) and the
   texts the call added after it (a skill's text, the re-invocation note);
 - the model and effort (output_config.effort) of each main request and the tools it offers, of those skilldeck has (Claude Code's
-  others, Agent, ToolSearch and so on, are not skilldeck's), and whether the listing is there;
-- per subagent, its model, its effort, its tools (of those skilldeck has) and its task.
+  others, Agent, ToolSearch and so on, are not skilldeck's), and its listing: the place of the role "system" message that
+  carries it in `messages` and its text, byte for byte (Claude Code's own entries and its other system messages left out);
+- per subagent, its model, its effort, its tools (of those skilldeck has), its task and its listing.
 
 Claude Code joins the user messages that follow one another into one, putting a newline after
 each text but the last. The comparison reads skilldeck's messages before they are joined for
@@ -30,7 +31,7 @@ from typing import Any
 import pytest
 
 from engine import Locations, Transcript, Workspace
-from engine.llm import backend_for
+from engine.llm import backend_for, listing_in_messages
 from engine.runner import Runner
 from tests.llm_server import Reply
 from tests.oracle.server import SUBAGENT_ANSWER, ScriptServer
@@ -68,15 +69,20 @@ def _result(block: dict[str, Any]) -> dict[str, Any]:
     return {"content": text, "is_error": bool(block.get("is_error"))}
 
 
+def _conversation(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The user and assistant messages (Claude Code's system messages, the listing's among them, left out)."""
+    return [m for m in messages if m["role"] != "system"]
+
+
 def theirs_per_call(recording: dict[str, Any]) -> list[dict[str, Any]]:
     """What each call sent back in Claude Code's run: its result and the texts after it. The
     request after call k carries its result and, at the end, what it added."""
     out = []
     main = recording["main"]
     for k in range(len(main) - 1):
-        last = main[k + 1]["messages"][-1]
+        last = _conversation(main[k + 1]["messages"])[-1]
         results = [b for b in last["content"] if b.get("type") == "tool_result"]
-        before = _texts(main[k]["messages"][-1]) if k else []
+        before = _texts(_conversation(main[k]["messages"])[-1]) if k else []
         added = _texts(last)[len(before) :]
         out.append({"result": _result(results[k]) if k < len(results) else None, "after": _unjoined(added)})
     return out
@@ -90,14 +96,45 @@ def _task(blocks: list[dict[str, Any]]) -> str:
     return [b["text"] for b in blocks if b.get("type") == "text" and "text" in b][-1]
 
 
+LISTING_MARK = [{"type": "text", "own": "listing"}]
+OWN_SYSTEM = [{"type": "text", "own": "system"}]
+
+
+def _listing(at: int | None, lines: list[str] | None) -> list[Any] | None:
+    """[index in messages, text] of a listing's system message, as compared. A listing of Claude Code's
+    own skills alone (left out of the recording: only the header and the blank line are left) is
+    none: skilldeck, with nothing to list, sends no listing message."""
+    return None if at is None or lines is None or len(lines) == 2 else [at, "\n".join(lines)]
+
+
+def their_listing(request: dict[str, Any], lines: list[str] | None) -> list[Any] | None:
+    """Where a main request carried the listing's system message, and its text. Claude Code's other
+    system messages (its own texts, which skilldeck does not send) are not counted."""
+    kept = [m for m in request["messages"] if m["content"] != OWN_SYSTEM]
+    return _listing(next((i for i, m in enumerate(kept) if m["content"] == LISTING_MARK), None), lines)
+
+
+def our_listing(body: dict[str, Any]) -> list[Any] | None:
+    found = listing_in_messages(body["messages"])
+    return None if found is None else [found[0], found[1]]
+
+
 def theirs_summary(recording: dict[str, Any]) -> dict[str, Any]:
     return {
         "models": [r["model"] for r in recording["main"]],
         "efforts": [r["effort"] for r in recording["main"]],
         "tools": [_known(r["tools"]) for r in recording["main"]],
-        "listing": recording["listing"] is not None,
+        "listing": [their_listing(r, recording["listing"]) for r in recording["main"]],
         "subagents": sorted(
-            json.dumps({"model": s["model"], "effort": s["effort"], "tools": _known(s["tools"]), "task": _task(s["task"])})
+            json.dumps(
+                {
+                    "model": s["model"],
+                    "effort": s["effort"],
+                    "tools": _known(s["tools"]),
+                    "task": _task(s["task"]),
+                    "listing": _listing(s["listing_at"], s["listing"]),
+                }
+            )
             for s in recording["subagents"]
         ),
     }
@@ -165,7 +202,7 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
         "models": [r["model"] for r in main],
         "efforts": [(r.get("output_config") or {}).get("effort") for r in main],
         "tools": [_known([t["name"] for t in r["tools"]]) for r in main],
-        "listing": any(t["name"] == "Skill" for t in main[0]["tools"]),
+        "listing": [our_listing(r) for r in main],
         "subagents": sorted(
             json.dumps(
                 {
@@ -173,6 +210,7 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
                     "effort": (r.get("output_config") or {}).get("effort"),
                     "tools": _known([t["name"] for t in r["tools"]]),
                     "task": _task_of(r),
+                    "listing": our_listing(r),
                 }
             )
             for r in subagents
@@ -224,8 +262,8 @@ def test_a_run_sends_what_claude_code_sent(name: str, tmp_path: Path) -> None:
     assert ours["models"] == theirs["models"], "the model of each main request"
     assert ours["efforts"] == theirs["efforts"], "the effort (output_config.effort) of each main request"
     assert ours["tools"] == theirs["tools"], "tools offered in each main request"
-    assert ours["listing"] == theirs["listing"], "the listing (the Skill tool) is there or not"
-    assert ours["subagents"] == theirs["subagents"], "each subagent's model, tools and task"
+    assert ours["listing"] == theirs["listing"], "each main request's listing: the system message's place and text"
+    assert ours["subagents"] == theirs["subagents"], "each subagent's model, tools, task and listing"
 
 
 # Permission recordings (tests/oracle/recordings/permissions) whose every decision skilldeck

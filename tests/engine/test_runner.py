@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from engine import Transcript, Workspace, parse_fork_result
-from engine.llm import Usage, backend_for
-from engine.runner import Added, Call, Failed, Fork, Runner
+from engine.listing import HEADER
+from engine.llm import Usage, backend_for, listing_in_messages
+from engine.runner import SKILL_DESCRIPTION, Added, Call, Failed, Fork, Runner
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
 
@@ -42,13 +43,18 @@ def _runner(tree: Tree, server: MessagesServer, answers: list[str] | None = None
     return runner, events
 
 
+def _conversation(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request's user and assistant messages: the listing's system message left out."""
+    return [m for m in request["messages"] if m["role"] != "system"]
+
+
 def _texts(request: dict[str, Any]) -> list[str]:
-    return ["".join(b.get("text", "") for b in m["content"]) for m in request["messages"]]
+    return ["".join(b.get("text", "") for b in m["content"]) for m in _conversation(request)]
 
 
 def _text_blocks(request: dict[str, Any]) -> list[str]:
     """Every text block sent, in order, however the user messages were joined."""
-    return [b["text"] for m in request["messages"] for b in m["content"] if b.get("type") == "text"]
+    return [b["text"] for m in _conversation(request) for b in m["content"] if b.get("type") == "text"]
 
 
 def _results(request: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -73,15 +79,36 @@ async def test_inline_skill_sends_two_messages_then_its_model_and_effort_until_t
     # Claude Code 2.1.328's own tools of skilldeck's kind: no Glob or Grep next to Bash.
     assert names == ["Bash", "Edit", "Read", "Write", "Skill"]
     skill_tool = first["tools"][-1]
-    assert "The following skills are available for use with the Skill tool:\n\n- fix: Fixes things." in skill_tool["description"]
+    assert skill_tool["description"] == SKILL_DESCRIPTION, "skilldeck's own words, no listing in the tool"
     assert skill_tool["input_schema"]["required"] == ["skill"]
+    # The listing: a system message after the first user message, where Claude Code 2.1.328 sends it.
+    listing = {"role": "system", "content": [{"type": "text", "text": f"{HEADER}\n\n- fix: Fixes things."}]}
+    assert [m["role"] for m in first["messages"]] == ["user", "system"] and first["messages"][1] == listing
     await runner.send("thanks")
+    # It stays there, after the first user message, for the rest of the conversation.
+    assert [m["role"] for m in server.requests[1]["messages"]] == ["user", "system", "assistant", "user"]
+    assert server.requests[1]["messages"][1] == listing
     assert server.requests[1]["model"] == "claude-opus-5-5", "the skill's model ends with the next user message"
     # Claude Code's session effort with its default model (recorded: every case's "medium").
     assert server.requests[1]["output_config"] == {"effort": "medium"}, "and so does its effort"
     assert [m.text for m in runner.messages if m.meta] == [texts[-1]], "the skill's text is the one meta message"
     assert [m.text for m in runner.messages][-3:] == ["Fixed.", "thanks", "Hello."]
     assert len(Transcript.load(runner.transcript.path)) == 5
+
+
+async def test_no_skill_tool_or_no_skill_sends_no_listing_message(tree: Tree, server: MessagesServer) -> None:
+    """A bare deny rule takes the Skill tool away and its listing with it (recorded: run_deny_skill_tool);
+    an empty catalog lists nothing, so no system message is sent."""
+    server.script(Reply(text="One."), Reply(text="Two."))
+    runner, _ = _runner(tree, server)
+    await runner.send("hello")
+    assert [m["role"] for m in server.requests[0]["messages"]] == ["user"]
+    tree.skill("fix", skill_text(name="fix", description="Fixes things."))
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"deny": ["Skill"]}}))
+    runner, _ = _runner(tree, server)
+    await runner.send("hello")
+    assert "Skill" not in [t["name"] for t in server.requests[1]["tools"]]
+    assert [m["role"] for m in server.requests[1]["messages"]] == ["user"]
 
 
 async def test_tool_calls_after_allow_deny_and_ask(tree: Tree, server: MessagesServer) -> None:
@@ -134,7 +161,8 @@ async def test_the_models_skill_tool(tree: Tree, server: MessagesServer) -> None
     assert (
         _text_blocks(server.requests[1])[-1] == f"Base directory for this skill: {tree.skills() / 'helper'}\n\nHelp with tests.\n"
     )
-    assert "manual" not in next(t for t in server.requests[0]["tools"] if t["name"] == "Skill")["description"]
+    listed = listing_in_messages(server.requests[0]["messages"])
+    assert listed is not None and "- helper: Helps." in listed[1] and "manual" not in listed[1]
 
 
 async def test_a_skill_that_widens_what_runs_is_asked_and_always_writes_its_rule(tree: Tree, server: MessagesServer) -> None:
@@ -170,6 +198,11 @@ async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree
     sub = server.requests[1]
     assert _texts(sub) == [f"Base directory for this skill: {tree.skills() / 'look'}\n\nFind the entry point.\n"], "no history"
     assert [t["name"] for t in sub["tools"]] == ["Bash", "Read", "Skill"], "Explore: no tool that writes (recorded: run_forks)"
+    # A fork offered the Skill tool gets the listing as its own system message too (recorded: run_forks).
+    assert [m["role"] for m in sub["messages"]] == ["user", "system"] and listing_in_messages(sub["messages"]) == (
+        1,
+        f"{HEADER}\n\n- look: Looks.",
+    )
     assert "subagent" in sub["system"] and "/look" in sub["system"] and "subagent" not in server.requests[0]["system"]
     assert server.requests[2]["messages"][-1]["content"][0]["content"] == "1\tprint()\n2\t"
     assert runner.messages[-1].text == 'Skill "look" completed (forked execution).\nIt is in main.py.'

@@ -16,15 +16,18 @@ recording keeps only what skilldeck must predict, with the workspace folders as 
 - `main`: every request of the main conversation, in order: `model`, `tools` (the names
   offered, sorted), `effort` (output_config.effort, or null) and `messages`: each message's role
   and content blocks (text; tool_use name and input; tool_result content and is_error). The
-  conversation's `system` messages are left out (Claude Code's own text) and so are the context
-  reminders it adds to the first user message (its git status and attribution texts, known by
-  their openings in a plain run): each is kept as `{"type": "text", "own": "context"}`;
+  context reminders Claude Code adds to the first user message (its git status and attribution
+  texts, known by their openings in a plain run) are kept as `{"type": "text", "own": "context"}`.
+  Its `role: "system"` messages inside `messages` are kept where they are, as markers (their text
+  is Claude Code's own): `{"type": "text", "own": "listing"}` for the one that carries the skill
+  listing (whose lines are `listing`), `{"type": "text", "own": "system"}` for any other;
 - `listing`: the listing's lines as the first main request carried them, Claude Code's own
   entries left out (as record_listing does);
 - `subagents`: every request that is not the main conversation and offers tools (a fork, an
   agent; told from the main conversation by its own system prompt, compared while recording
-  with a plain run's): its `model`, `tools`, `effort` and first message (the task, its
-  context reminders as markers), sorted, once each;
+  with a plain run's): its `model`, `tools`, `effort`, first message (the task, its context
+  reminders as markers), `listing_at` (the index in `messages` of the system message that
+  carries the listing, or null) and `listing` (its lines, as the main one's), sorted, once each;
 - `exit`: Claude Code's exit status; `result`: the stream's final result text (a refusal of a
   typed command is printed there).
 
@@ -40,10 +43,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.listing import HEADER
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
 from tests.oracle.workspace import HERE, Places, build
@@ -100,12 +105,27 @@ def opening(text: str) -> str:
     return text[:60]
 
 
+def carries_listing(message: dict[str, Any]) -> bool:
+    return any(HEADER in str(b.get("text", "")) for b in blocks_of(message.get("content")))
+
+
+def listing_at(body: dict[str, Any]) -> int | None:
+    """The index of the system message that carries the listing, or None."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    return next((i for i, m in enumerate(messages) if m.get("role") == "system" and carries_listing(m)), None)
+
+
 def conversation(body: dict[str, Any], context: frozenset[str]) -> list[dict[str, Any]]:
-    """The request's messages without its system messages; Claude Code's context reminders (those
-    a plain run puts in its first message, known by their opening) kept as markers only."""
+    """The request's messages; Claude Code's context reminders (those a plain run puts in its first
+    message, known by their opening) and its system messages (one carries the listing) kept as
+    markers only."""
     out: list[dict[str, Any]] = []
     for message in body.get("messages") or []:
-        if not isinstance(message, dict) or message.get("role") == "system":
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "system":
+            own = "listing" if carries_listing(message) else "system"
+            out.append({"role": "system", "content": [{"type": "text", "own": own}]})
             continue
         kept = []
         for raw in blocks_of(message.get("content")):
@@ -146,9 +166,18 @@ def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, A
     return requests, proc.stdout, proc.returncode, places, init_event(proc.stdout).get("session_id")
 
 
-def subagent(body: dict[str, Any], context: frozenset[str]) -> dict[str, Any]:
+def subagent(
+    body: dict[str, Any], context: frozenset[str], kept: Callable[[list[str] | None], list[str] | None]
+) -> dict[str, Any]:
     task = (conversation(body, context) or [{}])[0].get("content")
-    return {"model": body.get("model"), "tools": tool_names(body), "effort": effort(body), "task": task}
+    return {
+        "model": body.get("model"),
+        "tools": tool_names(body),
+        "effort": effort(body),
+        "task": task,
+        "listing_at": listing_at(body),
+        "listing": kept(listing_lines([body])),
+    }
 
 
 @dataclass(frozen=True)
@@ -178,12 +207,13 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, n
     try:
         main = [b for b in requests if is_main(b, plain.head)]
         others = [b for b in requests if b.get("tools") and not is_main(b, plain.head)]
-        listing = listing_lines(main[:1])
-        kept = None
-        if listing is not None:
-            theirs = own["listing"] - case_names(case)
-            kept = listing[:2] + [line for line in listing[2:] if entry_name(line) not in theirs]
-        subagents = {json.dumps(subagent(b, plain.context), sort_keys=True) for b in others}
+        theirs = own["listing"] - case_names(case)
+
+        def kept_lines(listing: list[str] | None) -> list[str] | None:
+            return None if listing is None else listing[:2] + [line for line in listing[2:] if entry_name(line) not in theirs]
+
+        kept = kept_lines(listing_lines(main[:1]))
+        subagents = {json.dumps(subagent(b, plain.context, kept_lines), sort_keys=True) for b in others}
         recording = {
             "claude_code_version": VERSION,
             "case": name,

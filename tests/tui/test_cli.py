@@ -255,7 +255,9 @@ def test_demo_passes_on_only_the_run_environment_and_base_url_comes_first(
         events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert "".join(e["text"] for e in events if e["type"] == "text") == "Notes ready."
         assert server.headers[0]["authorization"] == "Bearer k", "this SDK sends the key as a bearer token"
-        assert "private" not in server.requests[0]["tools"][-1]["description"]
+        listing = server.requests[0]["messages"][1]
+        assert listing["role"] == "system" and "- release-notes" in listing["content"][0]["text"]
+        assert "private" not in json.dumps(server.requests[0]), "the user's own skills stay out of the demo"
         assert main(["--demo", "run", "release-notes", "--backend", "offline", "--json"]) == 0
         assert "Offline backend: nothing was sent" in capsys.readouterr().out
         assert len(server.requests) == 1

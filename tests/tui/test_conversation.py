@@ -102,7 +102,8 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
     async with app.run_test(size=(140, 40)) as pilot:
         await _launch(pilot, "research")
         await until(pilot, lambda: run_done(app) and app.query(".fork-result"), what="the fork result")
-        assert len(server.requests[0]["messages"]) == 1, "a fork starts with no history"
+        roles = [m["role"] for m in server.requests[0]["messages"]]
+        assert roles == ["user", "system"], "a fork starts with no history: its task, then the listing's system message"
         assert text_of(app.query(".fork-result").first(Static)).strip() == 'Skill "research" completed (forked execution).'
         assert "It is in auth.py." in text_of(app.query_one(".fork-body", Static))
         assert text_of(app.query(".user").first(Static)).split() == ["you", "/research"], (
@@ -123,9 +124,10 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
             return [line.rstrip() for line in text.rstrip().splitlines()]
 
         # Below each label, exactly the text the model received: the fork's result, the command tags, the skill prompt
-        # (Claude Code joins neighbouring user messages into one: compare block by block).
+        # (Claude Code joins neighbouring user messages into one: compare block by block). The listing's system
+        # message is not a message of the conversation: the request context above shows it.
         shown = [lines(text_of(m))[1:] for m in metas]
-        sent = [lines(b["text"]) for m in server.requests[1]["messages"] for b in m["content"]]
+        sent = [lines(b["text"]) for m in server.requests[1]["messages"] if m["role"] != "system" for b in m["content"]]
         assert shown == sent and sent[2][0].startswith("Base directory for this skill:")
 
 
@@ -151,7 +153,13 @@ async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: Messa
         await pilot.press(*"and now?", "enter")
         await until(pilot, lambda: run_done(app) and "Still a demo app." in _answers(app), what="the continued answer")
         sent = server.requests[0]["messages"]
-        assert [m["content"][0]["text"] for m in sent] == ["What is in the repo?", "A demo app.", "and now?"]
+        # The listing's system message goes after the conversation's first user message, resumed or not.
+        assert [m["role"] for m in sent] == ["user", "system", "assistant", "user"]
+        assert [m["content"][0]["text"] for m in sent if m["role"] != "system"] == [
+            "What is in the repo?",
+            "A demo app.",
+            "and now?",
+        ]
         assert len(Transcript.load(saved.path)) == 4, "the same session file goes on"
 
 
@@ -177,6 +185,8 @@ async def test_the_models_skill_call_shows_as_a_skill_and_meta_shows_the_listing
         context = text_of(app.query_one(".context", Static))
         skill_tool = server.requests[1]["tools"][-1]
         assert skill_tool["name"] == "Skill" and skill_tool["description"] in context
+        listing = server.requests[1]["messages"][1]
+        assert listing["role"] == "system" and listing["content"][0]["text"] in context, "the listing's system message"
         assert "- release-notes:" in context and server.requests[1]["system"] in context
         assert pane.last_request is not None and pane.last_request.model == server.requests[1]["model"]
 

@@ -156,8 +156,10 @@ async def test_offline_shows_a_summary_and_the_full_request_wrapped_one_key_away
         summary = text_of(app.query_one(".offline-summary", Static))
         assert f"model    {request.model}" in summary
         assert "tools    " + ", ".join(t["name"] for t in request.tools) in summary
-        listing = request.tools[-1]["description"]
-        assert f"listing  11 skills, {len(listing):,} characters in the Skill tool" in summary
+        # The listing is the system message after the first user message, where Claude Code sends it.
+        assert [m["role"] for m in request.messages] == ["user", "system"]
+        listing = request.messages[1]["content"][0]["text"]
+        assert f"listing  11 skills, {len(listing):,} characters in a system message" in summary
         assert "1. <command-message>release-notes</command-message> …" in summary
         assert "2. Base directory for this skill: " in summary and "ctrl+t shows the whole request" in summary
         assert not pane.answers, "no wall of JSON"

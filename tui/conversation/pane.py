@@ -33,6 +33,7 @@ from engine import (
     Skill,
     Streamed,
     json_printable,
+    listing_in_messages,
     offline_request,
     parse_fork_result,
     printable,
@@ -288,8 +289,13 @@ class ConversationPane(Vertical):
             ("system ", "bold"), printable(request.system) + "\n",
         )  # fmt: skip
         if skill_tool is not None:
-            listing = skill_tool["description"]
-            text.append(f"\nthe Skill tool's description, with the skill listing ({len(listing):,} characters)\n", "bold")
+            text.append("\nthe Skill tool's description\n", "bold")
+            text.append(printable(skill_tool["description"]) + "\n")
+        listed = listing_in_messages(request.messages)
+        if listed is not None:
+            listing = listed[1]
+            where = "a system message after the first user message"
+            text.append(f"\nthe skill listing, {where} ({len(listing):,} characters)\n", "bold")
             text.append(printable(listing))
         if self._sent_context is None:
             self._sent_context = Static(text, classes="meta context")

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from engine import printable
+from engine import listing_in_messages, printable
 from tui.view import count
 
 # The longest description the composer's hint shows: its first sentence, cut at a word past this.
@@ -41,18 +41,19 @@ def offline_summary(request: dict[str, Any]) -> Text:
     """Model, tools, the skill listing's size and this turn's messages (a line each): what the offline
     answer means, short enough to read in an 80x24 terminal."""
     tools = [t for t in request.get("tools") or [] if isinstance(t, dict)]
-    skill = next((t for t in tools if t.get("name") == "Skill"), None)
+    everything = [m for m in request.get("messages") or [] if isinstance(m, dict)]
+    # The listing is a system message (where Claude Code sends it); this turn's message is the last other one.
+    listed = listing_in_messages(everything)
+    messages = [m for m in everything if m.get("role") != "system"]
     text = Text.assemble(
         ("the request a model would get (offline: nothing was sent)\n", "dim"),
         ("model    ", "bold"), printable(str(request.get("model", ""))) + "\n",
         ("tools    ", "bold"), printable(", ".join(str(t.get("name", "")) for t in tools)) + "\n",
     )  # fmt: skip
-    if skill is not None:
-        listing = str(skill.get("description", ""))
-        listed = sum(1 for line in listing.splitlines() if line.startswith("- "))
+    if listed is not None:
+        entries = sum(1 for line in listed[1].splitlines() if line.startswith("- "))
         text.append("listing  ", "bold")
-        text.append(f"{count(listed, 'skill')}, {len(listing):,} characters in the Skill tool\n")
-    messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
+        text.append(f"{count(entries, 'skill')}, {len(listed[1]):,} characters in a system message\n")
     blocks = messages[-1].get("content") if messages else []
     if not isinstance(blocks, list):
         blocks = [{"type": "text", "text": str(blocks or "")}]
