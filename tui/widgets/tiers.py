@@ -157,7 +157,7 @@ class TiersTree(SteadyScrollbar, can_focus=True):
         self._open: dict[tuple[str, str], bool] = {}
         self._view: CatalogView | None = None
         self._paths: PathDisplay | None = None
-        # Where each shown path is: (tier index, row index), built once per snapshot or filter.
+        # (tier index, row index) of each path a filter shows (unfiltered: TierView.rows).
         self._where: dict[Path, tuple[int, int]] = {}
         self._cursor = 0
         self._announced: NodeData | None = None
@@ -196,7 +196,8 @@ class TiersTree(SteadyScrollbar, can_focus=True):
             entry.is_open = self._open.get(entry.key, True) if self.filter == "all" else True
             tiers.append(entry)
         self._tiers = tiers
-        self._where = {path: (t, i) for t, entry in enumerate(tiers) for i, path in enumerate(entry.rows.paths())}
+        filtered = self.filter != "all"
+        self._where = {p: (t, i) for t, e in enumerate(tiers) for i, p in enumerate(e.rows.paths())} if filtered else {}
         self._relayout()
         if keep is None or not self.select_path(keep):
             # The first skill of an open tier, else the first line.
@@ -232,8 +233,13 @@ class TiersTree(SteadyScrollbar, can_focus=True):
         t = bisect_right(self._starts, line) - 1
         return t, line - self._starts[t] - 1
 
+    def _find(self, path: Path) -> tuple[int, int] | None:
+        if self._shown != "all":
+            return self._where.get(path)
+        return next(((t, e.tier.rows[path]) for t, e in enumerate(self._tiers) if path in e.tier.rows), None)
+
     def line_of(self, path: Path) -> int | None:
-        where = self._where.get(path)
+        where = self._find(path)
         if where is None or not self._tiers[where[0]].is_open:
             return None
         return self._starts[where[0]] + 1 + where[1]
@@ -293,7 +299,7 @@ class TiersTree(SteadyScrollbar, can_focus=True):
 
     def select_path(self, path: Path) -> bool:
         """Put the cursor on a skill's row, opening its tier; False when no row shows it."""
-        where = self._where.get(path)
+        where = self._find(path)
         if where is None:
             return False
         if not self._tiers[where[0]].is_open:
