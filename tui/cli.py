@@ -12,25 +12,20 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import (
-    Catalog,
-    CatalogDiff,
-    Locations,
-    Severity,
-    Workspace,
-    json_printable,
-    load_paths,
-    make_demo,
-    printable,
-    run_environ,
-    with_missing_skill_md,
-)
+from engine import Catalog, Locations, Severity, Workspace, json_printable, load_paths, printable, with_missing_skill_md
 
-from . import cli_compare, cli_evals, cli_rules, cli_run, cli_why, render
-from .cli_why import budget_arg
+from . import cli_args
+from .cli_args import budget_arg
 from .heap import settle_imports
+
+if TYPE_CHECKING:
+    from engine import CatalogDiff
+
+# The commands' own modules (cli_run, cli_why, ...), `render` (rich) and the demo are imported where
+# they are used: `skilldeck list --json` then loads the loader and argparse, not the runner, the
+# comparison with Claude Code, the routing lab or rich (about 0.2 s of every run).
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:
@@ -90,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
     )
-    cli_run.run_flags(parser)
+    cli_args.run_flags(parser)
     loc = _location_flags(suppress=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
@@ -109,12 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per change, one per line")
-    cli_rules.add_parsers(sub, loc)
-    cli_rules.add_prompt_parser(sub, loc)
-    cli_run.add_parser(sub, loc)
-    cli_why.add_parser(sub, loc)
-    cli_compare.add_parser(sub, loc)
-    cli_evals.add_parser(sub, loc)
+    cli_args.rules_parsers(sub, loc)
+    cli_args.prompt_parser(sub, loc)
+    cli_args.run_parser(sub, loc)
+    cli_args.why_parser(sub, loc)
+    cli_args.compare_parser(sub, loc)
+    cli_args.evals_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -152,6 +147,8 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
+        from engine import make_demo, run_environ
+
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
         args.demo_root = folder
@@ -227,11 +224,15 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
             }
         )
     else:
+        from . import render
+
         render.catalog_table(catalog)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
     skill = catalog.get(args.name)
     shadow = None
     if skill is None:
@@ -256,6 +257,8 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
     # A folder named on the command line that holds no skill breaks the spec (engine/spec.py).
     catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
     diags = list(catalog.diagnostics)
@@ -282,6 +285,8 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
+    from . import render
+
     listing = workspace.listing(catalog, args.budget, model=args.model)
     if args.json:
         _dump(listing.to_dict())
@@ -294,6 +299,8 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
 
 
 def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
+    from . import render
+
     def report(catalog: Catalog, change: CatalogDiff) -> None:
         if args.json:
             sys.stdout.write(json.dumps(change.to_dict()) + "\n")
@@ -320,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json and args.command not in JSON_COMMANDS:
         problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
     if problems:
+        from . import render
+
         # As a usage error (exit 2): nothing was read, so no answer could be right.
         for problem in problems:
             render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
@@ -342,17 +351,25 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
     if command == "watch":
         return cmd_watch(args, workspace)
     if command == "run":
+        from . import cli_run
+
         return cli_run.run(args, workspace)
-    if command == "prompt":
-        return cli_rules.run_prompt(args, workspace)
+    if command in ("prompt", "rules", "check", "allow", "ask", "deny", "unrule", "trust"):
+        from . import cli_rules
+
+        return cli_rules.run_prompt(args, workspace) if command == "prompt" else cli_rules.run(command, args, workspace)
     if command == "why":
+        from . import cli_why
+
         return cli_why.run(args, workspace)
     if command == "compare":
+        from . import cli_compare
+
         return cli_compare.run(args, workspace)
     if command == "evals":
+        from . import cli_evals
+
         return cli_evals.run(args, workspace)
-    if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
-        return cli_rules.run(command, args, workspace)
     if command == "list":
         # A one-shot load that makes few reference cycles: the cyclic collector would walk the
         # growing heap again and again for nothing (about 8% of `list --json` at 15,000 skills).
@@ -373,6 +390,8 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
 
 
 def run_app(args: argparse.Namespace, locations: Locations) -> int:
+    from . import render
+
     if not sys.stdin.isatty():
         # Textual reads keys from stdin: from a pipe or /dev/null it would spin a core at its end.
         render.err.print("[red]the skilldeck app needs a terminal; in scripts use `skilldeck list`, `show` or `validate`[/]")
