@@ -74,3 +74,16 @@ def test_aliases_give_one_object_and_notes_keep_their_order() -> None:
     assert parsed.data["a"] is parsed.data["b"] and parsed.data["c"] is parsed.data["d"]
     assert parsed.data["e"] == "x" and parsed.data["f"] == "y"
     assert [line for line, _, _ in parsed.notes] == [6, 7]
+
+
+def test_the_loaders_resolve_gives_pyyamls_tag() -> None:
+    loader = Loader("")
+    try:
+        texts = ["", "~", "null", "NULL", "nul", "true", "TRUE", "tRue", "yes", "1", "-1", "+1", "0x1F", "0o17", "017", "1.5"]
+        texts += [".5", "1e3", "-.inf", ".NaN", "<<", "<", "a", "é", "1_000", "12:30", "2024-01-01", " 1", "1 "]
+        for text, implicit, kind in itertools.product(
+            texts, itertools.product((True, False), repeat=2), (yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode)
+        ):
+            assert loader.resolve(kind, text, implicit) == yaml.resolver.BaseResolver.resolve(loader, kind, text, implicit)
+    finally:
+        loader.dispose()
