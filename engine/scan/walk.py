@@ -173,7 +173,9 @@ def _skill_file_mode(folder: str) -> int | None:
     """`_has_skill_file` that also tells what the file is: its lstat mode, or None when there is
     none (a symlink named SKILL.md is S_IFLNK, whatever it points at)."""
     try:
-        return os.lstat(os.path.join(folder, "SKILL.md")).st_mode
+        # `folder` is a listing's entry path, which never ends in a separator: joined by hand
+        # (os.path.join is a tenth of the scan at 15,000 folders).
+        return os.lstat(f"{folder}{os.sep}SKILL.md").st_mode
     except (OSError, ValueError):
         return None
 

@@ -84,9 +84,23 @@ def plugin_entries(
         # per component (about twelve at 15,000 skills); the folder above the skill is resolved
         # once, and the skill's own folder and file only looked at (two lstats) unless a link.
         # A scan already looked at both: it says which entries are links (`linked`).
+        text = str(path)
+        if linked is not None:
+            if text in linked:
+                return os.path.realpath(path)
+            # A scan's `<root>/<folder>/SKILL.md` (a Path's text: no doubled or trailing
+            # separator), split by hand: os.path.split twice cost as much as the rest.
+            head, _, file_name = text.rpartition(os.sep)
+            parent, _, folder = head.rpartition(os.sep)
+            if parent:
+                known = real_folders.get(parent)
+                if known is None:
+                    known = real_folders[parent] = os.path.realpath(parent)
+                if known != os.sep:
+                    return f"{known}{os.sep}{folder}{os.sep}{file_name}"
         skill_dir, file_name = os.path.split(path)
         parent, folder = os.path.split(skill_dir)
-        if (str(path) in linked) if linked is not None else (os.path.islink(skill_dir) or os.path.islink(path)):
+        if linked is None and (os.path.islink(skill_dir) or os.path.islink(path)):
             return os.path.realpath(path)
         known = real_folders.get(parent)
         if known is None:
