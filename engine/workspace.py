@@ -6,24 +6,29 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .catalog import Catalog, Partial, Progress, build
 from .claude_own import load_own
 from .conversation import Transcript, latest_session, session_path
 from .diagnostics import Sink
-from .invoke import Prompt, build_prompt
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .llm import Backend, backend_for
 from .locations import Locations
 from .model import Skill, SourceKind
 from .permissions import Decision, Permissions
 from .runevents import Ask, Emit
-from .runner import Runner
 from .settings import Settings, read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
 from .trust import Trust, claude_config, trust_workspace, workspace_trust
 from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
+
+if TYPE_CHECKING:
+    # Imported where they are used: a load (`skilldeck list`) needs neither the runner nor the
+    # prompt builder, and importing them (asyncio, the tools, the shell) took about 0.1 s.
+    from .invoke import Prompt
+    from .runner import Runner
 
 
 class Workspace:
@@ -83,6 +88,8 @@ class Workspace:
         lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
         environ = self.locations.environ
         transcript = Transcript(resume, resume.stem) if resume else Transcript.create(environ=environ)
+        from .runner import Runner
+
         runner = Runner(
             locations=self.locations, catalog=catalog, backend=backend, permissions=permissions or self.permissions(),
             transcript=transcript, ask=ask, emit=emit, model=model,
@@ -123,6 +130,8 @@ class Workspace:
         code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
         ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message
         (typing /name for a skill only the model may invoke is refused, as Claude Code refuses it)."""
+        from .invoke import build_prompt
+
         return build_prompt(
             self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview", typed=True
         )

@@ -12,25 +12,20 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import (
-    Catalog,
-    CatalogDiff,
-    Locations,
-    Severity,
-    Workspace,
-    json_printable,
-    load_paths,
-    make_demo,
-    printable,
-    run_environ,
-    with_missing_skill_md,
-)
+from engine import Catalog, Locations, Severity, Workspace, json_printable, load_paths, printable, with_missing_skill_md
 
-from . import cli_compare, cli_evals, cli_rules, cli_run, cli_why, render
-from .cli_why import budget_arg
+from . import cli_args
+from .cli_args import budget_arg
 from .heap import settle_imports
+
+if TYPE_CHECKING:
+    from engine import CatalogDiff
+
+# The commands' own modules (cli_run, cli_why, ...), `render` (rich) and the demo are imported where
+# they are used: `skilldeck list --json` then loads the loader and argparse, not the runner, the
+# comparison with Claude Code, the routing lab or rich (about 0.2 s of every run).
 
 
 def _location_flags(suppress: bool) -> argparse.ArgumentParser:
@@ -90,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
     )
-    cli_run.run_flags(parser)
+    cli_args.run_flags(parser)
     loc = _location_flags(suppress=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
@@ -109,12 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per change, one per line")
-    cli_rules.add_parsers(sub, loc)
-    cli_rules.add_prompt_parser(sub, loc)
-    cli_run.add_parser(sub, loc)
-    cli_why.add_parser(sub, loc)
-    cli_compare.add_parser(sub, loc)
-    cli_evals.add_parser(sub, loc)
+    cli_args.rules_parsers(sub, loc)
+    cli_args.prompt_parser(sub, loc)
+    cli_args.run_parser(sub, loc)
+    cli_args.why_parser(sub, loc)
+    cli_args.compare_parser(sub, loc)
+    cli_args.evals_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -152,6 +147,8 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
+        from engine import make_demo, run_environ
+
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
         args.demo_root = folder
@@ -200,18 +197,41 @@ def _dump_rows(doc: dict[str, list[dict[str, Any]]]) -> None:
 
 
 def _write(text: str) -> None:
-    # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 controls it leaves raw.
-    if "\x7f" in text or not text.isascii():
-        text = json_printable(text)
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):  # a captured or replaced stdout
-        sys.stdout.write(text)
+        sys.stdout.write(json_printable(text) if "\x7f" in text or not text.isascii() else text)
         return
     sys.stdout.flush()
-    data = memoryview(text.encode("utf-8", "surrogateescape"))
+    data = memoryview(_printable_utf8(text))
     while data:
         data = data[os.write(fd, data) :]
+
+
+def _printable_utf8(text: str) -> bytes:
+    """`json_printable(text)` in UTF-8. json.dumps escapes C0 controls; json_printable escapes the
+    DEL, the C1 controls and lone surrogates it leaves raw. Its scan of every character took 0.2 s
+    of a 15,000-skill listing; in UTF-8 each of those has a byte of its own (a surrogate does not
+    encode at all, DEL is 0x7F, U+0080..U+009F are 0xC2 then 0x80..0x9F), found at memchr speed,
+    so the scan runs only for a text that holds one."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return json_printable(text).encode("utf-8", "surrogateescape")
+    if b"\x7f" in data or _may_hold_c1(data):
+        return json_printable(text).encode("utf-8", "surrogateescape")
+    return data
+
+
+def _may_hold_c1(data: bytes) -> bool:
+    at = data.find(b"\xc2")
+    for _ in range(256):  # past that many (a text full of U+00A0..U+00BF), the scan decides
+        if at < 0:
+            return False
+        if data[at + 1] < 0xA0:
+            return True
+        at = data.find(b"\xc2", at + 2)
+    return True
 
 
 def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -227,11 +247,15 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
             }
         )
     else:
+        from . import render
+
         render.catalog_table(catalog)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
     skill = catalog.get(args.name)
     shadow = None
     if skill is None:
@@ -256,6 +280,8 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
     # A folder named on the command line that holds no skill breaks the spec (engine/spec.py).
     catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
     diags = list(catalog.diagnostics)
@@ -282,6 +308,8 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
+    from . import render
+
     listing = workspace.listing(catalog, args.budget, model=args.model)
     if args.json:
         _dump(listing.to_dict())
@@ -294,6 +322,8 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
 
 
 def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
+    from . import render
+
     def report(catalog: Catalog, change: CatalogDiff) -> None:
         if args.json:
             sys.stdout.write(json.dumps(change.to_dict()) + "\n")
@@ -320,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json and args.command not in JSON_COMMANDS:
         problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
     if problems:
+        from . import render
+
         # As a usage error (exit 2): nothing was read, so no answer could be right.
         for problem in problems:
             render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
@@ -342,17 +374,25 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
     if command == "watch":
         return cmd_watch(args, workspace)
     if command == "run":
+        from . import cli_run
+
         return cli_run.run(args, workspace)
-    if command == "prompt":
-        return cli_rules.run_prompt(args, workspace)
+    if command in ("prompt", "rules", "check", "allow", "ask", "deny", "unrule", "trust"):
+        from . import cli_rules
+
+        return cli_rules.run_prompt(args, workspace) if command == "prompt" else cli_rules.run(command, args, workspace)
     if command == "why":
+        from . import cli_why
+
         return cli_why.run(args, workspace)
     if command == "compare":
+        from . import cli_compare
+
         return cli_compare.run(args, workspace)
     if command == "evals":
+        from . import cli_evals
+
         return cli_evals.run(args, workspace)
-    if command in ("rules", "check", "allow", "ask", "deny", "unrule", "trust"):
-        return cli_rules.run(command, args, workspace)
     if command == "list":
         # A one-shot load that makes few reference cycles: the cyclic collector would walk the
         # growing heap again and again for nothing (about 8% of `list --json` at 15,000 skills).
@@ -373,6 +413,8 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
 
 
 def run_app(args: argparse.Namespace, locations: Locations) -> int:
+    from . import render
+
     if not sys.stdin.isatty():
         # Textual reads keys from stdin: from a pipe or /dev/null it would spin a core at its end.
         render.err.print("[red]the skilldeck app needs a terminal; in scripts use `skilldeck list`, `show` or `validate`[/]")

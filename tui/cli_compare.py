@@ -17,28 +17,6 @@ from . import render
 from .compare_view import Heading, comparison_lines
 
 
-def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "compare",
-        parents=[loc],
-        help="run your own Claude Code offline and show where skilldeck's prediction differs",
-        description="Run your installed Claude Code once, offline (a private network namespace, a recording server on "
-        "127.0.0.1, a dummy key, no hook or MCP server, every write thrown away), in this project with your config, and "
-        "compare what it sent with skilldeck's prediction: the listing line by line, what it skipped and why, and with "
-        "NAME the blocks a typed /NAME ARGS sent. Exit 0 when identical, 1 when not, 2 when it cannot run.",
-    )
-    p.add_argument("name", nargs="?", metavar="NAME", help="a skill to invoke as typed: /NAME ARGS")
-    p.add_argument("args", nargs="*", metavar="ARGS", help="its arguments, as typed after /NAME")
-    p.add_argument("--claude", metavar="PATH", help="the claude to run (default: the one on PATH)")
-    p.add_argument(
-        "--allow-network",
-        action="store_true",
-        help="run even where no private network namespace can be made: the run then has the host network and its "
-        "writes are not thrown away (hooks and MCP servers stay off)",
-    )
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="the comparison as one JSON object")
-
-
 def run(args: argparse.Namespace, workspace: Workspace) -> int:
     def progress(text: str) -> None:
         if not render.err.plain:

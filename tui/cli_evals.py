@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -33,54 +32,6 @@ from engine import (
 )
 
 from . import render
-from .cli_run import run_flags
-
-MAX_RUNS = 20
-
-
-def _bounded(low: int, high: int, what: str) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} is from {low} to {high}")
-        return value
-
-    return parse
-
-
-def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "evals",
-        parents=[loc],
-        help="the routing lab: which skill the model calls for each request of your eval files",
-        description="For each request in .claude/skill-evals.yaml (and evals.yaml or evals/evals.json beside a SKILL.md), "
-        "send what the runner would send for that first message (the listing, the Skill tool, the request; single turn) "
-        "and record which skill the model calls. Each request also runs with its skill's description dropped, as an "
-        "over-budget listing drops it. Answers are cached in the state folder. Exit 0 when every request went where "
-        "expected, 1 when not, 2 on bad input or when nothing can run.",
-    )
-    p.add_argument(
-        "--file",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="an eval file (repeatable; default: every one found)",
-    )
-    run_flags(p, suppress=True)
-    p.add_argument("--runs", type=_bounded(1, MAX_RUNS, "--runs"), default=1, help="ask each request N times (default 1)")
-    p.add_argument(
-        "--concurrency", type=_bounded(1, 64, "--concurrency"), default=4, help="requests in flight at once (default 4)"
-    )
-    p.add_argument("--offline", action="store_true", help="send nothing: show the exact requests and the cost estimate")
-    p.add_argument("--listed-only", action="store_true", help="skip the variant with each skill's description dropped")
-    p.add_argument("--no-cache", action="store_true", help="ask again even what the cache answers")
-    p.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="the report (or with --offline, the plan) as JSON"
-    )
 
 
 def _dump(obj: Any) -> None:

@@ -37,48 +37,6 @@ KNOWN_TOOLS = frozenset(
 )  # fmt: skip
 
 
-def add_parsers(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("rules", parents=[loc], help="every permission rule, by file in precedence order")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
-    p = sub.add_parser(
-        "check",
-        parents=[loc],
-        help="what Claude Code decides for a call, e.g. 'Bash(git push)'; exit 0 allow, 1 ask, 2 deny",
-        description="What Claude Code decides for one tool call, the rule that decides it and its file. "
-        "Exit status: 0 allow, 1 ask, 2 deny (2 also for a CALL that does not parse, as for any usage error).",
-    )
-    p.add_argument("call", metavar="CALL", help="Skill(deploy), Bash(git push origin main), Read(./.env), ...")
-    p.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help='one object: {"decision", "rule", "file", "reason"}'
-    )
-    for behavior in ("allow", "ask", "deny"):
-        article = "a" if behavior == "deny" else "an"
-        p = sub.add_parser(behavior, parents=[loc], help=f"add {article} {behavior} rule to a settings file")
-        p.add_argument("rule", metavar="RULE")
-        p.add_argument(
-            "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
-        )
-    p = sub.add_parser("trust", parents=[loc], help="whether the project's own allow rules count; --yes trusts it")
-    p.add_argument("--yes", action="store_true", help="trust the project (recorded in skilldeck's state, not Claude Code's)")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
-    p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
-    p.add_argument("rule", metavar="RULE")
-    p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
-
-
-def add_prompt_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("prompt", parents=[loc], help="what invoking a skill sends (no model is called)")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as typed after /NAME")
-    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent, whatever context: says")
-    p.add_argument(
-        "--run-shell",
-        action="store_true",
-        help="run the skill's allowed ! commands, as a real run does (by default none runs: each is shown with its verdict)",
-    )
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
-
-
 def run_prompt(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
     if render.unknown_typed(args.name, catalog) is not None:

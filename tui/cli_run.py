@@ -33,35 +33,6 @@ from . import render
 CONTINUABLE = ("turn-limit", "max-tokens", "stop")
 
 
-def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
-    """How runs reach a model: for the app and for `skilldeck run`. The subcommand's copies have
-    SUPPRESS defaults so that `skilldeck --base-url URL run x` keeps the URL given first."""
-    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
-    group = parser.add_argument_group("running against a model")
-    group.add_argument(
-        "--model",
-        **default,
-        help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL, then opus "
-        "(Claude Code's default)",
-    )
-    group.add_argument(
-        "--backend", choices=("anthropic", "offline"), **default, help="default: anthropic when a key is set, else offline"
-    )
-    group.add_argument(
-        "--base-url", metavar="URL", **default, help="a Messages API server other than Anthropic's (ANTHROPIC_BASE_URL)"
-    )
-
-
-def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("run", parents=[loc], help="run a skill against a model, streaming its answer")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("args", nargs="*", metavar="ARGS")
-    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent")
-    run_flags(p, suppress=True)
-    p.add_argument("--allow", action="append", default=[], metavar="RULE", help="pre-approve this rule for the run (repeatable)")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per event, one per line")
-
-
 def _event_dict(event: RunEvent) -> dict[str, Any]:
     if isinstance(event, Streamed):
         return {"type": "text", "text": event.delta}

@@ -18,38 +18,6 @@ from . import render
 MARKS = {"passed": ("✓", "green"), "failed": ("✗", "bold red"), "n/a": ("–", "dim")}
 
 
-def budget_arg(text: str) -> int:
-    """--budget: a whole number of characters, at least 1 (a huge one is Infinity's stand-in)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a budget: give 1 character or more")
-    return value
-
-
-def add_parser(sub: argparse._SubParsersAction, loc: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "why",
-        parents=[loc],
-        help="every gate a skill file or name meets, ending in what the model sees or why it never loads",
-        description="Trace one SKILL.md, skill folder, command .md or name (/deploy, plugin:skill) through every gate "
-        "Claude Code applies. Exit 0 when it loads, 1 when it never loads or nothing matches.",
-    )
-    p.add_argument("query", metavar="PATH|NAME", help="a SKILL.md, a skill folder, a command .md, or a name")
-    kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--path", dest="kind", action="store_const", const="path", help="read PATH|NAME as a path")
-    kind.add_argument("--name", dest="kind", action="store_const", const="name", help="read PATH|NAME as a name")
-    p.add_argument(
-        "--budget", type=budget_arg, default=None, help="listing budget in characters (default: as Claude Code sizes it)"
-    )
-    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
-    p.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="one object: the gates, the outcome and the verdict"
-    )
-
-
 def run(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
     listing = workspace.listing(catalog, args.budget, model=args.model)

@@ -99,6 +99,62 @@ class _ConstructFailed(Exception):
         self.where = where
 
 
+_STR = "tag:yaml.org,2002:str"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+
+
+def _text(node: Any) -> bool:
+    return type(node) is yaml.ScalarNode and node.tag == _STR
+
+
+def _text_pairs(node: Any) -> bool:
+    return all(_text(k) and _text(v) for k, v in node.value)
+
+
+def _plain(node: Any) -> bool:
+    """Whether the document is a mapping of text keys to scalars, or to lists or mappings of text
+    only: nearly every frontmatter, and the shape `_build_plain` builds."""
+    if type(node) is not yaml.MappingNode or node.tag != _MAP:
+        return False
+    for key, value in node.value:
+        if not _text(key):
+            return False  # a merge key, a number or a mapping as key: PyYAML's own way
+        kind = type(value)
+        if kind is yaml.ScalarNode:
+            continue
+        if kind is yaml.SequenceNode and value.tag == _SEQ:
+            if not all(_text(item) for item in value.value):
+                return False
+        elif kind is not yaml.MappingNode or value.tag != _MAP or not _text_pairs(value):
+            return False
+    return True
+
+
+def _build_plain(loader: Any, node: Any) -> dict[Any, Any]:
+    """What `construct_document` gives a `_plain` document, built without its per-node machinery
+    (a quarter of the frontmatter parse). Text is the node's value, as PyYAML's str constructor
+    returns it; any other scalar goes through the loader's own constructor, in document order, so
+    its value and its notes are PyYAML's. Later keys win, as there; a list or mapping reached
+    through two aliases is one object, as there."""
+    data: dict[Any, Any] = {}
+    shared: dict[Any, Any] = {}
+    for key, value in node.value:
+        kind = type(value)
+        if kind is yaml.ScalarNode:
+            data[key.value] = value.value if value.tag == _STR else loader.construct_object(value)
+            continue
+        built = shared.get(value)
+        if built is None:
+            if kind is yaml.SequenceNode:
+                built = [item.value for item in value.value]
+            else:
+                built = {k.value: v.value for k, v in value.value}
+            shared[value] = built
+        data[key.value] = built
+    return data
+
+
 def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
     problem = yaml_problem(src)
     if problem is not None:
@@ -109,7 +165,7 @@ def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
         if node is None:
             return None, None, []
         try:
-            data = loader.construct_document(node)
+            data = _build_plain(loader, node) if _plain(node) else loader.construct_document(node)
         except yaml.YAMLError:
             raise
         except Exception as exc:  # any constructor failure is a property of the file, not a bug

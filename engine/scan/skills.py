@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from stat import S_ISLNK
 from typing import NamedTuple
 
 from ..diagnostics import Sink
@@ -20,6 +21,8 @@ from .walk import (
     _is_dir,
     _reason,
     _scandir,
+    _skill_file_mode,
+    _skill_path,
     _symlink_problem,
     _Walk,
     entry_order,
@@ -44,6 +47,8 @@ class NameResult(NamedTuple):
     dirs: int
     # The real path of the folder when the name is a symlink (its edits happen there).
     link: str | None
+    # The skill's folder or its SKILL.md is a symlink (see `linked` of scan_skills_root).
+    linked: bool = False
 
 
 def scan_skills_root(
@@ -52,11 +57,14 @@ def scan_skills_root(
     namespace: str = "",
     name_from_frontmatter: bool = False,
     cache: dict[str, NameResult] | None = None,
+    linked: set[str] | None = None,
 ) -> list[Entry]:
     """Find `<root>/<dir>/SKILL.md`, and explain everything else found in `root`.
 
     With `cache`, names already in it are taken from it unread, and the names read now are
-    added to it: a reload after one folder changed re-reads that folder only.
+    added to it: a reload after one folder changed re-reads that folder only. With `linked`,
+    the paths of the entries whose folder or SKILL.md is a symlink are added to it: the real
+    path of every other entry is its folder's, which the caller then needs not look up again.
     """
     if root_problem(root, sink):
         return []
@@ -71,7 +79,20 @@ def scan_skills_root(
         if not namespace and name.casefold() == RESERVED_DIR:
             _reserved(Path(entry.path), sink)
             continue
-        known = cache.get(name) if cache is not None else None
+        if cache is None:
+            # Nothing to keep per name: findings go straight to the sink, in the same order
+            # (the per-name record cost more than the rest of the scan at 15,000 names).
+            walk.sink = sink
+            try:
+                found_here = _scan_name(entry, root, walk, sink, namespace, name_from_frontmatter, chain, linked)
+                if entry.is_symlink():
+                    os.path.realpath(entry.path)  # as below: a link realpath cannot follow skips the name
+            except (OSError, RuntimeError) as exc:
+                sink.warning("unreadable", Path(entry.path), f"cannot scan this entry: {_reason(exc)}; skipped", "load again")
+                continue
+            found.extend(found_here)
+            continue
+        known = cache.get(name)
         if known is not None and known.dirs and walk.dirs + known.dirs > MAX_DIRS_PER_ROOT:
             # This name's explanation reached the bound: read it again so that a reload says
             # what a first load says.
@@ -80,8 +101,9 @@ def scan_skills_root(
             local = Sink()
             before = walk.dirs
             walk.sink = local
+            links: set[str] = set()
             try:
-                found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain)
+                found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain, links)
                 link = os.path.realpath(entry.path) if entry.is_symlink() else None
             except (OSError, RuntimeError) as exc:
                 # A name that changed under the walk (deleted, replaced) or a chain of links
@@ -89,13 +111,15 @@ def scan_skills_root(
                 local.warning("unreadable", Path(entry.path), f"cannot scan this entry: {_reason(exc)}; skipped", "load again")
                 found_here, link = [], None
             walk.sink = sink
-            known = NameResult(tuple(found_here), tuple(local.items), walk.dirs - before, link)
-            if cache is not None and not walk.stopped:
+            known = NameResult(tuple(found_here), tuple(local.items), walk.dirs - before, link, bool(links))
+            if not walk.stopped:
                 cache[name] = known
         else:
             walk.dirs += known.dirs
         found.extend(known.entries)
         sink.items.extend(known.diagnostics)
+        if known.linked and linked is not None:
+            linked.update(str(e.path) for e in known.entries)
     found.sort(key=entry_order)
     return found
 
@@ -123,6 +147,7 @@ def _scan_name(
     namespace: str,
     name_from_frontmatter: bool,
     chain: tuple[str, ...],
+    linked: set[str] | None,
 ) -> list[Entry]:
     if _symlink_problem(entry, sink):
         return []
@@ -130,10 +155,10 @@ def _scan_name(
         # Only folders without a SKILL.md count toward the bound: Claude Code loads every skill
         # folder however many there are (recorded: load_many), and the bound is there for the
         # walk that explains the other folders.
-        is_skill = _has_skill_file(entry.path)
-        if not is_skill and not walk.enter(entry.path):
+        mode = _skill_file_mode(entry.path)
+        if mode is None and not walk.enter(entry.path):
             return []
-        if is_skill:
+        if mode is not None:
             stem = plugin_skill_stem(entry.name) if namespace else entry.name
             if stem != entry.name:
                 sink.info(
@@ -144,8 +169,10 @@ def _scan_name(
                     f"rename the folder to {stem}",
                     skill=f"{namespace}:{stem}",
                 )
-            # Joined to the root's Path, not parsed from the whole string: half the cost, 15,000 times.
-            return [Entry(root.joinpath(entry.name, "SKILL.md"), stem, namespace, name_from_frontmatter)]
+            path = _skill_path(root, entry.name)
+            if linked is not None and (S_ISLNK(mode) or entry.is_symlink()):
+                linked.add(str(path))
+            return [Entry(path, stem, namespace, name_from_frontmatter)]
         _explain_dir(Path(entry.path), walk, sink, chain)
     elif entry.name.lower().endswith(".md"):
         _loose_markdown(Path(entry.path), root, sink)

@@ -169,6 +169,30 @@ def _has_skill_file(folder: str) -> bool:
     return os.path.lexists(os.path.join(folder, "SKILL.md"))
 
 
+def _skill_file_mode(folder: str) -> int | None:
+    """`_has_skill_file` that also tells what the file is: its lstat mode, or None when there is
+    none (a symlink named SKILL.md is S_IFLNK, whatever it points at)."""
+    try:
+        # `folder` is a listing's entry path, which never ends in a separator: joined by hand
+        # (os.path.join is a tenth of the scan at 15,000 folders).
+        return os.lstat(f"{folder}{os.sep}SKILL.md").st_mode
+    except (OSError, ValueError):
+        return None
+
+
+# A child Path from a name the directory listing gave (one component, never `.`, `..` or a
+# separator) without parsing it again: pathlib's own shortcut for that case, where this Python
+# has it; joinpath, which gives the same Path, where not. A third of the cost, 15,000 times.
+_CHILD = getattr(Path, "_make_child_relpath", None)
+
+
+def _skill_path(root: Path, name: str) -> Path:
+    """`root / name / "SKILL.md"`."""
+    if _CHILD is not None:
+        return _CHILD(_CHILD(root, name), "SKILL.md")  # type: ignore[no-any-return]
+    return root.joinpath(name, "SKILL.md")
+
+
 def _is_dir(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir()

@@ -6,7 +6,8 @@ kept in tests/bench/.data/ (built once; the 50,000 ones take a minute). For each
 (floor_list.py) and skilldeck run as whole processes, back to back, writing to a file: the ratio
 is the median of the pairs' ratios (this machine's speed drifts over seconds), the times the
 best of each, and peak memory the child's maximum resident size. Goals at 15,000: ratio <= 1.5,
-peak < 150 MB.
+peak < 150 MB. The CPU columns (user + system time, best of each, and their ratio) move less than
+the wall times when other work shares the cores: the load average is printed with the table.
 
     python tests/bench/bench_scale.py [--sizes 1000,5000] [--runs 3]
 """
@@ -32,8 +33,8 @@ DATA = HERE / ".data"
 SIZES = (1_000, 5_000, 15_000, 50_000)
 
 
-def run(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Seconds and peak resident MB of one whole process."""
+def run(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Seconds, peak resident MB and CPU seconds of one whole process."""
     with open(out, "wb") as fh:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.DEVNULL, cwd=REPO, env=env)
@@ -42,7 +43,7 @@ def run(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1):  # 1: the catalog has error diagnostics (some real skills do)
         raise SystemExit(f"{argv[:4]} failed with {proc.returncode}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def commands(kind: str, where: Path, empty: Path) -> tuple[list[str], list[str]]:
@@ -70,6 +71,8 @@ def measure(kind: str, count: int, runs: int, env: dict[str, str]) -> dict[str, 
         "floor_mb": max(f[1] for f, _ in pairs),
         "ours_mb": max(o[1] for _, o in pairs),
         "out_mb": size,
+        "floor_cpu": min(f[2] for f, _ in pairs),
+        "ours_cpu": min(o[2] for _, o in pairs),
     }
 
 
@@ -83,14 +86,21 @@ def main() -> int:
     if args.unbuffered:
         env["PYTHONUNBUFFERED"] = "1"
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"skilldeck list --json against the floor, whole processes ({cores} cores{', unbuffered' if args.unbuffered else ''})")
-    print(f"{'catalog':>8} {'skills':>7} {'floor s':>8} {'ours s':>7} {'ratio':>6} {'floor MB':>9} {'ours MB':>8} {'json MB':>8}")
+    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    print(
+        f"skilldeck list --json against the floor, whole processes ({cores} cores{load}{', unbuffered' if args.unbuffered else ''})"
+    )
+    print(
+        f"{'catalog':>8} {'skills':>7} {'floor s':>8} {'ours s':>7} {'ratio':>6} {'floor MB':>9} {'ours MB':>8} {'json MB':>8}"
+        f" {'floor cpu':>9} {'ours cpu':>8} {'cpu ratio':>9}"
+    )
     for count in (int(s) for s in args.sizes.split(",")):
         for kind in ("project", "market"):
             m = measure(kind, count, 1 if count >= 50_000 else args.runs, env)
             print(
                 f"{kind:>8} {count:>7,} {m['floor_s']:>8.2f} {m['ours_s']:>7.2f} {m['ratio']:>6.2f} "
-                f"{m['floor_mb']:>9.0f} {m['ours_mb']:>8.0f} {m['out_mb']:>8.1f}",
+                f"{m['floor_mb']:>9.0f} {m['ours_mb']:>8.0f} {m['out_mb']:>8.1f} "
+                f"{m['floor_cpu']:>9.2f} {m['ours_cpu']:>8.2f} {m['ours_cpu'] / m['floor_cpu']:>9.2f}",
                 flush=True,
             )
     print("goals at 15,000: ratio <= 1.5 (median of back-to-back pairs), ours MB < 150")

@@ -74,27 +74,42 @@ def plugin_entries(
     direct: list[Entry] = []
     seen: set[str] = set()
 
-    def skills_in(folder: Path) -> list[Entry]:
-        return scan_skills_root(folder, sink, name, False, cache.root(folder) if cache else None)
+    def skills_in(folder: Path, linked: set[str]) -> list[Entry]:
+        return scan_skills_root(folder, sink, name, False, cache.root(folder) if cache else None, linked)
 
     real_folders: dict[str, str] = {}
 
-    def real(path: Path) -> str:
+    def real(path: Path, linked: set[str] | None) -> str:
         # The file's real path, for finding one file reached twice. A realpath costs an lstat
         # per component (about twelve at 15,000 skills); the folder above the skill is resolved
         # once, and the skill's own folder and file only looked at (two lstats) unless a link.
+        # A scan already looked at both: it says which entries are links (`linked`).
+        text = str(path)
+        if linked is not None:
+            if text in linked:
+                return os.path.realpath(path)
+            # A scan's `<root>/<folder>/SKILL.md` (a Path's text: no doubled or trailing
+            # separator), split by hand: os.path.split twice cost as much as the rest.
+            head, _, file_name = text.rpartition(os.sep)
+            parent, _, folder = head.rpartition(os.sep)
+            if parent:
+                known = real_folders.get(parent)
+                if known is None:
+                    known = real_folders[parent] = os.path.realpath(parent)
+                if known != os.sep:
+                    return f"{known}{os.sep}{folder}{os.sep}{file_name}"
         skill_dir, file_name = os.path.split(path)
         parent, folder = os.path.split(skill_dir)
-        if os.path.islink(skill_dir) or os.path.islink(path):
+        if linked is None and (os.path.islink(skill_dir) or os.path.islink(path)):
             return os.path.realpath(path)
         known = real_folders.get(parent)
         if known is None:
             known = real_folders[parent] = os.path.realpath(parent)
         return os.path.join(known, folder, file_name)
 
-    def add(into: list[Entry], found: list[Entry]) -> None:
+    def add(into: list[Entry], found: list[Entry], linked: set[str] | None = None) -> None:
         for entry in found:
-            key = real(entry.path)
+            key = real(entry.path, linked)
             if key not in seen:
                 seen.add(key)
                 into.append(entry)
@@ -120,7 +135,8 @@ def plugin_entries(
                 "no skills folder: Claude Code loads this SKILL.md at the plugin's top as its one skill",
                 "",
             )
-    add(skills, skills_in(root / "skills"))
+    linked: set[str] = set()
+    add(skills, skills_in(root / "skills", linked), linked)
     for rel in listed:
         path = _resolve(root, rel, "skills", manifest_path, sink)
         if path is None:
@@ -129,7 +145,8 @@ def plugin_entries(
             direct.append(single_skill(path, name, True))
             add(skills, direct[-1:])
         else:
-            add(skills, skills_in(path))
+            linked = set()
+            add(skills, skills_in(path, linked), linked)
 
     overrides: dict[Path, dict[str, Any]] = {}
     listed_commands = manifest.get("commands")

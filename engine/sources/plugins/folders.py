@@ -97,13 +97,18 @@ def skills_dir_plugins(folder: Path) -> list[PluginRef]:
             names = [e.name for e in islice(it, MAX_NAMES_PER_ROOT) if _folder(e)]
     except (OSError, ValueError):
         return []
-    base = str(folder)
+    # The folder with its separator: a listed name holds none, so each path is joined by hand
+    # (os.path.join and lexists cost as much as the lstat itself, 15,000 times).
+    base = os.path.join(folder, "")
     refs = []
     for name in sorted(names, key=lambda n: n.encode("utf-16-be", "surrogatepass")):
         if name.startswith(".") or name.casefold() == "synced":
             continue
-        if os.path.lexists(os.path.join(base, name, ".claude-plugin")):
-            refs.append(PluginRef(folder / name, name, skills_dir=True))
+        try:
+            os.lstat(f"{base}{name}{os.sep}.claude-plugin")
+        except (OSError, ValueError):
+            continue
+        refs.append(PluginRef(folder / name, name, skills_dir=True))
     return refs
 
 

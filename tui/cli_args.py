@@ -1,0 +1,187 @@
+"""The subcommands' arguments, apart from the code that runs them: building the parser imports
+only argparse, so `skilldeck list` does not load what `compare`, `evals`, `run` or `why` need
+(their modules import the comparison with Claude Code, the routing lab, the runner, rich)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine import EDITABLE_SCOPES
+
+if TYPE_CHECKING:
+    Sub = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
+    """How runs reach a model: for the app and for `skilldeck run`. The subcommand's copies have
+    SUPPRESS defaults so that `skilldeck --base-url URL run x` keeps the URL given first."""
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
+    group = parser.add_argument_group("running against a model")
+    group.add_argument(
+        "--model",
+        **default,
+        help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL, then opus "
+        "(Claude Code's default)",
+    )
+    group.add_argument(
+        "--backend", choices=("anthropic", "offline"), **default, help="default: anthropic when a key is set, else offline"
+    )
+    group.add_argument(
+        "--base-url", metavar="URL", **default, help="a Messages API server other than Anthropic's (ANTHROPIC_BASE_URL)"
+    )
+
+
+def run_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("run", parents=[loc], help="run a skill against a model, streaming its answer")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", nargs="*", metavar="ARGS")
+    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent")
+    run_flags(p, suppress=True)
+    p.add_argument("--allow", action="append", default=[], metavar="RULE", help="pre-approve this rule for the run (repeatable)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per event, one per line")
+
+
+def budget_arg(text: str) -> int:
+    """--budget: a whole number of characters, at least 1 (a huge one is Infinity's stand-in)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a budget: give 1 character or more")
+    return value
+
+
+def why_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "why",
+        parents=[loc],
+        help="every gate a skill file or name meets, ending in what the model sees or why it never loads",
+        description="Trace one SKILL.md, skill folder, command .md or name (/deploy, plugin:skill) through every gate "
+        "Claude Code applies. Exit 0 when it loads, 1 when it never loads or nothing matches.",
+    )
+    p.add_argument("query", metavar="PATH|NAME", help="a SKILL.md, a skill folder, a command .md, or a name")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--path", dest="kind", action="store_const", const="path", help="read PATH|NAME as a path")
+    kind.add_argument("--name", dest="kind", action="store_const", const="name", help="read PATH|NAME as a name")
+    p.add_argument(
+        "--budget", type=budget_arg, default=None, help="listing budget in characters (default: as Claude Code sizes it)"
+    )
+    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one object: the gates, the outcome and the verdict"
+    )
+
+
+def compare_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "compare",
+        parents=[loc],
+        help="run your own Claude Code offline and show where skilldeck's prediction differs",
+        description="Run your installed Claude Code once, offline (a private network namespace, a recording server on "
+        "127.0.0.1, a dummy key, no hook or MCP server, every write thrown away), in this project with your config, and "
+        "compare what it sent with skilldeck's prediction: the listing line by line, what it skipped and why, and with "
+        "NAME the blocks a typed /NAME ARGS sent. Exit 0 when identical, 1 when not, 2 when it cannot run.",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME", help="a skill to invoke as typed: /NAME ARGS")
+    p.add_argument("args", nargs="*", metavar="ARGS", help="its arguments, as typed after /NAME")
+    p.add_argument("--claude", metavar="PATH", help="the claude to run (default: the one on PATH)")
+    p.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="run even where no private network namespace can be made: the run then has the host network and its "
+        "writes are not thrown away (hooks and MCP servers stay off)",
+    )
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="the comparison as one JSON object")
+
+
+MAX_RUNS = 20
+
+
+def _bounded(low: int, high: int, what: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} is from {low} to {high}")
+        return value
+
+    return parse
+
+
+def evals_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "evals",
+        parents=[loc],
+        help="the routing lab: which skill the model calls for each request of your eval files",
+        description="For each request in .claude/skill-evals.yaml (and evals.yaml or evals/evals.json beside a SKILL.md), "
+        "send what the runner would send for that first message (the listing, the Skill tool, the request; single turn) "
+        "and record which skill the model calls. Each request also runs with its skill's description dropped, as an "
+        "over-budget listing drops it. Answers are cached in the state folder. Exit 0 when every request went where "
+        "expected, 1 when not, 2 on bad input or when nothing can run.",
+    )
+    p.add_argument(
+        "--file",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="an eval file (repeatable; default: every one found)",
+    )
+    run_flags(p, suppress=True)
+    p.add_argument("--runs", type=_bounded(1, MAX_RUNS, "--runs"), default=1, help="ask each request N times (default 1)")
+    p.add_argument(
+        "--concurrency", type=_bounded(1, 64, "--concurrency"), default=4, help="requests in flight at once (default 4)"
+    )
+    p.add_argument("--offline", action="store_true", help="send nothing: show the exact requests and the cost estimate")
+    p.add_argument("--listed-only", action="store_true", help="skip the variant with each skill's description dropped")
+    p.add_argument("--no-cache", action="store_true", help="ask again even what the cache answers")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the report (or with --offline, the plan) as JSON"
+    )
+
+
+def rules_parsers(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("rules", parents=[loc], help="every permission rule, by file in precedence order")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p = sub.add_parser(
+        "check",
+        parents=[loc],
+        help="what Claude Code decides for a call, e.g. 'Bash(git push)'; exit 0 allow, 1 ask, 2 deny",
+        description="What Claude Code decides for one tool call, the rule that decides it and its file. "
+        "Exit status: 0 allow, 1 ask, 2 deny (2 also for a CALL that does not parse, as for any usage error).",
+    )
+    p.add_argument("call", metavar="CALL", help="Skill(deploy), Bash(git push origin main), Read(./.env), ...")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help='one object: {"decision", "rule", "file", "reason"}'
+    )
+    for behavior in ("allow", "ask", "deny"):
+        article = "a" if behavior == "deny" else "an"
+        p = sub.add_parser(behavior, parents=[loc], help=f"add {article} {behavior} rule to a settings file")
+        p.add_argument("rule", metavar="RULE")
+        p.add_argument(
+            "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
+        )
+    p = sub.add_parser("trust", parents=[loc], help="whether the project's own allow rules count; --yes trusts it")
+    p.add_argument("--yes", action="store_true", help="trust the project (recorded in skilldeck's state, not Claude Code's)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
+    p.add_argument("rule", metavar="RULE")
+    p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
+
+
+def prompt_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("prompt", parents=[loc], help="what invoking a skill sends (no model is called)")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as typed after /NAME")
+    p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent, whatever context: says")
+    p.add_argument(
+        "--run-shell",
+        action="store_true",
+        help="run the skill's allowed ! commands, as a real run does (by default none runs: each is shown with its verdict)",
+    )
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
