@@ -9,11 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .catalog import Catalog, Partial, Progress, build
-from .claude_own import load_own
-from .conversation import Transcript, latest_session, session_path
 from .diagnostics import Sink
 from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
-from .llm import Backend, backend_for
 from .locations import Locations
 from .model import Skill, SourceKind
 from .permissions import Decision, Permissions
@@ -22,13 +19,15 @@ from .settings import Settings, read_settings
 from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
 from .trust import Trust, claude_config, trust_workspace, workspace_trust
-from .watch import DEBOUNCE_S, Callback, WatchHandle, watch
 
 if TYPE_CHECKING:
-    # Imported where they are used: a load (`skilldeck list`) needs neither the runner nor the
-    # prompt builder, and importing them (asyncio, the tools, the shell) took about 0.1 s.
+    # Imported where they are used: a load (`skilldeck list`) needs neither the runner, the
+    # prompt builder, the model backends, the saved conversations nor the watcher (watchdog), and
+    # importing them took about 0.15 s of every command.
     from .invoke import Prompt
+    from .llm import Backend
     from .runner import Runner
+    from .watch import Callback, WatchHandle
 
 
 class Workspace:
@@ -43,11 +42,13 @@ class Workspace:
         return build(collect(self.locations, sink), sink, progress, started, partial=partial)
 
     def watch(
-        self, callback: Callback, debounce: float = DEBOUNCE_S, progress: Progress | None = None, partial: Partial | None = None
+        self, callback: Callback, debounce: float | None = None, progress: Progress | None = None, partial: Partial | None = None
     ) -> WatchHandle:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
         `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
-        return watch(self.locations, callback, debounce, progress=progress, partial=partial)
+        from .watch import DEBOUNCE_S, watch
+
+        return watch(self.locations, callback, DEBOUNCE_S if debounce is None else debounce, progress=progress, partial=partial)
 
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""
@@ -68,6 +69,8 @@ class Workspace:
 
     def backend(self, name: str | None = None) -> Backend:
         """The model backend a run uses: `anthropic` when named or when a key is set, else `offline`."""
+        from .llm import backend_for
+
         return backend_for(name, self.locations.environ)
 
     def session(
@@ -87,6 +90,8 @@ class Workspace:
         RunEvent (engine/runevents.py). `resume`: a saved conversation to go on with (its torn
         lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
         environ = self.locations.environ
+        from .conversation import Transcript
+
         transcript = Transcript(resume, resume.stem) if resume else Transcript.create(environ=environ)
         from .runner import Runner
 
@@ -100,9 +105,13 @@ class Workspace:
 
     def latest_session(self) -> Path | None:
         """The conversation saved last (`--resume` with no id)."""
+        from .conversation import latest_session
+
         return latest_session(self.locations.environ)
 
     def session_path(self, session_id: str) -> Path:
+        from .conversation import session_path
+
         return session_path(session_id, self.locations.environ)
 
     def trust_state(self) -> Trust:
@@ -156,6 +165,8 @@ class Workspace:
         skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own); when
         none are given (and `recorded_own`), those the last `skilldeck compare` in this project
         recorded (engine/claude_own.py), named in `Listing.own_from`."""
+        from .claude_own import load_own
+
         own = load_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
         if own is not None:
             foreign = own.entries

@@ -9,7 +9,20 @@ from pathlib import Path
 
 import engine
 
-_HEAVY = ("textual", "rich", "anthropic", "asyncio", "engine.compare", "engine.evals", "engine.runner", "engine.invoke")
+_HEAVY = (
+    "textual",
+    "rich",
+    "anthropic",
+    "asyncio",
+    "watchdog",
+    "engine.compare",
+    "engine.evals",
+    "engine.runner",
+    "engine.invoke",
+    "engine.llm",
+    "engine.conversation",
+    "engine.watch",
+)
 
 
 def test_every_name_of_the_face_resolves_from_its_table() -> None:
