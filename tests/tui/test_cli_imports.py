@@ -19,8 +19,6 @@ _HEAVY = (
     "engine.evals",
     "engine.runner",
     "engine.invoke",
-    "engine.llm",
-    "engine.conversation",
     "engine.watch",
 )
 
