@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import repeat
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -152,12 +153,13 @@ def _slots(tiers: list[Tier]) -> list[tuple[Entry, Tier]]:
     while i < len(tiers):
         tier = tiers[i]
         if not tier.merge:
-            out.extend((entry, tier) for entry in tier.entries)
+            # zip with repeat: the pairs made in C, not by a generator (15,000 at every reload).
+            out.extend(zip(tier.entries, repeat(tier)))
             i += 1
             continue
         group: list[tuple[Entry, Tier]] = []
         while i < len(tiers) and tiers[i].merge == tier.merge:
-            group.extend((entry, tiers[i]) for entry in tiers[i].entries)
+            group.extend(zip(tiers[i].entries, repeat(tiers[i])))
             i += 1
         group.sort(key=lambda slot: entry_order(slot[0]))
         out.extend(group)
@@ -229,7 +231,7 @@ def build(
     slots = _slots(tiers)
     noting = trace is not None and memo is not None
     if trace is not None:
-        trace.start(slots, tuple(sink.items))
+        trace.start(tiers, slots, tuple(sink.items))
     total = len(slots)
     skills: dict[str, Skill] = {}
     shadowed: list[Shadowed] = []
@@ -352,6 +354,7 @@ class Trace:
     """What one build did with each file (slot), so that the next build can redo only the slots
     whose file changed (engine/rebuild.py)."""
 
+    tiers: list[Tier] = field(default_factory=list)
     slots: list[tuple[Entry, Tier]] = field(default_factory=list)
     # The memo's record each slot was built from (compared by identity: a re-read is a new one).
     loaded: list[Loaded | None] = field(default_factory=list)
@@ -363,8 +366,8 @@ class Trace:
     head: tuple[Diagnostic, ...] = ()
     catalog: Catalog | None = None
 
-    def start(self, slots: list[tuple[Entry, Tier]], head: tuple[Diagnostic, ...]) -> None:
-        self.slots, self.head, self.catalog = slots, head, None
+    def start(self, tiers: list[Tier], slots: list[tuple[Entry, Tier]], head: tuple[Diagnostic, ...]) -> None:
+        self.tiers, self.slots, self.head, self.catalog = tiers, slots, head, None
         self.loaded, self.starts, self.won = [], [], []
 
     def note(self, loaded: Loaded | None, start: int) -> None:

@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from types import MappingProxyType
 
-from .catalog import Catalog, Trace, _load, _overridden, _plugin_label, _plugin_path_skill, _slots
+from .catalog import Catalog, Trace, _load, _overridden, _plugin_label, _plugin_path_skill
 from .diagnostics import Sink
 from .loadcache import Loaded
 from .model import Diagnostic, LoadedFrom, LoadStats, Shadowed, Skill
@@ -34,6 +34,19 @@ def _same_tier(tier: Tier, old: Tier) -> bool:
         and tier.nested == old.nested
         and tier.overrides == old.overrides
     )
+
+
+def _same_slots(tiers: list[Tier], trace: Trace) -> list[tuple[Entry, Tier]] | None:
+    """The last build's slots when `tiers` hold the same files in the same tiers (so in the same
+    order), else None. Compared tier by tier: the entries of a tier the cache kept are the same
+    tuple, and a re-scanned one compares its unchanged entries by identity first."""
+    old = trace.tiers
+    if len(tiers) != len(old):
+        return None
+    for tier, before in zip(tiers, old, strict=True):
+        if tier is not before and (tier.entries != before.entries or tier.merge != before.merge or not _same_tier(tier, before)):
+            return None
+    return trace.slots
 
 
 def _placed(skill: Skill, entry: Entry, tier: Tier) -> Skill:
@@ -55,23 +68,15 @@ def rebuild(
     when only a few files changed in place; None when a full build is needed. `trace` is
     brought up to date when a catalog is returned."""
     last = trace.catalog
-    slots = _slots(tiers)
-    if last is None or len(slots) != len(trace.slots) or tuple(sink.items) != trace.head:
+    if last is None or tuple(sink.items) != trace.head:
+        return None
+    slots = _same_slots(tiers, trace)
+    if slots is None:
         return None
     changed: list[int] = []
-    # Compared once per pair of tiers, not once per file: 15,000 comparisons of sources (paths
-    # inside) took 85 ms of every reload.
-    same: dict[tuple[int, int], bool] = {}
-    for index, ((entry, tier), (old_entry, old_tier)) in enumerate(zip(slots, trace.slots, strict=True)):
-        if entry is not old_entry and entry != old_entry:
-            return None
-        pair = (id(tier), id(old_tier))
-        known_same = same.get(pair)
-        if known_same is None:
-            known_same = same[pair] = _same_tier(tier, old_tier)
-        if not known_same:
-            return None
-        if memo.get((entry, tier.loaded_from)) is not trace.loaded[index]:
+    loaded = trace.loaded
+    for index, (entry, tier) in enumerate(slots):
+        if memo.get((entry, tier.loaded_from)) is not loaded[index]:
             changed.append(index)
             if len(changed) > MAX_PATCHED:
                 return None
