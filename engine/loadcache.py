@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple, final
+from typing import Any, NamedTuple, final
 
 from .model import Diagnostic, LoadedFrom, Skill, Source
 from .scan import NameResult
@@ -33,11 +33,20 @@ def under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + SEP)
 
 
+def _manifest_touched(key: tuple[str, str, str], path: str) -> bool:
+    """Whether a change at `path` may change the manifest read for `key` (root, name, real root):
+    a path in its `.claude-plugin` folder, or that folder, the root or a folder above them."""
+    folders = (key[0] + SEP + ".claude-plugin", key[2] + SEP + ".claude-plugin")
+    return any(under(path, folder) or under(folder, path) for folder in folders)
+
+
 # Final: clear() runs __init__ again, which is sound only while no subclass can change it.
 @final
 class LoadCache:
     def __init__(self) -> None:
         self.roots: dict[str, dict[str, NameResult]] = {}
+        # The name each skills folder's entries were read under (a plugin's, or "").
+        self.namespaces: dict[str, str] = {}
         self.commands: dict[str, tuple[tuple[Entry, ...], tuple[Diagnostic, ...]]] = {}
         self.files: dict[tuple[Entry, LoadedFrom], Loaded] = {}
         # Everything the plugin tiers were built from, and what they gave (see sources.plugins).
@@ -50,9 +59,20 @@ class LoadCache:
         # Per plugin root, what its skills and commands were and the folders they came from
         # (sources.plugins): a change in one plugin of 150 recomputes that one only.
         self.plugin_parts: dict[str, tuple[tuple[str, ...], object]] = {}
+        # Per plugin root, its real path, and per (root, fallback name, real path) its manifest
+        # as read (name and fields, or None) with the diagnostics reading it gave.
+        self.plugin_real: dict[str, str] = {}
+        self.manifests: dict[tuple[str, str, str], tuple[tuple[str, dict[str, Any]] | None, tuple[Diagnostic, ...]]] = {}
 
-    def root(self, root: Path) -> dict[str, NameResult]:
-        return self.roots.setdefault(str(root), {})
+    def root(self, root: Path, namespace: str = "") -> dict[str, NameResult]:
+        key = str(root)
+        if self.namespaces.get(key, namespace) != namespace:
+            # The same folder read under another name (a plugin renamed in its manifest): what
+            # was read from it carries the old `plugin:` name.
+            for result in self.roots.pop(key, {}).values():
+                self._forget(result.entries)
+        self.namespaces[key] = namespace
+        return self.roots.setdefault(key, {})
 
     def _forget(self, entries: Iterable[Entry]) -> None:
         for entry in entries:
@@ -86,6 +106,10 @@ class LoadCache:
         for root in list(self.commands):
             if under(root, path) or under(path, root):
                 self._forget(self.commands.pop(root)[0])
+        for root in [r for r in self.plugin_real if under(r, path)]:
+            del self.plugin_real[root]
+        for key in [k for k in self.manifests if _manifest_touched(k, path)]:
+            del self.manifests[key]
         for root, (folders, _) in list(self.plugin_parts.items()):
             if any(under(path, f) or under(f, path) for f in folders):
                 del self.plugin_parts[root]

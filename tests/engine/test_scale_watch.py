@@ -65,13 +65,31 @@ def test_an_edit_in_one_plugin_recomputes_that_plugin_only(market, monkeypatch) 
         reads.append(entry.path)
         return real_load(entry, *args)
 
+    manifests: list[str] = []
+    real_manifest = plugins_module.load_manifest
+
+    def manifest(ref, *args):  # type: ignore[no-untyped-def]
+        manifests.append(ref.root.name)
+        return real_manifest(ref, *args)
+
     monkeypatch.setattr(plugins_module, "plugin_entries", entries)
     monkeypatch.setattr(catalog_module, "load_entry", load)
+    monkeypatch.setattr(plugins_module, "load_manifest", manifest)
     path = folder / "plugin-07" / "skills" / "s1" / "SKILL.md"
     path.write_text(skill_text(description="edited"))
     rec.wait(lambda c: _desc(c, "plugin-07:s1") == "edited")
     assert computed == ["plugin-07"]
     assert reads == [path]
+    # No manifest is read again: none of them changed.
+    assert manifests == []
+
+
+def test_a_renamed_plugin_in_its_manifest_is_seen(market) -> None:  # type: ignore[no-untyped-def]
+    """The manifests are kept between reloads: a write to one must still be read."""
+    folder, rec, _ = market
+    write(folder / "plugin-05" / ".claude-plugin" / "plugin.json", json.dumps({"name": "renamed"}))
+    catalog = rec.wait(lambda c: "renamed:s0" in c.skills)
+    assert "plugin-05:s0" not in catalog.skills
 
 
 def test_a_new_plugin_reads_its_own_files_only(market, monkeypatch) -> None:  # type: ignore[no-untyped-def]

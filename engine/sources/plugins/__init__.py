@@ -69,14 +69,14 @@ def _plugin_tiers(
     roots: set[str] = set()
     for ref in refs:
         inputs.append(str(ref.root))
-        real = os.path.realpath(ref.root)
+        real = _real(ref.root, cache)
         if real in roots:
             continue
         roots.add(real)
         if real != str(ref.root):
             inputs.append(real)
         try:
-            loaded = load_manifest(ref, sink)
+            loaded = _manifest(ref, real, sink, cache)
             if loaded is None:
                 continue
             name, manifest = loaded
@@ -102,6 +102,32 @@ def _plugin_tiers(
         command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN, overrides=found.overrides or None))
         skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
     return command_tiers + skill_tiers, inputs, direct
+
+
+def _real(root: Path, cache: LoadCache | None) -> str:
+    """The plugin root's real path, kept until the root or a folder above it changes: a saved
+    SKILL.md in one of 150 plugins recomputed all of them, and a realpath each was a third of that."""
+    if cache is None:
+        return os.path.realpath(root)
+    key = str(root)
+    real = cache.plugin_real.get(key)
+    if real is None:
+        real = cache.plugin_real[key] = os.path.realpath(root)
+    return real
+
+
+def _manifest(ref: PluginRef, real: str, sink: Sink, cache: LoadCache | None) -> tuple[str, dict[str, Any]] | None:
+    """`load_manifest`, kept (with its diagnostics) until a path in the plugin's `.claude-plugin`
+    folder, or the root or a folder above it, changes (LoadCache.invalidate)."""
+    if cache is None:
+        return load_manifest(ref, sink)
+    key = (str(ref.root), ref.fallback_name, real)
+    known = cache.manifests.get(key)
+    if known is None:
+        local = Sink()
+        known = cache.manifests[key] = (load_manifest(ref, local), tuple(local.items))
+    sink.items.extend(known[1])
+    return known[0]
 
 
 class _Part(NamedTuple):

@@ -75,7 +75,7 @@ def plugin_entries(
     seen: set[str] = set()
 
     def skills_in(folder: Path, linked: set[str]) -> list[Entry]:
-        return scan_skills_root(folder, sink, name, False, cache.root(folder) if cache else None, linked)
+        return scan_skills_root(folder, sink, name, False, cache.root(folder, name) if cache else None, linked)
 
     real_folders: dict[str, str] = {}
 
