@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 from tui.app import SkilldeckApp
 
@@ -42,3 +42,23 @@ async def test_named_arguments_are_shown(app: SkilldeckApp) -> None:
         assert _facts(app).get("arguments") == "$target = word 1"
         await _walk_to(pilot, "release-notes")
         assert "arguments" not in _facts(app), "no row for a skill without named arguments"
+
+
+async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "api-conventions")
+        await until(pilot, lambda: app.settled, what="the body of api-conventions")
+        body = app.query_one("#details-body", Markdown)
+        wait = app.query_one("#details-body-wait", Static)
+        blocks = list(body.children)
+        assert blocks and body.display and not wait.display
+        await pilot.press("j")
+        # The next skill's body is being read: the old blocks are hidden, not removed.
+        assert not body.display and wait.display and list(body.children) == blocks
+        await pilot.press("k")
+        await until(pilot, lambda: app.settled and body.display, what="the body of api-conventions again")
+        assert list(body.children) == blocks and not wait.display, "the same body again: nothing remounted"
+        await pilot.press("j")
+        await until(pilot, lambda: app.settled and body.display, what="the next body")
+        assert "pydantic" not in body.source

@@ -126,6 +126,8 @@ class SkillDetails(VerticalScroll):
         self._body_timer: Timer | None = None
         # The skill whose body is shown, for tests and screenshots to wait on.
         self.body_shown_for: Path | None = None
+        # What the Markdown widget holds now, so that showing the same again costs nothing.
+        self._markdown_source: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Loading skills…", id="details-title")
@@ -133,6 +135,11 @@ class SkillDetails(VerticalScroll):
         yield Static(id="details-relations")
         yield Static(id="details-diagnostics")
         yield Static("body", id="details-body-title", classes="section")
+        # Shown while the body is read: the Markdown below keeps its blocks (hidden) until the next
+        # body arrives, so a cursor moving over skills mounts and removes no widget per key.
+        wait = Static(Text("…", "italic"), id="details-body-wait")
+        wait.display = False
+        yield wait
         yield Markdown(id="details-body")
         yield Static(id="details-files")
 
@@ -171,7 +178,7 @@ class SkillDetails(VerticalScroll):
         found = view.diagnostics_for(skill.path)
         diags.update(diagnostics_block(found, paths) if found else "")
         diags.set_class(bool(found), "has-diagnostics")
-        self.query_one("#details-body", Markdown).update("*…*")
+        self._hide_body(waiting=True)
         self.query_one("#details-files", Static).update("")
 
     def show_tier(self, tier: TierView) -> None:
@@ -195,7 +202,7 @@ class SkillDetails(VerticalScroll):
         for name in ("#details-relations", "#details-diagnostics"):
             self.query_one(name, Static).update("")
         self.query_one("#details-diagnostics", Static).set_class(False, "has-diagnostics")
-        self.query_one("#details-body", Markdown).update("")
+        self._hide_body(waiting=False)
         self.query_one("#details-files", Static).update("")
 
     def _read_body_later(self, skill: Skill) -> None:
@@ -221,13 +228,22 @@ class SkillDetails(VerticalScroll):
             self.show_body(skill, message.body, message.files, message.error)
             self.body_shown_for = skill.path
 
+    def _hide_body(self, waiting: bool) -> None:
+        self.query_one("#details-body", Markdown).display = False
+        self.query_one("#details-body-wait", Static).display = waiting
+
     def show_body(self, skill: Skill | None, body: str, files: list[str], error: str | None) -> None:
         markdown = self.query_one("#details-body", Markdown)
         if error:
-            markdown.update(f"**Cannot read the body:** {printable(error)}")
+            source = f"**Cannot read the body:** {printable(error)}"
         else:
             # The body as written, but a control in it is shown (^[), not sent to the terminal.
-            markdown.update(printable(body) if body.strip() else "*(empty body)*")
+            source = printable(body) if body.strip() else "*(empty body)*"
+        if source != self._markdown_source:
+            self._markdown_source = source
+            markdown.update(source)
+        markdown.display = True
+        self.query_one("#details-body-wait", Static).display = False
         listing = self.query_one("#details-files", Static)
         if skill is None:
             listing.update("")
