@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Markdown, Static
 
 from tui.app import SkilldeckApp
+from tui.widgets import details
 
 from .conftest import loaded, until
 from .test_app import _walk_to, text_of
@@ -44,7 +46,7 @@ async def test_named_arguments_are_shown(app: SkilldeckApp) -> None:
         assert "arguments" not in _facts(app), "no row for a skill without named arguments"
 
 
-async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: SkilldeckApp) -> None:
+async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: SkilldeckApp, monkeypatch: pytest.MonkeyPatch) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "api-conventions")
@@ -53,8 +55,11 @@ async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: Skillde
         wait = app.query_one("#details-body-wait", Static)
         blocks = list(body.children)
         assert blocks and body.display and not wait.display
+        # The cursor does not rest on the next skill long enough for its body to be read.
+        monkeypatch.setattr(details, "BODY_DEBOUNCE_S", 600)
         await pilot.press("j")
-        # The next skill's body is being read: the old blocks are hidden, not removed.
+        monkeypatch.undo()
+        # The next skill's body is waited for: the old blocks are hidden, not removed.
         assert not body.display and wait.display and list(body.children) == blocks
         await pilot.press("k")
         await until(pilot, lambda: app.settled and body.display, what="the body of api-conventions again")
