@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 from textual.widgets import Markdown, Static
 
 from tui.app import SkilldeckApp
@@ -50,8 +55,9 @@ async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: Skillde
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "api-conventions")
-        await until(pilot, lambda: app.settled, what="the body of api-conventions")
         body = app.query_one("#details-body", Markdown)
+        pane = app.query_one(details.SkillDetails)
+        await until(pilot, lambda: app.settled and pane.body_drawn == body.source, what="the body of api-conventions drawn")
         wait = app.query_one("#details-body-wait", Static)
         blocks = list(body.children)
         assert blocks and body.display and not wait.display
@@ -63,7 +69,36 @@ async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: Skillde
         assert not body.display and wait.display and list(body.children) == blocks
         await pilot.press("k")
         await until(pilot, lambda: app.settled and body.display, what="the body of api-conventions again")
+        assert pane.body_drawn == body.source
         assert list(body.children) == blocks and not wait.display, "the same body again: nothing remounted"
         await pilot.press("j")
         await until(pilot, lambda: app.settled and body.display, what="the next body")
         assert "pydantic" not in body.source
+
+
+def test_facts_draw_as_the_grid_they_replace() -> None:
+    rows = [
+        ("path", Text("~/a/very/long/path/without/any/spaces/to/fold/at/all/SKILL.md")),
+        ("model can invoke", Text("yes", "green")),
+        ("description", Text.assemble("Ship the branch to staging or production, then tell the team ", ("(frontmatter)", "dim"))),
+        ("when_to_use", Text("—")),
+    ]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for key, value in rows:
+        grid.add_row(key, value)
+    for width in (30, 50, 120):
+        console = Console(width=width, file=io.StringIO(), color_system="truecolor")
+        assert _cells(console, details.Facts(rows)) == _cells(console, grid), width
+
+
+def _cells(console: Console, renderable: details.Facts | Table) -> list[list[tuple[str, str]]]:
+    """Each line's characters and their styles, trailing spaces left out (a grid pads its cells)."""
+    out = []
+    for line in console.render_lines(renderable, pad=False):
+        row = [(ch, str(s.style or "").replace("none", "") if ch != " " else "") for s in line for ch in s.text]
+        while row and row[-1][0] == " ":
+            row.pop()
+        out.append(row)
+    return out
