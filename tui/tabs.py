@@ -10,7 +10,7 @@ from .conversation.pane import ConversationPane
 from .deck import Deck
 from .evals.pane import EvalRequests, EvalsPane
 from .rules.pane import RulesPane, RulesTree
-from .widgets.details import SkillDetails
+from .widgets.details import DetailsKeys, SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 from .widgets.listing import ListingPane
 
@@ -27,7 +27,7 @@ NARROW = 110
 
 # What a tab's key focuses in it (the conversation's depends on whether a run is going: the app's).
 FOCUS_IN: dict[str, type[Widget]] = {
-    "details": SkillDetails,
+    "details": DetailsKeys,  # in the details pane: its scrolling keys apply
     "diagnostics": DiagnosticsTree,
     "listing": ListingPane,
     "rules": RulesTree,

@@ -102,3 +102,24 @@ def _cells(console: Console, renderable: details.Facts | Table) -> list[list[tup
             row.pop()
         out.append(row)
     return out
+
+
+async def test_2_gives_the_details_their_scrolling_keys_and_keeps_the_place(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "api-conventions")
+        await until(pilot, lambda: app.settled, what="the body")
+        pane = app.query_one(details.SkillDetails)
+        await pilot.press("2")
+        assert isinstance(app.focused, details.DetailsKeys) and app.focused.parent is pane
+        await pilot.press("down", "down", "pagedown")
+        await until(pilot, lambda: pane.scroll_y > 2, what="the details scrolled")
+        where = pane.scroll_y
+        await pilot.press("1", "2")
+        await pilot.pause()
+        assert pane.scroll_y == where, "coming back to the details keeps the reader's place"
+        await pilot.press("home")
+        await until(pilot, lambda: pane.scroll_y == 0, what="home")
+        await pilot.press("1")
+        await pilot.click(pane)
+        assert isinstance(app.focused, details.DetailsKeys), "a click gives the details the keys"

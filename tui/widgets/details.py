@@ -14,9 +14,11 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
@@ -140,7 +142,22 @@ def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Grou
     return Group(*parts)
 
 
-class SkillDetails(VerticalScroll):
+class DetailsKeys(Widget, can_focus=True):
+    """What the `2` key focuses: a widget of no size at the top of the details, so that the pane's
+    scrolling keys (its bindings, next up the focus chain) apply while the pane itself never has
+    focus. Textual restyles a widget and everything in it each time its focus changes, and the
+    pane holds the body's Markdown blocks (some 120 for a long skill): every `2`, and the key that
+    left the pane, restyled them all (100 to 300 ms)."""
+
+    DEFAULT_CSS = "DetailsKeys { height: 0; }"
+
+    def focus(self, scroll_visible: bool = True) -> DetailsKeys:
+        # At the top of the pane: scrolling to it would lose the reader's place.
+        super().focus(scroll_visible=False)
+        return self
+
+
+class SkillDetails(VerticalScroll, can_focus=False):
     """The right-hand pane for the skill under the cursor. The body is rendered later, once the
     cursor has rested (BODY_DEBOUNCE_S), read in this pane's own thread worker."""
 
@@ -157,6 +174,7 @@ class SkillDetails(VerticalScroll):
         self.body_drawn: str | None = None
 
     def compose(self) -> ComposeResult:
+        yield DetailsKeys(id="details-keys")
         yield Static("Loading skills…", id="details-title")
         yield Static(id="details-facts")
         yield Static(id="details-relations")
@@ -169,6 +187,10 @@ class SkillDetails(VerticalScroll):
         yield wait
         yield Markdown(id="details-body")
         yield Static(id="details-files")
+
+    def on_click(self, event: events.Click) -> None:
+        # A click in the pane gives it the keys, as a click on a focusable pane does.
+        self.query_one(DetailsKeys).focus()
 
     def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None) -> None:
         paths = self.deck.paths
