@@ -12,7 +12,7 @@ from .evals.pane import EvalRequests, EvalsPane
 from .rules.pane import RulesPane, RulesTree
 from .widgets.details import DetailsKeys, SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
-from .widgets.listing import ListingPane
+from .widgets.listing import ListingKeys, ListingPane
 
 # Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
 TAB_LABELS = {
@@ -29,7 +29,7 @@ NARROW = 110
 FOCUS_IN: dict[str, type[Widget]] = {
     "details": DetailsKeys,  # in the details pane: its scrolling keys apply
     "diagnostics": DiagnosticsTree,
-    "listing": ListingPane,
+    "listing": ListingKeys,  # in the listing pane: its keys apply
     "rules": RulesTree,
     "evals": EvalRequests,
 }

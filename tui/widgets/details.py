@@ -18,7 +18,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
@@ -26,6 +25,7 @@ from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
 from ..deck import Deck
 from ..messages import BodyLoaded
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
+from .pane_keys import PaneKeys, focus_keys_on_click
 
 BODY_DEBOUNCE_S = 0.12
 
@@ -142,19 +142,8 @@ def diagnostics_block(diags: tuple[Diagnostic, ...], paths: PathDisplay) -> Grou
     return Group(*parts)
 
 
-class DetailsKeys(Widget, can_focus=True):
-    """What the `2` key focuses: a widget of no size at the top of the details, so that the pane's
-    scrolling keys (its bindings, next up the focus chain) apply while the pane itself never has
-    focus. Textual restyles a widget and everything in it each time its focus changes, and the
-    pane holds the body's Markdown blocks (some 120 for a long skill): every `2`, and the key that
-    left the pane, restyled them all (100 to 300 ms)."""
-
-    DEFAULT_CSS = "DetailsKeys { height: 0; }"
-
-    def focus(self, scroll_visible: bool = True) -> DetailsKeys:
-        # At the top of the pane: scrolling to it would lose the reader's place.
-        super().focus(scroll_visible=False)
-        return self
+class DetailsKeys(PaneKeys):
+    """What `2` focuses: the details pane's keys (tui/widgets/pane_keys.py)."""
 
 
 class SkillDetails(VerticalScroll, can_focus=False):
@@ -189,8 +178,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
         yield Static(id="details-files")
 
     def on_click(self, event: events.Click) -> None:
-        # A click in the pane gives it the keys, as a click on a focusable pane does.
-        self.query_one(DetailsKeys).focus()
+        focus_keys_on_click(self, event)
 
     def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None) -> None:
         paths = self.deck.paths
