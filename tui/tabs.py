@@ -10,9 +10,9 @@ from .conversation.pane import ConversationPane
 from .deck import Deck
 from .evals.pane import EvalRequests, EvalsPane
 from .rules.pane import RulesPane, RulesTree
-from .widgets.details import SkillDetails
+from .widgets.details import DetailsKeys, SkillDetails
 from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
-from .widgets.listing import ListingPane
+from .widgets.listing import ListingKeys, ListingPane
 
 # Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
 TAB_LABELS = {
@@ -27,9 +27,9 @@ NARROW = 110
 
 # What a tab's key focuses in it (the conversation's depends on whether a run is going: the app's).
 FOCUS_IN: dict[str, type[Widget]] = {
-    "details": SkillDetails,
+    "details": DetailsKeys,  # in the details pane: its scrolling keys apply
     "diagnostics": DiagnosticsTree,
-    "listing": ListingPane,
+    "listing": ListingKeys,  # in the listing pane: its keys apply
     "rules": RulesTree,
     "evals": EvalRequests,
 }

@@ -41,6 +41,7 @@ from textual import events  # noqa: E402
 
 from engine import Locations, make_demo  # noqa: E402
 from tui.app import SkilldeckApp  # noqa: E402
+from tui.heap import settle_imports  # noqa: E402
 from tui.view import PathDisplay  # noqa: E402
 from tui.widgets.details import SkillDetails  # noqa: E402
 from tui.widgets.search import SearchBox  # noqa: E402
@@ -129,6 +130,8 @@ class Painted:
 
 async def browse(loc: Locations, rounds: int = 25) -> dict[str, Any]:
     app = SkilldeckApp(loc, PathDisplay.default(), blink=False, watch=False)
+    # As the skilldeck command does before it runs the app: its garbage collections are the app's.
+    settle_imports()
     out: dict[str, Any] = {}
     async with app.run_test(size=(160, 48)) as pilot:
         while not app.settled:

@@ -147,9 +147,9 @@ async def test_diagnostics_jump_and_filter(app: SkilldeckApp) -> None:
         tree = app.query_one(DiagnosticsTree)
         assert app.focused is tree
         await pilot.press("f")  # errors only
-        files = [str(n.label) for n in tree.root.children]
+        files = [str(path) for path in tree.files]
         assert len(files) == 2 and any("broken-yaml" in f for f in files)
-        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_node.data is tree.current):
+        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_data is tree.current):
             await pilot.press("j")
         await pilot.press("enter")
         assert app.query_one(TabbedContent).active == "details"
@@ -198,7 +198,7 @@ async def test_copy_path_and_edit_at_the_diagnostic_line(tmp_path: Path, monkeyp
         assert app.clipboard.endswith("etc/claude-code/.claude/skills/security-review/SKILL.md")
         await pilot.press("3", "f")
         tree = app.query_one(DiagnosticsTree)
-        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_node.data is tree.current):
+        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_data is tree.current):
             await pilot.press("j")
         await pilot.press("e")
         await until(pilot, record.exists, what="the editor to run")

@@ -3,9 +3,16 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
+import io
+
+import pytest
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Markdown, Static
 
 from tui.app import SkilldeckApp
+from tui.widgets import details
 
 from .conftest import loaded, until
 from .test_app import _walk_to, text_of
@@ -42,3 +49,77 @@ async def test_named_arguments_are_shown(app: SkilldeckApp) -> None:
         assert _facts(app).get("arguments") == "$target = word 1"
         await _walk_to(pilot, "release-notes")
         assert "arguments" not in _facts(app), "no row for a skill without named arguments"
+
+
+async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: SkilldeckApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "api-conventions")
+        body = app.query_one("#details-body", Markdown)
+        pane = app.query_one(details.SkillDetails)
+        await until(pilot, lambda: app.settled and pane.body_drawn == body.source, what="the body of api-conventions drawn")
+        wait = app.query_one("#details-body-wait", Static)
+        blocks = list(body.children)
+        assert blocks and body.display and not wait.display
+        # The cursor does not rest on the next skill long enough for its body to be read.
+        monkeypatch.setattr(details, "BODY_DEBOUNCE_S", 600)
+        await pilot.press("j")
+        monkeypatch.undo()
+        # The next skill's body is waited for: the old blocks are hidden, not removed.
+        assert not body.display and wait.display and list(body.children) == blocks
+        await pilot.press("k")
+        await until(pilot, lambda: app.settled and body.display, what="the body of api-conventions again")
+        assert pane.body_drawn == body.source
+        assert list(body.children) == blocks and not wait.display, "the same body again: nothing remounted"
+        await pilot.press("j")
+        await until(pilot, lambda: app.settled and body.display, what="the next body")
+        assert "pydantic" not in body.source
+
+
+def test_facts_draw_as_the_grid_they_replace() -> None:
+    rows = [
+        ("path", Text("~/a/very/long/path/without/any/spaces/to/fold/at/all/SKILL.md")),
+        ("model can invoke", Text("yes", "green")),
+        ("description", Text.assemble("Ship the branch to staging or production, then tell the team ", ("(frontmatter)", "dim"))),
+        ("when_to_use", Text("—")),
+    ]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for key, value in rows:
+        grid.add_row(key, value)
+    for width in (30, 50, 120):
+        console = Console(width=width, file=io.StringIO(), color_system="truecolor")
+        assert _cells(console, details.Facts(rows)) == _cells(console, grid), width
+
+
+def _cells(console: Console, renderable: details.Facts | Table) -> list[list[tuple[str, str]]]:
+    """Each line's characters and their styles, trailing spaces left out (a grid pads its cells)."""
+    out = []
+    for line in console.render_lines(renderable, pad=False):
+        row = [(ch, str(s.style or "").replace("none", "") if ch != " " else "") for s in line for ch in s.text]
+        while row and row[-1][0] == " ":
+            row.pop()
+        out.append(row)
+    return out
+
+
+async def test_2_gives_the_details_their_scrolling_keys_and_keeps_the_place(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "api-conventions")
+        await until(pilot, lambda: app.settled, what="the body")
+        pane = app.query_one(details.SkillDetails)
+        await pilot.press("2")
+        assert isinstance(app.focused, details.DetailsKeys) and app.focused.parent is pane
+        await pilot.press("down", "down", "pagedown")
+        await until(pilot, lambda: pane.scroll_y > 2, what="the details scrolled")
+        where = pane.scroll_y
+        await pilot.press("1", "2")
+        await pilot.pause()
+        assert pane.scroll_y == where, "coming back to the details keeps the reader's place"
+        await pilot.press("home")
+        await until(pilot, lambda: pane.scroll_y == 0, what="home")
+        await pilot.press("1")
+        await pilot.click(pane)
+        assert isinstance(app.focused, details.DetailsKeys), "a click gives the details the keys"

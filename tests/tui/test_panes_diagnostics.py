@@ -22,7 +22,7 @@ async def test_the_cursor_is_on_a_row_before_any_key(tmp_path: Path) -> None:
         await loaded(pilot)
         await pilot.press("3")
         tree = app.query_one(DiagnosticsTree)
-        assert tree.cursor_line == 1 and isinstance(tree.cursor_node.data, Diagnostic), "on the first diagnostic"
+        assert tree.cursor_line == 1 and isinstance(tree.cursor_data, Diagnostic), "on the first diagnostic"
         await pilot.press("5")
         await until(pilot, lambda: app.permissions is not None, what="the rules")
         rules = app.query_one(RulesTree)
@@ -37,7 +37,7 @@ async def test_rows_and_the_detail_show_the_hint(tmp_path: Path) -> None:
         tree = app.query_one(DiagnosticsTree)
         diag = tree.current
         assert diag is not None and diag.hint
-        row = str(tree.cursor_node.label)
+        row = tree.row_text(tree.cursor_line, fit=False).plain
         assert "→ " in row and diag.hint[:30] in row
         detail = text_of(app.query_one("#diagnostics-detail", Static))
         assert "→ " + diag.hint[:30] in detail
@@ -51,7 +51,7 @@ async def test_enter_on_a_file_no_skill_loads_from_shows_its_lines(tmp_path: Pat
         await loaded(pilot)
         await pilot.press("3")
         tree = app.query_one(DiagnosticsTree)
-        while not (tree.current and tree.current.code == "loose-markdown" and tree.cursor_node.data is tree.current):
+        while not (tree.current and tree.current.code == "loose-markdown" and tree.cursor_data is tree.current):
             await pilot.press("j")
         detail = app.query_one("#diagnostics-detail", Static)
         assert "No skill loads from this file. enter: show its lines here" in text_of(detail)
@@ -72,3 +72,26 @@ async def test_counts_are_in_the_right_number(tmp_path: Path) -> None:
         header = text_of(app.query_one("#diagnostics-header", Static))
         assert "✗ 1 error " in header and "errors " not in header.split("showing")[0]
         assert "note" in header and "info" not in header
+
+
+async def test_space_closes_and_opens_a_file(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        tree = app.query_one(DiagnosticsTree)
+        first, second = tree.files[:2]
+        rows = tree.last_line
+        assert tree.cursor_line == 1 and tree.row_data(0) == first
+        await pilot.press("space")
+        assert tree.cursor_line == 0 and tree.cursor_data == first, "on its file's row"
+        assert tree.row_data(1) == second and tree.last_line == rows - 1
+        assert tree.row_text(0).plain.startswith("▶ ")
+        await pilot.press("space")
+        assert tree.last_line == rows and isinstance(tree.row_data(1), Diagnostic)
+        await pilot.press("left")
+        assert tree.row_data(1) == second
+        await pilot.press("right", "j")
+        assert tree.cursor_data is tree.current and tree.current.path == first  # type: ignore[union-attr]
+        await pilot.press("G")
+        assert tree.cursor_line == tree.last_line

@@ -10,8 +10,9 @@ from textual.widgets import Static
 from engine import Locations
 from tui.app import SkilldeckApp
 from tui.view import PathDisplay
+from tui.widgets.listing import ListingKeys, ListingPane
 
-from .conftest import demo_app, loaded
+from .conftest import demo_app, loaded, until
 from .test_app import text_of
 
 
@@ -54,3 +55,18 @@ async def test_counts_are_in_the_right_number(tmp_path: Path) -> None:
         summary = text_of(app.query_one("#listing-summary", Static))
         assert "1 skill," in summary and "skills" not in summary.replace("about skills", "")
         assert "1 skill not listed:" in text_of(app.query_one("#listing-own", Static))
+
+
+async def test_4_gives_the_listing_its_keys_and_keeps_the_place(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("4")
+        pane = app.query_one(ListingPane)
+        assert isinstance(app.focused, ListingKeys) and app.focused.parent is pane
+        await pilot.press("pagedown")
+        await until(pilot, lambda: pane.scroll_y > 0, what="the listing scrolled")
+        where = pane.scroll_y
+        await pilot.press("1", "4")
+        await pilot.pause()
+        assert pane.scroll_y == where, "coming back to the listing keeps the reader's place"

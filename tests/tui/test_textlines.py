@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine import printable
 from tui.app import SkilldeckApp
-from tui.widgets.textlines import TextLines, breaks
+from tui.widgets.textlines import TextLines, breaks, row_count
 
 from .conftest import until
 
@@ -22,6 +23,13 @@ def test_lines_wrap_at_spaces_and_a_long_word_is_cut_where_the_row_is_full() -> 
     assert _rows("", 10) == [""] and _rows("  indented", 20) == ["  indented"]
     # Wide characters take two cells each.
     assert _rows("技能技能技能", 5) == ["技能", "技能", "技能"]
+
+
+def test_the_quick_count_of_rows_agrees_with_wrapping() -> None:
+    lines = ["- deploy: Ship the branch", "x" * 16, "x" * 17, "技能技能技能", "a\tb c", "esc \x1b[31m red", "", "é" * 16]
+    for line in lines:
+        for width in (1, 5, 16, 17, 40):
+            assert row_count(line, width) == len(breaks(printable(line), width)), (line, width)
 
 
 async def test_a_big_listing_is_drawn_only_where_it_is_on_screen(tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ async def test_w_on_a_diagnostic_traces_its_file(app: SkilldeckApp) -> None:
         await loaded(pilot)
         await pilot.press("3", "f")
         tree = app.query_one(DiagnosticsTree)
-        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_node.data is tree.current):
+        while not (tree.current and tree.current.code == "yaml-invalid" and tree.cursor_data is tree.current):
             await pilot.press("j")
         await pilot.press("w")
         await until(pilot, lambda: isinstance(app.screen, WhyScreen), what="the why screen")

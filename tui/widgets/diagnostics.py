@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Static, Tree
+from textual.widgets import Static
 
 from engine import Diagnostic, Severity, printable, read_regular
 
@@ -26,7 +25,7 @@ from ..deck import Deck
 from ..messages import JumpToSkill
 from ..view import SEVERITY_WORD, CatalogView, count
 from .details import SEVERITY_STYLE
-from .navigation import NavTree
+from .diagnostics_tree import DiagnosticsTree
 
 # The filter cycle: what each step shows.
 FILTERS: tuple[tuple[str, frozenset[Severity]], ...] = (
@@ -60,21 +59,6 @@ def excerpt(data: bytes, line: int | None) -> Text:
     return out
 
 
-class DiagnosticsTree(NavTree[Diagnostic | Path]):
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__("diagnostics", **kwargs)
-
-    @property
-    def current(self) -> Diagnostic | None:
-        node = self.cursor_node
-        if node is None:
-            return None
-        if isinstance(node.data, Diagnostic):
-            return node.data
-        first = node.children[0].data if node.children else None
-        return first if isinstance(first, Diagnostic) else None
-
-
 class DiagnosticsPane(Vertical):
     BINDINGS = [Binding("f", "cycle_filter", "Filter", id="diagnostics.filter")]
     DEFAULT_CSS = """
@@ -92,6 +76,7 @@ class DiagnosticsPane(Vertical):
         self._view: CatalogView | None = None
         self._paths = deck.paths
         self._filter = 0
+        self._loaded_paths: frozenset[Path] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="diagnostics-header")
@@ -104,7 +89,15 @@ class DiagnosticsPane(Vertical):
 
     def show_view(self, view: CatalogView) -> None:
         self._view = view
+        self._loaded_paths = None
         self._rebuild()
+
+    def _loaded(self) -> frozenset[Path]:
+        """The paths of the view's skills, made the first time a diagnostic is shown."""
+        if self._loaded_paths is None:
+            skills = self._view.catalog.skills.values() if self._view is not None else ()
+            self._loaded_paths = frozenset(skill.path for skill in skills)
+        return self._loaded_paths
 
     def action_cycle_filter(self) -> None:
         self._filter = (self._filter + 1) % len(FILTERS)
@@ -133,10 +126,6 @@ class DiagnosticsPane(Vertical):
         for diag in view.catalog.diagnostics:
             if diag.severity in shown:
                 grouped[diag.path].append(diag)
-        tree = self.diagnostics
-        tree.clear()
-        # Tree.clear keeps the old cursor node: reset it, so the line set below announces its node.
-        tree.cursor_line = -1
         # Files with errors first, then by the path as shown (not the absolute path, so the
         # order does not depend on where a checkout lives).
         rank = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
@@ -144,29 +133,26 @@ class DiagnosticsPane(Vertical):
         def order(path: Path) -> tuple[int, str]:
             return min(rank[d.severity] for d in grouped[path]), self._paths(path)
 
-        for path in sorted(grouped, key=order):
-            diags = grouped[path]
-            node = tree.root.add(Text(printable(self._paths(path)), "bold"), path, expand=True)
-            for diag in diags:
-                where = f"{diag.line}:{diag.column or 1}  " if diag.line else ""
-                node.add_leaf(
-                    Text.assemble(
-                        (f"{SEVERITY_WORD[diag.severity][0].upper()} ", SEVERITY_STYLE[diag.severity]),
-                        (diag.code, "dim"),
-                        "  ",
-                        where,
-                        printable(self._paths.in_text(diag.message)),
-                        (f"  → {printable(self._paths.in_text(diag.hint))}" if diag.hint else "", "green"),
-                    ),
-                    diag,
-                )
-        if not grouped:
-            tree.root.add_leaf(Text(f"No {label} — nothing to fix here.", "dim green"))
-        # The cursor is drawn from the start, on the first diagnostic (the list may have changed).
-        tree.cursor_line = 1 if grouped else 0
+        files = [(path, grouped[path]) for path in sorted(grouped, key=order)]
+        tree = self.diagnostics
+        tree.show_files(files, self._label, Text(f"No {label} — nothing to fix here.", "dim green"))
         self._describe(tree.current)
 
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
+    def _label(self, path: Path, diag: Diagnostic | None) -> Text:
+        """A row's text: a file's path, or a diagnostic (drawn only while its row is on screen)."""
+        if diag is None:
+            return Text(printable(self._paths(path)), "bold")
+        where = f"{diag.line}:{diag.column or 1}  " if diag.line else ""
+        return Text.assemble(
+            (f"{SEVERITY_WORD[diag.severity][0].upper()} ", SEVERITY_STYLE[diag.severity]),
+            (diag.code, "dim"),
+            "  ",
+            where,
+            printable(self._paths.in_text(diag.message)),
+            (f"  → {printable(self._paths.in_text(diag.hint))}" if diag.hint else "", "green"),
+        )
+
+    def on_diagnostics_tree_highlighted(self, event: DiagnosticsTree.Highlighted) -> None:
         event.stop()
         self._describe(self.diagnostics.current)
 
@@ -184,7 +170,7 @@ class DiagnosticsPane(Vertical):
         ]
         if diag.hint:
             parts.append(Text(f"→ {printable(self._paths.in_text(diag.hint))}", "green"))
-        target = _skill_path(diag, self._view)
+        target = _skill_path(diag, self._view, self._loaded())
         if target is not None:
             parts.append(Text("enter: go to its skill · e: edit · w: why", "dim"))
         elif lines is None:
@@ -196,12 +182,12 @@ class DiagnosticsPane(Vertical):
             parts.append(lines)
         detail.update(Group(*parts))
 
-    def on_tree_node_selected(self, event: Tree.NodeSelected[Any]) -> None:
+    def on_diagnostics_tree_selected(self, event: DiagnosticsTree.Selected) -> None:
         event.stop()
         diag = self.diagnostics.current
         if diag is None or self._view is None:
             return
-        target = _skill_path(diag, self._view)
+        target = _skill_path(diag, self._view, self._loaded())
         if target is None:
             # No skill to go to: the file's lines around the diagnostic, read in a thread.
             work = partial(self._read_lines, diag)
@@ -222,11 +208,10 @@ class DiagnosticsPane(Vertical):
             self._describe(diag, lines)
 
 
-def _skill_path(diag: Diagnostic, view: CatalogView) -> Path | None:
-    """The skill file a diagnostic belongs to, when that file loaded as a skill."""
-    catalog = view.catalog
-    for skill in catalog.skills.values():
-        if skill.path == diag.path:
-            return skill.path
-    entry = catalog.shadowed_entry(diag.path)
+def _skill_path(diag: Diagnostic, view: CatalogView, loaded: frozenset[Path]) -> Path | None:
+    """The skill file a diagnostic belongs to, when that file loaded as a skill (`loaded`: the
+    paths of the catalog's skills, so that a key on the pane does not walk 15,000 of them)."""
+    if diag.path in loaded:
+        return diag.path
+    entry = view.catalog.shadowed_entry(diag.path)
     return entry.skill.path if entry else None

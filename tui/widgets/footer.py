@@ -1,12 +1,25 @@
-"""The app's footer, whose `? Keys` never falls off its end."""
+"""The app's footer, whose `? Keys` never falls off its end, and which costs nothing when a key
+changes focus or tab.
+
+Textual's footer mounts a fresh widget per key on every change of focus or tab, and again for each
+such change in the same frame (four on a pane key): some 300 ms a pane switch on 2 cores. Here each
+distinct line of keys is built once, kept, and shown again when the same keys apply (a handful of
+lines: one per pane and state); a change that leaves the keys as they are does nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 from textual import events
 from textual.app import ComposeResult
+from textual.compose import compose
 from textual.containers import HorizontalGroup
 from textual.widget import Widget
 from textual.widgets import Footer
+
+# Lines of keys kept for showing again; the least recently shown goes first.
+KEPT_LINES = 16
 
 
 class KeysFooter(Footer):
@@ -15,7 +28,24 @@ class KeysFooter(Footer):
     line. Here it sits at the right end with the palette's key, and a key that would not fit whole
     before them is left out rather than cut (`q` without its `Quit`)."""
 
+    DEFAULT_CSS = """
+    KeysFooter > .keys-line {
+        width: 1fr;
+        height: 1;
+    }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # Every line built, by what it shows (keys, width, compactness), the one shown last.
+        self._lines: dict[Hashable, Widget] = {}
+        self._shown: Hashable | None = None
+
     def compose(self) -> ComposeResult:
+        # Nothing of its own: the keys are in lines (`recompose`).
+        return iter(())
+
+    def _keys(self) -> ComposeResult:
         keys: list[Widget] = []
         end: list[Widget] = []
         for widget in super().compose():
@@ -33,6 +63,34 @@ class KeysFooter(Footer):
         if end:
             yield HorizontalGroup(*end, id="footer-end")
 
+    def _signature(self) -> Hashable:
+        """What a line of keys depends on: the keys that show, as Footer draws them, and the room."""
+        keys = tuple(
+            (binding.key, binding.action, binding.description, binding.key_display, binding.group, enabled, tooltip)
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
+            if binding.show or binding.key == self.app.COMMAND_PALETTE_BINDING
+        )
+        return keys, self.size.width, self.compact, self.show_command_palette
+
+    async def recompose(self) -> None:
+        """Show the line of the keys that apply now: the one shown already, a kept one, or a new one."""
+        if not self.is_attached:
+            return
+        wanted = self._signature()
+        if wanted == self._shown:
+            return
+        line = self._lines.pop(wanted, None)
+        if line is None:
+            line = HorizontalGroup(*compose(self, self._keys()), classes="keys-line")
+            await self.mount(line)
+        self._lines[wanted] = line  # last: the most recently shown
+        self._shown = wanted
+        for other in self._lines.values():
+            other.display = other is line
+        while len(self._lines) > KEPT_LINES:
+            oldest = next(iter(self._lines))
+            await self._lines.pop(oldest).remove()
+
     def _width(self, key: Widget) -> int:
         """The cells a key takes on the line, as Footer's styles lay it out (compact or not)."""
         shown, description = getattr(key, "key_display", ""), getattr(key, "description", "")
@@ -41,8 +99,5 @@ class KeysFooter(Footer):
 
     def on_resize(self, event: events.Resize) -> None:
         # Below 100 columns the keys lose their padding: the tree's keys and `? Keys` fit 80.
-        compact = event.size.width < 100
-        if compact != self.compact:
-            self.compact = compact
-        else:
-            self.call_after_refresh(self.recompose)
+        self.compact = event.size.width < 100
+        self.call_after_refresh(self.recompose)

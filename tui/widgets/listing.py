@@ -11,6 +11,7 @@ from collections import Counter
 from rich.console import Group
 from rich.rule import Rule
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -37,6 +38,7 @@ from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
 from ..evals.ask import AskScreen
 from ..view import count
+from .pane_keys import PaneKeys, focus_keys_on_click
 from .textlines import TextLines
 
 # Names shown inline for the trimmed descriptions; the listing below holds them all.
@@ -112,7 +114,11 @@ def what_if_text(change: WhatIfChange, result: WhatIf) -> Text:
     return text
 
 
-class ListingPane(VerticalScroll):
+class ListingKeys(PaneKeys):
+    """What `4` focuses: the listing pane's keys (tui/widgets/pane_keys.py)."""
+
+
+class ListingPane(VerticalScroll, can_focus=False):
     BINDINGS = [
         Binding("C", "compare", "Compare with Claude Code", id="listing.compare"),
         Binding("D", "what_if('disable')", "What if: disable a skill", id="listing.whatif.disable"),
@@ -158,6 +164,7 @@ class ListingPane(VerticalScroll):
         self.what_if_result: tuple[WhatIfChange, WhatIf] | None = None
 
     def compose(self) -> ComposeResult:
+        yield ListingKeys(id="listing-keys")
         yield Static(id="listing-summary")
         with Horizontal(id="listing-budget"):
             yield ProgressBar(id="listing-bar", show_eta=False, show_percentage=False)
@@ -167,6 +174,9 @@ class ListingPane(VerticalScroll):
         yield Static(id="listing-trimmed")
         yield Static(id="listing-own")
         yield TextLines(id="listing-text")
+
+    def on_click(self, event: events.Click) -> None:
+        focus_keys_on_click(self, event)
 
     def on_mount(self) -> None:
         self.query_one("#listing-compare", Static).display = False

@@ -1,0 +1,27 @@
+"""What a pane's number key focuses when the pane is a scrolling container full of widgets.
+
+Textual restyles a widget and everything in it each time its focus changes. A pane that takes the
+focus itself is restyled whole on its key and again on the key that leaves it: the details pane
+with a long body's Markdown blocks (some 130 widgets, 100 to 300 ms at 15,000 skills), the listing
+pane with its budget bar and sections. A `PaneKeys` of no size at the top of the pane takes the
+focus instead: the pane's own keys (its bindings: scrolling, compare, what-if) are next up the focus
+chain, so they still apply, and only this one widget is restyled."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widget import Widget
+
+
+class PaneKeys(Widget, can_focus=True):
+    DEFAULT_CSS = "PaneKeys { height: 0; }"
+
+    def focus(self, scroll_visible: bool = True) -> PaneKeys:
+        # At the top of the pane: scrolling to it would lose the reader's place.
+        super().focus(scroll_visible=False)
+        return self
+
+
+def focus_keys_on_click(pane: Widget, event: events.Click) -> None:
+    """A click in the pane gives it the keys, as a click on a focusable pane did."""
+    pane.query_one(PaneKeys).focus()
