@@ -11,7 +11,8 @@ from .deck import Deck
 from .evals.pane import EvalRequests, EvalsPane
 from .rules.pane import RulesPane, RulesTree
 from .widgets.details import DetailsKeys, SkillDetails
-from .widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
+from .widgets.diagnostics import DiagnosticsPane
+from .widgets.diagnostics_tree import DiagnosticsTree
 from .widgets.listing import ListingKeys, ListingPane
 
 # Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).

@@ -10,7 +10,7 @@ from textual.widget import Widget
 from engine import Skill
 
 from .rules.pane import RulesTree
-from .widgets.diagnostics import DiagnosticsTree
+from .widgets.diagnostics_tree import DiagnosticsTree
 
 
 def meant_file(focused: Widget | None, skill: Skill | None, settings: bool = True) -> tuple[Path, int] | None:
