@@ -72,7 +72,7 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
         assert pane.comparing
         cancelled = pane.attempt
         await pilot.press("C")
-        assert not pane.comparing and pane.compare_text.startswith("Cancelled: the result will be dropped")
+        assert not pane.comparing and pane.compare_text.startswith("Cancelled: Claude Code was stopped")
         assert "stale: the catalog changed since" in pane.compare_text
         # And a run going when the app (with the pane) goes away is cancelled with it.
         await pilot.press("C")

@@ -250,7 +250,7 @@ class ListingPane(VerticalScroll, can_focus=False):
             self._worker.cancel()
         self._stop()
         self._said = Text(
-            "Cancelled: the result will be dropped (the Claude Code run already started stops by itself, within 60 s).",
+            "Cancelled: Claude Code was stopped and its scratch folder removed; C compares again.",
             "yellow",
         )
         self._draw()
