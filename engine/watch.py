@@ -20,7 +20,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,15 +42,14 @@ from watchdog.events import (
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
-from .catalog import Catalog, Partial, Progress, Trace, build
-from .diagnostics import Sink
+from .catalog import Catalog, Partial, Progress
 from .diff import CatalogDiff, diff
-from .loadcache import LoadCache, under
+from .loadcache import under
 from .locations import Locations
 from .model import Diagnostic, Severity
-from .rebuild import rebuild
-from .sources.tiers import collect
+from .rebuild import IncrementalLoader
 from .watchdeep import SHALLOW_DEPTH, Shallow, on_overflow, quiet_watchdog_threads, shallow_folders
+from .watchplan import covered_targets, nearest_existing, plugin_roots
 from .watchsince import written_since
 
 log = logging.getLogger(__name__)
@@ -78,60 +77,6 @@ _EVENT_FILTER: list[type[FileSystemEvent]] = [
 ]  # fmt: skip
 # What one watched folder is watched by: the observer, and its watch (or a tree's shallow watches).
 _Watch = tuple[BaseObserver, ObservedWatch | Shallow]
-
-
-class IncrementalLoader:
-    """Loads like `Workspace.load`, keeping what it read so that a reload after a change
-    re-reads only what the change touched."""
-
-    def __init__(self, locations: Locations) -> None:
-        self.locations = locations
-        self.cache = LoadCache()
-        self.trace = Trace()
-
-    def load(self, progress: Progress | None = None, partial: Partial | None = None) -> Catalog:
-        started = time.perf_counter()
-        sink = Sink()
-        tiers = collect(self.locations, sink, self.cache)
-        # One SKILL.md saved in a catalog of 15,000: the last catalog with that skill replaced,
-        # instead of a build that walks all 15,000 again (engine/rebuild.py).
-        catalog = rebuild(tiers, sink, self.cache.files, self.trace, started) if progress is None else None
-        return catalog or build(tiers, sink, progress, started, self.cache.files, self.trace, partial)
-
-    def invalidate(self, paths: Iterable[str]) -> None:
-        for path in paths:
-            self.cache.invalidate(path)
-
-
-def _plugin_roots(catalog: Catalog | None) -> tuple[Path, ...] | None:
-    if catalog is None:
-        return None
-    return tuple(s.root for s in catalog.sources if s.kind.value == "plugin")
-
-
-def _nearest_existing(path: Path) -> Path | None:
-    for folder in (path, *path.parents):
-        if os.path.isdir(folder):  # pathlib's is_dir raises on EACCES (Python 3.11)
-            return folder
-    return None
-
-
-def _covered(recursive: set[str]) -> set[str]:
-    """The recursive targets already inside another one's watch: a --plugin-dir marketplace and
-    its 150 plugins are one watch, not 151 (watchdog runs a thread per watch). A target reached
-    through a symlink below the outer folder is not covered (a recursive watch does not follow
-    links), nor one whose outer folder does not exist."""
-    out: set[str] = set()
-    ordered = sorted(recursive)
-    real: dict[str, str] = {}
-    for index, target in enumerate(ordered):
-        for outer in reversed(ordered[:index]):
-            if under(target, outer) and target != outer and os.path.isdir(outer):
-                real_outer = real.get(outer) or real.setdefault(outer, os.path.realpath(outer))
-                if os.path.realpath(target) == os.path.join(real_outer, os.path.relpath(target, outer)):
-                    out.add(target)
-                break
-    return out
 
 
 class _Handler(FileSystemEventHandler):
@@ -216,7 +161,7 @@ class WatchHandle:
         if self._covered[0] != recursive:
             # Resolved again only when the targets change (one realpath per plugin otherwise,
             # 0.1 s per reload at 150 plugins).
-            self._covered = (frozenset(recursive), _covered(recursive))
+            self._covered = (frozenset(recursive), covered_targets(recursive))
         covered = self._covered[1]
         for target in tracked:
             path = Path(target)
@@ -225,7 +170,7 @@ class WatchHandle:
             if target in recursive and os.path.isdir(path):
                 wanted.add((target, True))
                 continue
-            parent = _nearest_existing(path if target in recursive else path.parent)
+            parent = nearest_existing(path if target in recursive else path.parent)
             if parent is not None:
                 wanted.add((str(parent), False))
         for key in [k for k in self._watches if k not in wanted]:
@@ -236,7 +181,7 @@ class WatchHandle:
                 # The folder went away between the check and the watch: watch its parent, so
                 # that its return is seen, and forget what was read from it.
                 self.loader.invalidate([key[0]])
-                parent = _nearest_existing(Path(key[0]))
+                parent = nearest_existing(Path(key[0]))
                 if parent is not None and (str(parent), False) not in self._watches:
                     self._schedule((str(parent), False))
 
@@ -320,7 +265,7 @@ class WatchHandle:
         catalog = self.loader.load(progress)
         # Plugin roots are only known after a load; when they changed, watch the new ones and
         # read again (the common reload, with the same plugins, plans once).
-        if _plugin_roots(catalog) == _plugin_roots(self.catalog):
+        if plugin_roots(catalog) == plugin_roots(self.catalog):
             return self._with_watch_diagnostics(catalog)
         before = set(self._watches)
         self.catalog, previous = catalog, self.catalog

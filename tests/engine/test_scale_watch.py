@@ -123,8 +123,8 @@ def test_lost_events_read_everything_again(market) -> None:  # type: ignore[no-u
 
 
 def test_a_saved_file_patches_the_catalog_exactly_as_a_full_build_would(tree: Tree, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import engine.watch as watch_module
-    from engine.watch import IncrementalLoader
+    import engine.rebuild as watch_module
+    from engine.rebuild import IncrementalLoader
 
     tree.skill("alpha", skill_text(description="user alpha"), tier="user")
     tree.skill("alpha", skill_text(description="project alpha"))

@@ -23,22 +23,16 @@ from textual.strip import Strip
 
 from engine import Diagnostic
 
-from .navigation import SteadyScrollbar
+from .navigation import LineCursor
 
 # A row: (file index, diagnostic index in that file); -1 is the file's own row.
 Row = tuple[int, int]
 
 
-class DiagnosticsTree(SteadyScrollbar, can_focus=True):
+class DiagnosticsTree(LineCursor, can_focus=True):
     """Files (open by default) and their diagnostics. The cursor starts on the first diagnostic."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1)", "Up", show=False, id="nav.up"),
-        Binding("down,j", "cursor(1)", "Down", show=False, id="nav.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False, id="nav.first"),
-        Binding("end,G", "last", "Last", show=False, id="nav.last"),
         Binding("enter", "select", "Select", show=False),
         Binding("space", "toggle_file", "Open or close the file", show=False),
         Binding("left", "close_file", "Close the file", show=False),
@@ -163,17 +157,9 @@ class DiagnosticsTree(SteadyScrollbar, can_focus=True):
         if 0 <= y < self.scrollable_content_region.height:
             self.refresh(Region(0, y, self.size.width, 1))
 
-    def action_cursor(self, step: int) -> None:
-        self.move_to(self._cursor + step)
-
-    def action_page(self, step: int) -> None:
-        self.move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
-
-    def action_first(self) -> None:
-        self.move_to(0)
-
-    def action_last(self) -> None:
-        self.move_to(len(self._rows) - 1)
+    @property
+    def line_count(self) -> int:
+        return len(self._rows)
 
     def action_select(self) -> None:
         if self._rows:

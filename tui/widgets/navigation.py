@@ -52,6 +52,41 @@ class SteadyScrollbar(ScrollView):
             return super()._size_updated(size, virtual_size, container_size, layout)
 
 
+class LineCursor(SteadyScrollbar):
+    """A view drawn a line at a time with a cursor line (the tiers and diagnostics trees): the keys
+    that move the cursor. A subclass keeps the cursor's line in `_cursor` and says how many lines
+    it has (`line_count`) and how the cursor moves (`move_to`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="nav.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="nav.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False, id="nav.first"),
+        Binding("end,G", "last", "Last", show=False, id="nav.last"),
+    ]
+    _cursor = 0
+
+    @property
+    def line_count(self) -> int:
+        raise NotImplementedError
+
+    def move_to(self, line: int, scroll: bool = True) -> None:
+        raise NotImplementedError
+
+    def action_cursor(self, step: int) -> None:
+        self.move_to(self._cursor + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(self.line_count - 1)
+
+
 class NavTree(Tree[DataT], SteadyScrollbar, Generic[DataT]):
     """A tree without a visible root, narrow guides, and j/k/g/G. (Tree first: Textual takes a
     widget's CSS and component classes from its first base.)"""

@@ -25,7 +25,7 @@ from textual.strip import Strip
 from engine import Severity, Shadowed, Skill, Source, printable
 
 from ..view import CatalogView, PathDisplay, TierView
-from .navigation import SteadyScrollbar
+from .navigation import LineCursor
 from .tier_labels import deferred_label, fit_tier, shadow_label, skill_label, tier_label, tier_path
 
 
@@ -88,17 +88,11 @@ class TierRows:
         return 1 + (len(self.rows) if self.is_open else 0)
 
 
-class TiersTree(SteadyScrollbar, can_focus=True):
+class TiersTree(LineCursor, can_focus=True):
     """Every tier and its skills. Rebuilt from each catalog snapshot; the cursor stays on its
     skill, and the tiers the user closed stay closed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1)", "Up", show=False, id="nav.up"),
-        Binding("down,j", "cursor(1)", "Down", show=False, id="nav.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False, id="nav.first"),
-        Binding("end,G", "last", "Last", show=False, id="nav.last"),
         Binding("enter", "choose", "Run", show=False),
         Binding("space", "toggle_tier", "Open or close the tier", show=False),
         Binding("left", "close_tier", "Close the tier", show=False),
@@ -310,17 +304,9 @@ class TiersTree(SteadyScrollbar, can_focus=True):
         self.move_to(line)
         return True
 
-    def action_cursor(self, step: int) -> None:
-        self.move_to(self._cursor + step)
-
-    def action_page(self, step: int) -> None:
-        self.move_to(self._cursor + step * max(1, self.scrollable_content_region.height - 1))
-
-    def action_first(self) -> None:
-        self.move_to(0)
-
-    def action_last(self) -> None:
-        self.move_to(self._lines - 1)
+    @property
+    def line_count(self) -> int:
+        return self._lines
 
     # Opening and closing tiers ----------------------------------------------------------------
     def _set_open(self, t: int, is_open: bool) -> None:
