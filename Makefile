@@ -36,6 +36,7 @@ claude-oracle:
 
 test: $(STAMP) tmux claude-oracle
 	$(BIN)/ruff check engine tui tests
+	$(BIN)/ruff format --check engine tui tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
@@ -51,6 +52,7 @@ fuzz: $(STAMP)
 # mypy checks what [tool.mypy] in pyproject.toml lists (engine/ and tui/, strictly).
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui tests
+	$(BIN)/ruff format --check engine tui tests
 	$(BIN)/ruff format --check engine tui tests
 	$(BIN)/mypy
 
