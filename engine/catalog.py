@@ -246,7 +246,7 @@ def build(
         if progress is not None and done % 200 == 0:
             progress(done, total)
         if partial is not None and done % 100 == 0 and time.perf_counter() >= next_partial:
-            partial(_snapshot(skills, shadowed, sink, sources, deferred, (done - 1, total), len(tiers), started))
+            partial(_snapshot(dict(skills), shadowed, sink, sources, deferred, done - 1, (done - 1, total), len(tiers), started))
             next_partial = time.perf_counter() + PARTIAL_EVERY_S
         start = len(sink.items)
         skill = _load(entry, tier, sink, memo)
@@ -311,15 +311,7 @@ def build(
     deferred = [_deferred_name(skill, skills, sink) for skill in deferred]
     if progress is not None:
         progress(total, total)
-    stats = LoadStats(files_read=done, tiers=len(tiers), elapsed_ms=(time.perf_counter() - started) * 1000)
-    catalog = Catalog(
-        skills=MappingProxyType(skills),
-        shadowed=tuple(shadowed),
-        diagnostics=tuple(sink.items),
-        sources=sources,
-        stats=stats,
-        deferred=tuple(deferred),
-    )
+    catalog = _snapshot(skills, shadowed, sink, sources, deferred, done, None, len(tiers), started)
     if trace is not None:
         trace.catalog = catalog if noting else None
     return catalog
@@ -331,15 +323,16 @@ def _snapshot(
     sink: Sink,
     sources: tuple[Source, ...],
     deferred: list[Skill],
-    reading: tuple[int, int],
+    files_read: int,
+    reading: tuple[int, int] | None,
     tiers: int,
     started: float,
 ) -> Catalog:
-    """The catalog of the files read so far (copies: the build goes on in this thread while
-    another shows the snapshot)."""
-    stats = LoadStats(files_read=reading[0], tiers=tiers, elapsed_ms=(time.perf_counter() - started) * 1000)
+    """The catalog of the files read so far: the whole one, or (`reading` set) a snapshot while
+    the build goes on, its `skills` a copy the build no longer changes."""
+    stats = LoadStats(files_read=files_read, tiers=tiers, elapsed_ms=(time.perf_counter() - started) * 1000)
     return Catalog(
-        skills=MappingProxyType(dict(skills)),
+        skills=MappingProxyType(skills),
         shadowed=tuple(shadowed),
         diagnostics=tuple(sink.items),
         sources=sources,

@@ -15,7 +15,7 @@ from engine import Catalog, CatalogDiff, WatchHandle
 
 from .deck import Deck
 from .messages import CatalogArriving, CatalogLoaded, LoadProgress
-from .view import build_view
+from .view import CatalogView, build_view
 
 # The least time between two progress messages: each one repaints the screen, and the UI loop's
 # time is taken from the thread that reads.
@@ -58,8 +58,16 @@ class CatalogFeed:
         started = time.perf_counter()
         workspace = self.deck.workspace
         last = 0.0
-        # The whole catalog once handed over (by the watcher, before it adds its watches).
+        # The whole catalog once shown (the watcher hands it over before it adds its watches).
         shown: Catalog | None = None
+
+        def view(catalog: Catalog) -> CatalogView:
+            return build_view(catalog, workspace.listing(catalog, self.budget))
+
+        def whole(catalog: Catalog) -> None:
+            nonlocal shown
+            shown = catalog
+            self.node.post_message(CatalogLoaded(view(catalog), (time.perf_counter() - started) * 1000, reload))
 
         def progress(done: int, total: int) -> None:
             nonlocal last
@@ -71,13 +79,10 @@ class CatalogFeed:
             # The first skills of a large catalog while the rest is read, then (from the watcher)
             # the whole one before its watches are added. A reload keeps the last catalog on
             # screen until the new one is whole.
-            nonlocal shown
-            view = build_view(catalog, workspace.listing(catalog, self.budget))
             if catalog.reading is None:
-                shown = catalog
-                self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+                whole(catalog)
             elif not reload:
-                self.node.post_message(CatalogArriving(view))
+                self.node.post_message(CatalogArriving(view(catalog)))
 
         if self.watch_disk and self._watch is None:
             self._watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
@@ -87,8 +92,7 @@ class CatalogFeed:
             catalog = workspace.load(progress=progress, partial=partial)
         if shown is None:
             # Changes found after the whole catalog was shown came to _on_disk_change as a diff.
-            view = build_view(catalog, workspace.listing(catalog, self.budget))
-            self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, reload))
+            whole(catalog)
 
     def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
         """Called in the watcher's thread: build the view there, hand it to the UI."""

@@ -17,7 +17,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
@@ -133,29 +133,10 @@ class DiagnosticsTree(LineCursor, can_focus=True):
         diags = self._files[f][1]
         return diags[max(d, 0)] if diags else None
 
-    @property
-    def cursor_line(self) -> int:
-        return self._cursor
-
-    @cursor_line.setter
-    def cursor_line(self, line: int) -> None:
-        self.move_to(line)
-
     # Moving ---------------------------------------------------------------------------------
-    def move_to(self, line: int, scroll: bool = True) -> None:
-        line = max(0, min(line, len(self._rows) - 1))
-        old, self._cursor = self._cursor, line
-        if old != line:
-            self._refresh_line(old)
-            self._refresh_line(line)
+    def _moved(self, old: int) -> None:
+        if old != self._cursor:
             self.post_message(self.Highlighted())
-        if scroll:
-            self.scroll_to_region(Region(0, line, 1, 1), animate=False, force=True, immediate=True)
-
-    def _refresh_line(self, line: int) -> None:
-        y = line - int(self.scroll_offset.y)
-        if 0 <= y < self.scrollable_content_region.height:
-            self.refresh(Region(0, y, self.size.width, 1))
 
     @property
     def line_count(self) -> int:

@@ -9,7 +9,7 @@ from typing import ClassVar, Generic, TypeVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -71,8 +71,31 @@ class LineCursor(SteadyScrollbar):
     def line_count(self) -> int:
         raise NotImplementedError
 
+    @property
+    def cursor_line(self) -> int:
+        return self._cursor
+
+    @cursor_line.setter
+    def cursor_line(self, line: int) -> None:
+        self.move_to(line)
+
     def move_to(self, line: int, scroll: bool = True) -> None:
-        raise NotImplementedError
+        line = max(0, min(line, self.line_count - 1))
+        old, self._cursor = self._cursor, line
+        if old != line:
+            self._refresh_line(old)
+            self._refresh_line(line)
+        if scroll:
+            self.scroll_to_region(Region(0, line, 1, 1), animate=False, force=True, immediate=True)
+        self._moved(old)
+
+    def _moved(self, old: int) -> None:
+        """After each move (also to the same line): what the subclass tells its pane."""
+
+    def _refresh_line(self, line: int) -> None:
+        y = line - int(self.scroll_offset.y)
+        if 0 <= y < self.scrollable_content_region.height:
+            self.refresh(Region(0, y, self.size.width, 1))
 
     def action_cursor(self, step: int) -> None:
         self.move_to(self._cursor + step)

@@ -18,7 +18,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
@@ -257,33 +257,13 @@ class TiersTree(LineCursor, can_focus=True):
     def current(self) -> NodeData | None:
         return self.data_at(self._cursor)
 
-    @property
-    def cursor_line(self) -> int:
-        return self._cursor
-
-    @cursor_line.setter
-    def cursor_line(self, line: int) -> None:
-        self.move_to(line)
-
     def shown_skills(self) -> list[Skill]:
         """Every skill with a row (open or closed tier), in order: what the filter left."""
         return [e.skill for t in self._tiers for e in (t.rows.data(t.tier.source, i)[0] for i in range(len(t.rows))) if e.skill]
 
     # Moving ---------------------------------------------------------------------------------
-    def move_to(self, line: int, scroll: bool = True) -> None:
-        line = max(0, min(line, self._lines - 1))
-        old, self._cursor = self._cursor, line
-        if old != line:
-            self._refresh_line(old)
-            self._refresh_line(line)
-        if scroll:
-            self.scroll_to_region(Region(0, line, 1, 1), animate=False, force=True, immediate=True)
+    def _moved(self, old: int) -> None:
         self._announce()
-
-    def _refresh_line(self, line: int) -> None:
-        y = line - int(self.scroll_offset.y)
-        if 0 <= y < self.scrollable_content_region.height:
-            self.refresh(Region(0, y, self.size.width, 1))
 
     def _announce(self, force: bool = False) -> None:
         data = self.current
