@@ -119,7 +119,7 @@ class SkilldeckApp(App[None]):
             with Vertical(id="left"):
                 yield ProgressBar(id="load-progress", show_eta=False)
                 yield SearchBox(id="search")
-                yield TiersTree(id="tiers")
+                yield TiersTree(follow=self._highlighted, id="tiers")
             yield from compose_tabs(self.deck, self.backend_name, self.model_name)
         yield KeysFooter()
 
@@ -262,9 +262,7 @@ class SkilldeckApp(App[None]):
         return self.view.catalog.skills.values() if self.view else ()
 
     # Selection and details ------------------------------------------------------------------
-    @on(TiersTree.Highlighted)
-    def _highlighted(self, event: TiersTree.Highlighted) -> None:
-        data = event.data
+    def _highlighted(self, data: NodeData | None) -> None:
         self.selected = data.skill.path if isinstance(data, NodeData) and data.skill else None
         if self.selected is None and isinstance(data, NodeData) and self.view is not None:
             tier = next((t for t in self.view.tiers if t.source == data.source), None)

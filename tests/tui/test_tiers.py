@@ -3,6 +3,9 @@ expand all, the filter, plugin rows, and what 80x24 shows (tab labels, `? Keys`,
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from rich.text import Text
@@ -272,3 +275,31 @@ async def test_claude_codes_own_skills_from_a_comparison_show_as_a_tier_counted_
         tree.move_to(header + 1)
         await pilot.pause()
         assert tree.current is not None and tree.current.skill is None, "no skill of skilldeck's behind the row"
+
+
+async def test_the_details_follow_the_cursor_within_the_key_so_one_frame_shows_both(tmp_path: Path) -> None:
+    # A message from the tree reached the app only after the screen had drawn the cursor's frame:
+    # every step drew two frames, the second held back by Textual's frame timer.
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        tree, title = app.tiers, app.query_one("#details-title")
+        for _ in range(4):
+            tree.action_cursor(1)  # no await between the move and the check: nothing else ran
+            data = tree.current
+            assert data is not None
+            expected = ("/" + data.skill.name) if data.skill else data.source.label
+            assert text_of(title).startswith(expected), (text_of(title), expected)
+
+
+def test_frames_are_not_held_back_by_a_60_per_second_timer() -> None:
+    # Set by the tui package before Textual is imported; a user's own TEXTUAL_FPS wins.
+    code = "import tui.app, textual.constants as c; print(c.MAX_FPS)"
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    assert (
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip() == "240"
+    )
+    env["TEXTUAL_FPS"] = "30"
+    assert (
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip() == "30"
+    )

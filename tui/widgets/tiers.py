@@ -119,17 +119,6 @@ class TiersTree(LineCursor, can_focus=True):
     }
     """
 
-    class Highlighted(Message):
-        """The cursor is on another row (or the rows changed under it): `data` is None when empty."""
-
-        def __init__(self, tree: TiersTree, data: NodeData | None) -> None:
-            super().__init__()
-            self.tree, self.data = tree, data
-
-        @property
-        def control(self) -> TiersTree:
-            return self.tree
-
     class Chosen(Message):
         """enter on a skill's row: run it."""
 
@@ -141,8 +130,13 @@ class TiersTree(LineCursor, can_focus=True):
         def control(self) -> TiersTree:
             return self.tree
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, follow: Callable[[NodeData | None], None] | None = None, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        # Told, at once, what the cursor is on (None when empty), when it moves or the rows change
+        # under it. A call, not a message: a message reached the app only after the screen had
+        # drawn the cursor's frame, so each step drew two frames, the second one held back by
+        # Textual's frame timer (17-33 ms at 60 frames a second).
+        self.follow = follow
         self._tiers: list[TierRows] = []
         # The first line of each tier, for bisection; rebuilt when a tier opens or closes.
         self._starts: list[int] = []
@@ -269,7 +263,8 @@ class TiersTree(LineCursor, can_focus=True):
         data = self.current
         if force or data != self._announced:
             self._announced = data
-            self.post_message(self.Highlighted(self, data))
+            if self.follow is not None:
+                self.follow(data)
 
     def select_path(self, path: Path) -> bool:
         """Put the cursor on a skill's row, opening its tier; False when no row shows it."""
