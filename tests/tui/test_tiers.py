@@ -303,3 +303,16 @@ def test_frames_are_not_held_back_by_a_60_per_second_timer() -> None:
     assert (
         subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip() == "30"
     )
+
+
+async def test_a_skills_name_is_not_drawn_in_the_guides_colour(tmp_path: Path) -> None:
+    # `Text(guide, guides) + label` made the guides' dim colour the whole line's base style.
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        tree = app.tiers
+        line = next(n for n in range(tree.line_count) if (d := tree.data_at(n)) is not None and d.skill is not None)
+        text = tree.row_text(line)
+        assert not text.style, text.style
+        guide = [span for span in text.spans if span.start == 0]
+        assert guide and guide[0].end == 2, text.spans

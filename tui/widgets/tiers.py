@@ -10,11 +10,12 @@ Names, plugin labels and folders come from files: each goes through `printable` 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -37,6 +38,9 @@ class NodeData:
 
 
 # The tree's filter cycle (`t`): what each shows, for the tree's title.
+# Lines kept drawn (a few screens of them): scrolling back, or a change of focus, draws none again.
+KEPT_STRIPS = 500
+
 FILTERS = {"all": "", "errors": "skills with errors", "problems": "skills with errors or warnings"}
 
 
@@ -115,7 +119,6 @@ class TiersTree(LineCursor, can_focus=True):
             background: $block-cursor-background;
             text-style: $block-cursor-text-style;
         }
-        &:focus > .tiers--guides { color: $surface-lighten-3; }
     }
     """
 
@@ -148,6 +151,8 @@ class TiersTree(LineCursor, can_focus=True):
         # (tier index, row index) of each path a filter shows (unfiltered: TierView.rows).
         self._where: dict[Path, tuple[int, int]] = {}
         self._cursor = 0
+        # Each line as drawn, by what it looks like (render_line); emptied when the rows change.
+        self._strips: dict[Hashable, Strip] = {}
         self._announced: NodeData | None = None
         self.filter = "all"
         self._shown = "all"  # the filter the rows were made with
@@ -200,6 +205,7 @@ class TiersTree(LineCursor, can_focus=True):
             starts.append(line)
             line += entry.lines
         self._starts, self._lines = starts, line
+        self._strips.clear()
         self.virtual_size = Size(self.scrollable_content_region.width, line)
         self.refresh()
 
@@ -377,7 +383,7 @@ class TiersTree(LineCursor, can_focus=True):
         guides = self.get_component_rich_style("tiers--guides", partial=True)
         if kind == "own":
             name = entry.rows.own[index - len(entry.rows) + len(entry.rows.own)]
-            return Text(guide, guides) + Text.assemble((printable(name), "dim"), ("  counted in the budget", "dim cyan"))
+            return Text.assemble((guide, guides), (printable(name), "dim"), ("  counted in the budget", "dim cyan"))
         assert data.skill is not None
         if kind == "skill":
             label = skill_label(data.skill, view)
@@ -386,7 +392,9 @@ class TiersTree(LineCursor, can_focus=True):
         else:
             assert data.shadow is not None
             label = shadow_label(data.shadow)
-        text = Text(guide, guides) + label
+        # The guide as a span: Text(guide, guides) + label made the guides' colour the whole line's
+        # base style, and every plain name was drawn in it (dim grey).
+        text = Text.assemble((guide, guides), label)
         if room and text.cell_len > room:
             text.truncate(room, overflow="ellipsis")
         return text
@@ -397,13 +405,25 @@ class TiersTree(LineCursor, can_focus=True):
         base = self.rich_style
         if line >= self._lines:
             return Strip.blank(width, base)
-        text = self.row_text(line)
         if line == self._cursor:
-            text.stylize(self.get_component_rich_style("tiers--cursor", partial=True))
-        elif self.row_at(line) is not None and self.row_at(line)[1] < 0:  # type: ignore[index]
-            text.stylize(self.get_component_rich_style("tiers--tier", partial=True))
-        segments = list(text.render(self.app.console))
-        return Strip(segments).apply_style(base).crop_extend(0, width, base)
+            style: Style | None = self.get_component_rich_style("tiers--cursor", partial=True)
+        elif (at := self.row_at(line)) is not None and at[1] < 0:
+            style = self.get_component_rich_style("tiers--tier", partial=True)
+        else:
+            style = None
+        # Everything a line's look depends on, beside the rows (which clear the cache). A change of
+        # focus redraws the whole tree (its top rule changes): from here, not from the labels.
+        key = (line, width, base, self.get_component_rich_style("tiers--guides", partial=True), style)
+        strip = self._strips.get(key)
+        if strip is None:
+            text = self.row_text(line)
+            if style is not None:
+                text.stylize(style)
+            strip = Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+            if len(self._strips) >= KEPT_STRIPS:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self._lines)
