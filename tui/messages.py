@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from textual.message import Message
+from textual.strip import Strip
 
 from engine import CatalogDiff, Permissions
 
@@ -42,14 +44,16 @@ class CatalogArriving(Message):
 
 
 class BodyLoaded(Message):
-    """The body and folder listing of a skill, read in a thread after the cursor settled."""
+    """The body of a skill (or why it cannot be read) as the Markdown shown, its rows rendered at
+    `width`, and the folder's other files: read in a thread after the cursor settled."""
 
-    def __init__(self, path: object, body: str, files: list[str], error: str | None) -> None:
+    def __init__(self, path: object, source: str, rows: Sequence[Strip], width: int, files: list[str]) -> None:
         super().__init__()
         self.path = path
-        self.body = body
+        self.source = source
+        self.rows = rows
+        self.width = width
         self.files = files
-        self.error = error
 
 
 class JumpToSkill(Message):

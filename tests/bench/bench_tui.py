@@ -33,6 +33,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+# First, as in the skilldeck command: the tui package sets what Textual reads when it is imported
+# (its frame rate, its animations).
+import tui  # noqa: E402, F401
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_conversation import LagSampler  # noqa: E402

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from textual.widgets import Markdown, Static, TabbedContent
+from textual.widgets import Static, TabbedContent
 
 from tui.app import SkilldeckApp
 from tui.editor import editor_command
@@ -14,6 +14,7 @@ from tui.rules.pane import RulesTree
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.markdown_body import MarkdownBody
 from tui.widgets.search import ResultsList, SearchBox
 
 from .conftest import demo_app, loaded, until
@@ -47,7 +48,7 @@ def _title(app: SkilldeckApp) -> str:
 
 
 def _body(app: SkilldeckApp) -> str:
-    return app.query_one("#details-body", Markdown).source
+    return app.query_one("#details-body", MarkdownBody).source
 
 
 async def test_first_screen_shows_tiers_and_selects_the_first_skill(app: SkilldeckApp) -> None:

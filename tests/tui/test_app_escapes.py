@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from textual.containers import VerticalScroll
-from textual.widgets import Collapsible, Markdown
+from textual.widgets import Collapsible
 
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
@@ -16,6 +16,7 @@ from tui.conversation.pane import ConversationPane
 from tui.screens.approve import ApproveScreen
 from tui.screens.arguments import ArgumentsScreen
 from tui.view import PathDisplay
+from tui.widgets.markdown_body import MarkdownBody
 from tui.widgets.search import ResultsList
 
 from .conftest import loaded, run_done, served_app, until
@@ -58,7 +59,7 @@ async def test_details_and_listing_show_controls_without_sending_them(tree: Tree
             if data and data.skill and data.skill.name == "evil":
                 break
             await pilot.press("j")
-        body = app.query_one("#details-body", Markdown)
+        body = app.query_one("#details-body", MarkdownBody)
         await until(pilot, lambda: "Body" in body.source, what="the body of evil")
         await pilot.pause()
         assert "^[]52;c;cHduZWQ=^G" in body.source

@@ -9,10 +9,11 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from tui.app import SkilldeckApp
-from tui.widgets import details
+from tui.widgets import details, markdown_body
+from tui.widgets.markdown_body import MarkdownBody, render_markdown
 
 from .conftest import loaded, until
 from .test_app import _walk_to, text_of
@@ -51,29 +52,41 @@ async def test_named_arguments_are_shown(app: SkilldeckApp) -> None:
         assert "arguments" not in _facts(app), "no row for a skill without named arguments"
 
 
-async def test_a_moving_cursor_mounts_no_body_blocks_until_it_rests(app: SkilldeckApp, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_moving_cursor_renders_no_body_until_it_rests(app: SkilldeckApp, monkeypatch: pytest.MonkeyPatch) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "api-conventions")
-        body = app.query_one("#details-body", Markdown)
+        body = app.query_one("#details-body", MarkdownBody)
         pane = app.query_one(details.SkillDetails)
         await until(pilot, lambda: app.settled and pane.body_drawn == body.source, what="the body of api-conventions drawn")
         wait = app.query_one("#details-body-wait", Static)
-        blocks = list(body.children)
-        assert blocks and body.display and not wait.display
+        assert body.display and not wait.display
+        assert body.rendered_width == body.size.width > 0, "rendered at the width it is drawn"
+        shown = body.source
         # The cursor does not rest on the next skill long enough for its body to be read.
         monkeypatch.setattr(details, "BODY_DEBOUNCE_S", 600)
         await pilot.press("j")
         monkeypatch.undo()
-        # The next skill's body is waited for: the old blocks are hidden, not removed.
-        assert not body.display and wait.display and list(body.children) == blocks
+        assert not body.display and wait.display and body.source == shown, "waiting: the old rows hidden, none rendered"
         await pilot.press("k")
         await until(pilot, lambda: app.settled and body.display, what="the body of api-conventions again")
-        assert pane.body_drawn == body.source
-        assert list(body.children) == blocks and not wait.display, "the same body again: nothing remounted"
+        assert pane.body_drawn == body.source == shown and not wait.display
         await pilot.press("j")
-        await until(pilot, lambda: app.settled and body.display, what="the next body")
+        await until(pilot, lambda: app.settled and body.display and body.source != shown, what="the next body")
         assert "pydantic" not in body.source
+
+
+async def test_the_body_is_rendered_again_at_a_new_width(app: SkilldeckApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "api-conventions")
+        body = app.query_one("#details-body", MarkdownBody)
+        await until(pilot, lambda: app.settled and body.rendered_width == body.size.width > 0, what="the body drawn")
+        wide = body.rendered_width
+        await pilot.resize_terminal(100, 40)
+        await until(pilot, lambda: body.rendered_width == body.size.width < wide, what="the body at the new width")
+        lines = [strip.text for strip in (body.render_line(y) for y in range(body.size.height))]
+        assert all(len(line) <= body.size.width for line in lines) and any(line.strip() for line in lines)
 
 
 def test_facts_draw_as_the_grid_they_replace() -> None:
@@ -123,3 +136,14 @@ async def test_2_gives_the_details_their_scrolling_keys_and_keeps_the_place(app:
         await pilot.press("1")
         await pilot.click(pane)
         assert isinstance(app.focused, details.DetailsKeys), "a click gives the details the keys"
+
+
+def test_a_huge_body_is_previewed_in_part_and_says_so() -> None:
+    # A 20,000-row table took Rich 9 s to lay out, holding the interpreter's lock all along.
+    table = "|a|b|\n|-|-|\n" + "|x|y|\n" * 20_000
+    rows = [strip.text for strip in render_markdown(table, 60)]
+    assert markdown_body.MAX_LINES <= len(rows) < markdown_body.MAX_LINES + 20
+    assert "more characters not shown here" in " ".join(rows[-3:])
+    assert all(len(row) <= 60 for row in rows)
+    plain = [strip.text for strip in render_markdown("# Title\n\nsome *text*", 40)]
+    assert "Title" in plain[0] and not any("not shown" in row for row in plain)

@@ -18,13 +18,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
 
 from ..deck import Deck
 from ..messages import BodyLoaded
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
+from .markdown_body import MarkdownBody, render_markdown
 from .pane_keys import PaneKeys, focus_keys_on_click
 
 BODY_DEBOUNCE_S = 0.12
@@ -155,11 +156,8 @@ class SkillDetails(VerticalScroll, can_focus=False):
         self.deck = deck
         self._skill: Skill | None = None
         self._body_timer: Timer | None = None
-        # The skill whose body is shown, for tests and screenshots to wait on.
+        # The skill whose body is shown, and the source drawn, for tests and screenshots to wait on.
         self.body_shown_for: Path | None = None
-        # What the Markdown widget holds now, so that showing the same again costs nothing; and
-        # what it has finished drawing (its blocks are mounted a moment after the update).
-        self._markdown_source: str | None = None
         self.body_drawn: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -169,12 +167,11 @@ class SkillDetails(VerticalScroll, can_focus=False):
         yield Static(id="details-relations")
         yield Static(id="details-diagnostics")
         yield Static("body", id="details-body-title", classes="section")
-        # Shown while the body is read: the Markdown below keeps its blocks (hidden) until the next
-        # body arrives, so a cursor moving over skills mounts and removes no widget per key.
+        # Shown while the body is read and rendered (in a thread: tui/widgets/markdown_body.py).
         wait = Static(Text("…", "italic"), id="details-body-wait")
         wait.display = False
         yield wait
-        yield Markdown(id="details-body")
+        yield MarkdownBody(id="details-body")
         yield Static(id="details-files")
 
     def on_click(self, event: events.Click) -> None:
@@ -195,7 +192,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
             title.update(Text("Select a skill", "dim"))
             for widget in (facts, relations, diags):
                 widget.update("")
-            self.show_body(None, "", [], None)
+            self.show_body(None, None)
             return
         title.update(Text.assemble(("/" + printable(skill.name), "bold"), ("  shadowed" if shadow else "", "bold yellow")))
         facts.update(facts_table(skill, view, paths, shadow))
@@ -244,52 +241,57 @@ class SkillDetails(VerticalScroll, can_focus=False):
         self.query_one("#details-files", Static).update("")
 
     def _read_body_later(self, skill: Skill) -> None:
-        read = partial(self._read_body, skill)
+        read = partial(self._read_body, skill, self._body_width())
         self.deck.start(self, read, f"Reading {skill.name}", thread=True, exclusive=True, group="body", name="body")
 
-    def _read_body(self, skill: Skill) -> None:
+    def _body_width(self) -> int:
+        """The cells a body row has: the body's own width once laid out, else the pane's room."""
+        width = self.query_one("#details-body", MarkdownBody).size.width
+        return width or max(1, self.scrollable_content_region.width - 2)
+
+    def _read_body(self, skill: Skill, width: int) -> None:
+        """Thread worker: the body read, made printable (a control in it is shown as ^[, not sent
+        to the terminal) and rendered at `width`; the folder's other files."""
+        files: list[str] = []
         try:
             body = skill.read_body()
         except OSError as exc:
-            self.post_message(BodyLoaded(skill.path, "", [], f"{exc.strerror}: {skill.path}"))
-            return
-        files: list[str] = []
-        if skill.path.name == "SKILL.md":
-            files, cut = skill_files(skill.base_dir, limit=50)
-            if cut:
-                files.append("…")
-        self.post_message(BodyLoaded(skill.path, body, files, None))
+            source = f"**Cannot read the body:** {printable(f'{exc.strerror}: {skill.path}')}"
+        else:
+            source = printable(body) if body.strip() else "*(empty body)*"
+            if skill.path.name == "SKILL.md":
+                files, cut = skill_files(skill.base_dir, limit=50)
+                if cut:
+                    files.append("…")
+        self.post_message(BodyLoaded(skill.path, source, render_markdown(source, width), width, files))
 
     def on_body_loaded(self, message: BodyLoaded) -> None:
         skill = self._skill
         if skill is not None and message.path == skill.path:
-            self.show_body(skill, message.body, message.files, message.error)
+            self.show_body(skill, message)
             self.body_shown_for = skill.path
 
-    def on_markdown_table_of_contents_updated(self, message: Markdown.TableOfContentsUpdated) -> None:
-        # Posted by the Markdown once an update's blocks are all mounted.
-        self.body_drawn = message.markdown.source
+    def on_markdown_body_stale(self, message: MarkdownBody.Stale) -> None:
+        # Resized: the body again, at its new width.
+        if self._skill is not None and self.body_shown_for == self._skill.path:
+            self._read_body_later(self._skill)
 
     def _hide_body(self, waiting: bool) -> None:
-        self.query_one("#details-body", Markdown).display = False
+        self.query_one("#details-body", MarkdownBody).display = False
         self.query_one("#details-body-wait", Static).display = waiting
 
-    def show_body(self, skill: Skill | None, body: str, files: list[str], error: str | None) -> None:
-        markdown = self.query_one("#details-body", Markdown)
-        if error:
-            source = f"**Cannot read the body:** {printable(error)}"
-        else:
-            # The body as written, but a control in it is shown (^[), not sent to the terminal.
-            source = printable(body) if body.strip() else "*(empty body)*"
-        if source != self._markdown_source:
-            self._markdown_source = source
-            markdown.update(source)
-        markdown.display = True
-        self.query_one("#details-body-wait", Static).display = False
+    def show_body(self, skill: Skill | None, loaded: BodyLoaded | None) -> None:
+        body = self.query_one("#details-body", MarkdownBody)
         listing = self.query_one("#details-files", Static)
-        if skill is None:
+        if skill is None or loaded is None:
+            body.show("", (), 0)
             listing.update("")
-        elif files:
-            listing.update(Text.assemble(("other files  ", "bold"), (printable("  ".join(files)), "")))
         else:
-            listing.update(Text("no other files in the folder", "dim"))
+            body.show(loaded.source, loaded.rows, loaded.width)
+            if loaded.files:
+                listing.update(Text.assemble(("other files  ", "bold"), (printable("  ".join(loaded.files)), "")))
+            else:
+                listing.update(Text("no other files in the folder", "dim"))
+        self.body_drawn = body.source
+        body.display = True
+        self.query_one("#details-body-wait", Static).display = False
