@@ -44,8 +44,8 @@ def render_markdown(source: str, width: int) -> list[Strip]:
         width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor", legacy_windows=False, emoji=False
     )
     markdown = Markdown(source, code_theme=CODE_THEME, hyperlinks=False)
-    lines = console.render_lines(markdown, console.options.update(width=width), pad=False)
-    return [Strip(line) for line in lines]
+    rows = console.render_lines(markdown, console.options.update(width=width), pad=False)
+    return [Strip(row) for row in rows]
 
 
 class MarkdownBody(Widget):
