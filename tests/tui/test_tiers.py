@@ -10,12 +10,12 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.color import Color
-from textual.widget import Widget
 from textual.widgets import TabbedContent
 
 from engine import Severity
 from tui.app import SkilldeckApp
 from tui.screens.help import HelpScreen
+from tui.widgets.footer import KeysFooter, ShownKey
 from tui.widgets.tiers import TiersTree
 
 from .conftest import demo_app, loaded, served_app, until
@@ -141,8 +141,25 @@ async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
         assert tree.filter == "all" and tree.border_title == "1 Tiers" and _rows(tree) == everything
 
 
-def _footer_keys(app: SkilldeckApp) -> dict[str, Widget]:
-    return {getattr(w, "action", ""): w for w in app.screen.query("FooterKey")}
+def _footer_keys(app: SkilldeckApp) -> dict[str, ShownKey]:
+    return {key.action: key for key in app.screen.query_one(KeysFooter).shown}
+
+
+async def test_the_footer_changes_with_the_focused_pane_and_a_click_presses_a_key(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(160, 40)) as pilot:
+        await loaded(pilot)
+        footer = app.query_one(KeysFooter)
+        await until(pilot, lambda: "cycle_filter" in _footer_keys(app), what="the tree's keys in the footer")
+        drawn = footer.render().plain
+        for key in footer.shown:  # each key where its cells are
+            assert drawn[key.start : key.end].strip().startswith(key.shown.strip()), (key, drawn)
+        filter_key = _footer_keys(app)["cycle_filter"]
+        await pilot.click(KeysFooter, offset=(filter_key.start + 1, 0))
+        await until(pilot, lambda: app.tiers.filter == "errors", what="the click to press t")
+        await pilot.press("4")
+        await until(pilot, lambda: "cycle_filter" not in _footer_keys(app), what="the tree's keys gone with its focus")
+        assert "help" in _footer_keys(app) and footer.render().plain != drawn
 
 
 async def test_tree_keys_show_in_the_footer_and_the_key_list(tmp_path: Path) -> None:
@@ -171,7 +188,7 @@ async def test_80x24_reads_whole(tmp_path: Path) -> None:
         # `? Keys` on the footer whatever the tree adds before it.
         await until(pilot, lambda: "help" in _footer_keys(app), what="? Keys in the footer")
         keys = _footer_keys(app)["help"]
-        assert keys.region.width > 0 and keys.region.right <= 80
+        assert keys.end > keys.start and keys.end <= 80
         # A label cut by the pane ends in an ellipsis and fits its line.
         tree = app.tiers
         room = tree.scrollable_content_region.width
