@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine import LoadedFrom, Skill, Source, SourceKind
 from tui.search import SearchIndex
 
@@ -85,3 +87,24 @@ def test_many_hits_rank_the_same_way() -> None:
     index = SearchIndex([*filler, _skill("refactor", "Refactor code."), _skill("master-skills", "Master React hooks.")])
     names = [r.skill.name for r in index.search("react", limit=10)]
     assert names[:2] == ["master-skills", "refactor"], names
+
+
+def test_word_starts_among_many_hits_come_shortest_name_first_and_stop_at_the_limit() -> None:
+    # The word-start ranks test their pattern only until the limit is filled, shortest name first.
+    filler = [_skill(f"tool-{i:04d}", "Helps with a task.") for i in range(1000)]
+    words = [_skill("x" * n + "-sketch", "Draws.") for n in (9, 3, 6)]
+    descs = [_skill(f"d{n}" + "q" * n, "A skeleton to start from.") for n in (8, 2, 5)]
+    index = SearchIndex([*filler, *words, *descs])
+    names = [r.skill.name for r in index.search("sk", limit=5)]
+    assert names == ["xxx-sketch", "xxxxxx-sketch", "xxxxxxxxx-sketch", "d2qq", "d5qqqqq"], names
+
+
+def test_a_query_typed_again_is_answered_from_the_last_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    index = SearchIndex(SKILLS)
+    searched: list[str] = []
+    real = index._search
+    monkeypatch.setattr(index, "_search", lambda query, limit: searched.append(query) or real(query, limit))
+    first = index.search("rev")
+    assert [r.skill.name for r in index.search("rev ")] == [r.skill.name for r in first] != []
+    assert searched == ["rev"], "typed again (spaces aside): the kept answer"
+    assert len(index.search("rev", limit=1)) == 1 and searched == ["rev", "rev"], "another limit is another answer"
