@@ -333,3 +333,23 @@ async def test_a_skills_name_is_not_drawn_in_the_guides_colour(tmp_path: Path) -
         assert not text.style, text.style
         guide = [span for span in text.spans if span.start == 0]
         assert guide and guide[0].end == 2, text.spans
+
+
+async def test_a_change_of_focus_redraws_the_tree_from_its_kept_lines(tmp_path: Path) -> None:
+    # Focus changes the tree's top rule, so Textual redraws all of it: no label is made again.
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        tree = app.tiers
+        made: list[int] = []
+        real = tree.row_text
+        tree.row_text = lambda line: made.append(line) or real(line)  # type: ignore[method-assign]
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        # Only the cursor's line looks different focused (its style is part of what is kept).
+        assert set(made) <= {tree.cursor_line}, made
+        await pilot.press("j")
+        await pilot.pause()
+        assert tree.cursor_line in made, "a line that looks different is drawn"

@@ -66,7 +66,7 @@ class DiagnosticsTree(LineCursor, can_focus=True):
         """enter (or a click) on a row."""
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         self._files: Sequence[tuple[Path, Sequence[Diagnostic]]] = ()
         self._open: list[bool] = []
         self._rows: list[Row] = []
@@ -100,6 +100,7 @@ class DiagnosticsTree(LineCursor, can_focus=True):
             if self._open[f]:
                 rows.extend((f, d) for d in range(len(diags)))
         self._rows = rows
+        self.forget_lines()
         self.virtual_size = Size(self.scrollable_content_region.width, max(len(rows), 1))
         self.refresh()
 
@@ -204,12 +205,18 @@ class DiagnosticsTree(LineCursor, can_focus=True):
         base = self.rich_style
         if line >= max(len(self._rows), 1):
             return Strip.blank(width, base)
-        text = self.row_text(line)
-        if line == self._cursor and self._rows:
-            # As Textual's Tree drew it: the label under the cursor, not the guide before it.
-            guide = 0 if self._rows[line][1] < 0 else 2
-            text.stylize(self.get_component_rich_style("diagnostics--cursor", partial=True), guide)
-        return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+        cursor = self.get_component_rich_style("diagnostics--cursor", partial=True) if line == self._cursor else None
+        key = (line, width, base, self.get_component_rich_style("diagnostics--guides", partial=True), cursor)
+
+        def draw() -> Strip:
+            text = self.row_text(line)
+            if cursor is not None and self._rows:
+                # As Textual's Tree drew it: the label under the cursor, not the guide before it.
+                guide = 0 if self._rows[line][1] < 0 else 2
+                text.stylize(cursor, guide)
+            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+
+        return self.kept_line(key, draw)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, max(len(self._rows), 1))

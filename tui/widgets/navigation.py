@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Hashable
 from importlib.metadata import version
 from typing import ClassVar, Generic, TypeVar
 
@@ -11,6 +12,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -66,10 +68,31 @@ class LineCursor(SteadyScrollbar):
         Binding("end,G", "last", "Last", show=False, id="nav.last"),
     ]
     _cursor = 0
+    # Lines kept drawn (a few screens of them): scrolling back, or a change of focus (which
+    # redraws the whole view when its border or cursor style changes), draws none again.
+    KEPT_LINES = 500
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._kept_lines: dict[Hashable, Strip] = {}
 
     @property
     def line_count(self) -> int:
         raise NotImplementedError
+
+    def kept_line(self, key: Hashable, draw: Callable[[], Strip]) -> Strip:
+        """The line drawn for `key` (everything its look depends on beside the rows), drawn now
+        if it is not kept. `forget_lines` when the rows change."""
+        kept = self._kept_lines
+        strip = kept.get(key)
+        if strip is None:
+            if len(kept) >= self.KEPT_LINES:
+                kept.clear()
+            strip = kept[key] = draw()
+        return strip
+
+    def forget_lines(self) -> None:
+        self._kept_lines.clear()
 
     @property
     def cursor_line(self) -> int:

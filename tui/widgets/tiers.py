@@ -10,7 +10,7 @@ Names, plugin labels and folders come from files: each goes through `printable` 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -38,9 +38,6 @@ class NodeData:
 
 
 # The tree's filter cycle (`t`): what each shows, for the tree's title.
-# Lines kept drawn (a few screens of them): scrolling back, or a change of focus, draws none again.
-KEPT_STRIPS = 500
-
 FILTERS = {"all": "", "errors": "skills with errors", "problems": "skills with errors or warnings"}
 
 
@@ -134,7 +131,7 @@ class TiersTree(LineCursor, can_focus=True):
             return self.tree
 
     def __init__(self, follow: Callable[[NodeData | None], None] | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         # Told, at once, what the cursor is on (None when empty), when it moves or the rows change
         # under it. A call, not a message: a message reached the app only after the screen had
         # drawn the cursor's frame, so each step drew two frames, the second one held back by
@@ -151,8 +148,6 @@ class TiersTree(LineCursor, can_focus=True):
         # (tier index, row index) of each path a filter shows (unfiltered: TierView.rows).
         self._where: dict[Path, tuple[int, int]] = {}
         self._cursor = 0
-        # Each line as drawn, by what it looks like (render_line); emptied when the rows change.
-        self._strips: dict[Hashable, Strip] = {}
         self._announced: NodeData | None = None
         self.filter = "all"
         self._shown = "all"  # the filter the rows were made with
@@ -205,7 +200,7 @@ class TiersTree(LineCursor, can_focus=True):
             starts.append(line)
             line += entry.lines
         self._starts, self._lines = starts, line
-        self._strips.clear()
+        self.forget_lines()
         self.virtual_size = Size(self.scrollable_content_region.width, line)
         self.refresh()
 
@@ -414,16 +409,14 @@ class TiersTree(LineCursor, can_focus=True):
         # Everything a line's look depends on, beside the rows (which clear the cache). A change of
         # focus redraws the whole tree (its top rule changes): from here, not from the labels.
         key = (line, width, base, self.get_component_rich_style("tiers--guides", partial=True), style)
-        strip = self._strips.get(key)
-        if strip is None:
+
+        def draw() -> Strip:
             text = self.row_text(line)
             if style is not None:
                 text.stylize(style)
-            strip = Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
-            if len(self._strips) >= KEPT_STRIPS:
-                self._strips.clear()
-            self._strips[key] = strip
-        return strip
+            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+
+        return self.kept_line(key, draw)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self._lines)
