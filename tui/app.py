@@ -250,7 +250,7 @@ class SkilldeckApp(App[None]):
         """Loaded, the details show the body of the skill under the cursor (if any), and the
         conversation's answers are drawn in full."""
         skill, _ = self._current()
-        shown = skill is None or self.body_shown_for == skill.path
+        shown = skill is None or (self.body_shown_for == skill.path and self.query_one(SkillDetails).body_fits)
         return self.loaded_once and shown and self.conversation.settled
 
     @property

@@ -247,7 +247,14 @@ class SkillDetails(VerticalScroll, can_focus=False):
     def _body_width(self) -> int:
         """The cells a body row has: the body's own width once laid out, else the pane's room."""
         width = self.query_one("#details-body", MarkdownBody).size.width
-        return width or max(1, self.scrollable_content_region.width - 2)
+        return width or max(1, self.scrollable_content_region.width)
+
+    @property
+    def body_fits(self) -> bool:
+        """The body shown is rendered at the width it has (a resize renders it again); one never laid
+        out (its tab not shown yet) has no width to fit."""
+        body = self.query_one("#details-body", MarkdownBody)
+        return not (body.display and body.source and body.size.width) or body.rendered_width == body.size.width
 
     def _read_body(self, skill: Skill, width: int) -> None:
         """Thread worker: the body read, made printable (a control in it is shown as ^[, not sent
