@@ -7,6 +7,7 @@ catalog of ten thousand skills never holds their bodies in memory.
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,7 @@ class Skill:
         return split(text).body
 
     def to_dict(self) -> dict[str, Any]:
+        path = str(self.path)
         return {
             "name": self.name,
             "display_name": self.display_name,
@@ -187,8 +189,9 @@ class Skill:
             "source_label": self.source.label,
             "plugin": self.source.plugin,
             "loaded_from": self.loaded_from.value,
-            "path": str(self.path),
-            "base_dir": str(self.base_dir),
+            "path": path,
+            # str(self.base_dir), without making the parent Path (15,000 of them in `list --json`).
+            "base_dir": os.path.dirname(path) or ".",
             "user_invocable": self.user_invocable,
             "model_invocable": self.model_invocable,
             "context": self.context,
