@@ -175,8 +175,8 @@ def _dump(obj: Any) -> None:
 _CHUNK = 1 << 20
 
 
-def _dump_rows(doc: dict[str, list[dict[str, Any]]]) -> None:
-    """A document of lists of records, each record on its own line: the same JSON value as
+def _dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
+    """A document of lists of records (dicts, or their JSON text), each record on its own line: the same JSON value as
     `_dump` gives, written by the C encoder (json.dumps with `indent` is pure Python, most of
     the cost at 15,000 skills) in chunks of about a megabyte, straight to the file descriptor."""
     encode = _row_encoder()
@@ -186,7 +186,7 @@ def _dump_rows(doc: dict[str, list[dict[str, Any]]]) -> None:
     for n, (key, rows) in enumerate(sections):
         pieces.append(f"\n  {json.dumps(key)}: [")
         for i, row in enumerate(rows):
-            line = encode(row)
+            line = row if isinstance(row, str) else encode(row)
             pieces.append(("\n    " if not i else ",\n    ") + line)
             size += len(line)
             if size > _CHUNK:
@@ -203,12 +203,12 @@ def _row_encoder() -> Callable[[Any], str]:
     built by `to_dict` cannot hold (a tenth of the writing at 15,000 skills)."""
     from json import encoder as json_encoder
 
-    make = json_encoder.c_make_encoder
+    make = getattr(json_encoder, "c_make_encoder", None)
     if make is None:  # a Python built without the C accelerator
         return json.JSONEncoder(ensure_ascii=False, default=str).encode
-    # markers, default, encoder, indent, key and item separators, sort_keys, skipkeys, allow_nan:
-    # json.JSONEncoder's own defaults, as its iterencode passes them.
-    encode = make(None, str, json_encoder.c_encode_basestring, None, ": ", ", ", False, False, True)
+    # markers, default, encoder (the C one here), indent, key and item separators, sort_keys,
+    # skipkeys, allow_nan: json.JSONEncoder's own defaults, as its iterencode passes them.
+    encode = make(None, str, json_encoder.encode_basestring, None, ": ", ", ", False, False, True)
     return lambda row: "".join(encode(row, 0))
 
 
@@ -254,10 +254,11 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.json:
         _dump_rows(
             {
-                "skills": [s.to_dict() for s in catalog.skills.values()],
+                # A skill's record as JSON text already (Skill.to_json, the same text as its dict).
+                "skills": [s.to_json() for s in catalog.skills.values()],
                 "shadowed": [s.to_dict() for s in catalog.shadowed],
                 # Skills Claude Code adds only later in a session, under the names they would get.
-                "deferred": [s.to_dict() for s in catalog.deferred],
+                "deferred": [s.to_json() for s in catalog.deferred],
                 "diagnostics": [d.to_dict() for d in catalog.diagnostics],
                 "sources": [s.to_dict() for s in catalog.sources],
             }
