@@ -39,6 +39,15 @@ class _Walk:
         self.root_sink = sink
         self.dirs = 0
         self.stopped = False
+        self._chain: tuple[str, ...] | None = None
+
+    def chain(self) -> tuple[str, ...]:
+        """The root's real path, where every cycle check of the walk starts: looked up when a
+        folder is first explained, not for every skills folder (a realpath is an lstat per
+        component of a long path, three times for each of 150 plugins)."""
+        if self._chain is None:
+            self._chain = (os.path.realpath(self.root),)
+        return self._chain
 
     def enter(self, path: str) -> bool:
         """Whether one more folder may be explained."""
