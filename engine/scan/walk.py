@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
+from stat import S_ISLNK
 
 from ..diagnostics import Sink
 from ..skillfile import Entry
@@ -87,6 +88,31 @@ def _cycle_free(path: str, chain: tuple[str, ...], sink: Sink) -> str | None:
                 "remove the symlink or point it somewhere outside its own tree",
             )
             return None
+    return real
+
+
+def real_folder(path: str, known: dict[str, str]) -> str:
+    """`os.path.realpath(path)`, the real paths of the folders above it taken from `known` and
+    added to it: a folder that is not a link is its parent's real path and its own name (one
+    lstat), where a realpath looks at every component of a long path again (150 plugins of a
+    marketplace share all but the last two). Relative paths and `.`/`..` go to realpath."""
+    real = known.get(path)
+    if real is not None:
+        return real
+    head, _, name = path.rpartition(os.sep)
+    if not head or not path.startswith(os.sep) or name in ("", ".", ".."):
+        real = os.path.realpath(path)
+    else:
+        try:
+            link = S_ISLNK(os.lstat(path).st_mode)
+        except OSError:  # realpath takes a name it cannot look at as it is
+            link = False
+        if link:
+            real = os.path.realpath(path)
+        else:
+            above = real_folder(head, known)
+            real = f"{above}{name}" if above.endswith(os.sep) else f"{above}{os.sep}{name}"
+    known[path] = real
     return real
 
 
