@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import atexit
 import gc
 import json
 import os
-import shutil
 import sys
-import tempfile
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -148,6 +144,10 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
+        import atexit
+        import shutil
+        import tempfile
+
         from engine import make_demo, run_environ
 
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
@@ -352,6 +352,8 @@ def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
     assert handle.catalog is not None
     render.watching(handle.catalog, len(handle.polled))
     try:
+        import threading
+
         threading.Event().wait()
     except KeyboardInterrupt:
         pass
