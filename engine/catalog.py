@@ -258,7 +258,7 @@ def build(
             partial(_snapshot(dict(skills), shadowed, sink, sources, deferred, done - 1, (done - 1, total), len(tiers), started))
             next_partial = time.perf_counter() + PARTIAL_EVERY_S
         start = len(sink.items)
-        skill = _load(entry, tier, sink, memo)
+        skill = _load_one(entry, tier, sink) if memo is None else _load(entry, tier, sink, memo)
         if noting:
             assert trace is not None and memo is not None
             trace.note(memo.get((entry, tier.loaded_from)), start)
