@@ -26,6 +26,7 @@ from .walk import (
     _symlink_problem,
     _Walk,
     entry_order,
+    in_collation_order,
     root_problem,
 )
 
@@ -119,7 +120,8 @@ def scan_skills_root(
         sink.items.extend(known.diagnostics)
         if known.linked and linked is not None:
             linked.update(str(e.path) for e in known.entries)
-    found.sort(key=entry_order)
+    if not in_collation_order(found):
+        found.sort(key=entry_order)
     return found
 
 

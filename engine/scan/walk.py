@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 from collections.abc import Callable
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 from stat import S_ISLNK
 
@@ -21,6 +22,31 @@ MAX_DEPTH = 6
 
 def entry_order(entry: Entry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
     return collation_key(f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem)
+
+
+# Lower-case letters, digits and `-`: their collation weights rise with their code points (checked
+# below), so names made of them alone sort the same by either.
+_PLAIN_NAME = re.compile(r"[-0-9a-z]+")
+
+
+def _plain_names_sort_alike() -> bool:
+    chars = "-0123456789abcdefghijklmnopqrstuvwxyz"
+    keys = [collation_key(c) for c in chars]
+    return keys == sorted(keys) and len({k[0] for k in keys}) == len(chars)
+
+
+_PLAIN_ORDER = _plain_names_sort_alike()
+
+
+def in_collation_order(found: list[Entry]) -> bool:
+    """Whether the entries of one folder, listed in code point order (as `_scandir` lists them),
+    are already in Claude Code's order: when every name is plain (lower-case letters, digits
+    and `-`), the two orders are one, and the sort key of each of 15,000 names is not needed."""
+    return (
+        _PLAIN_ORDER
+        and all(_PLAIN_NAME.fullmatch(e.stem) for e in found)
+        and all(a.stem < b.stem and a.namespace == b.namespace for a, b in pairwise(found))
+    )
 
 
 # Folders without a SKILL.md that one root's walk explains (lists, and searches below for a
