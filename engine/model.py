@@ -226,45 +226,41 @@ class Skill:
             return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
 
 
-def _text_or_null(value: str | None) -> str:
-    return "null" if value is None else _json_text(value)
-
-
 def _text_list(values: tuple[str, ...]) -> str:
-    return f"[{', '.join(map(_json_text, values))}]" if values else "[]"
+    return f"[{', '.join(map(_json_text, values))}]"
 
 
 def _skill_json(s: Skill) -> str:
     # Keys in the order of to_dict, which tests/engine/test_model_json.py checks this against.
-    t, n = _json_text, _text_or_null
+    # Written out inline (no call per null, flag or empty list): a Python call per value cost
+    # as much as the dict and the C encoder it replaces.
+    if type(s.user_invocable) is not bool or type(s.body_chars) is not int:
+        raise TypeError("a field of another type: written by json.dumps")
+    t = _json_text
     source = s.source
     path = str(s.path)
+    cut = path.rfind(os.sep)
+    # os.path.dirname of a Path's text (no doubled or trailing separator) short of the root.
+    base_dir = path[:cut] if cut > 0 else os.path.dirname(path) or "."
+    plugin, agent, model, effort = source.plugin, s.agent, s.model, s.effort
+    hint, when, version, lic, comp = s.argument_hint, s.when_to_use, s.version, s.license, s.compatibility
     return (
         f'{{"name": {t(s.name)}, "display_name": {t(s.display_name)}, "description": {t(s.description)}, '
         f'"description_source": {t(s.description_source)}, "source": {t(source.kind)}, "source_label": {t(source.label)}, '
-        f'"plugin": {n(source.plugin)}, "loaded_from": {t(s.loaded_from)}, "path": {t(path)}, '
-        f'"base_dir": {t(os.path.dirname(path) or ".")}, "user_invocable": {_json_bool(s.user_invocable)}, '
-        f'"model_invocable": {_json_bool(s.model_invocable)}, "context": {t(s.context)}, "agent": {n(s.agent)}, '
-        f'"model": {n(s.model)}, "effort": {n(s.effort)}, "allowed_tools": {_text_list(s.allowed_tools)}, '
-        f'"disallowed_tools": {_text_list(s.disallowed_tools)}, "argument_hint": {n(s.argument_hint)}, '
-        f'"arguments": {_text_list(s.arguments)}, "when_to_use": {n(s.when_to_use)}, "version": {n(s.version)}, '
-        f'"license": {n(s.license)}, "compatibility": {n(s.compatibility)}, "paths": {_text_list(s.paths)}, '
-        f'"body_chars": {_json_int(s.body_chars)}, "activation": {t(s.activation)}, "scope": {t(s.scope)}}}'
+        f'"plugin": {"null" if plugin is None else t(plugin)}, "loaded_from": {t(s.loaded_from)}, "path": {t(path)}, '
+        f'"base_dir": {t(base_dir)}, "user_invocable": {"true" if s.user_invocable else "false"}, '
+        f'"model_invocable": {"false" if s.disable_model_invocation else "true"}, "context": {t(s.context)}, '
+        f'"agent": {"null" if agent is None else t(agent)}, "model": {"null" if model is None else t(model)}, '
+        f'"effort": {"null" if effort is None else t(effort)}, '
+        f'"allowed_tools": {_text_list(s.allowed_tools) if s.allowed_tools else "[]"}, '
+        f'"disallowed_tools": {_text_list(s.disallowed_tools) if s.disallowed_tools else "[]"}, '
+        f'"argument_hint": {"null" if hint is None else t(hint)}, '
+        f'"arguments": {_text_list(s.arguments) if s.arguments else "[]"}, '
+        f'"when_to_use": {"null" if when is None else t(when)}, "version": {"null" if version is None else t(version)}, '
+        f'"license": {"null" if lic is None else t(lic)}, "compatibility": {"null" if comp is None else t(comp)}, '
+        f'"paths": {_text_list(s.paths) if s.paths else "[]"}, "body_chars": {int.__repr__(s.body_chars)}, '
+        f'"activation": {t(s.activation)}, "scope": {t(s.scope)}}}'
     )
-
-
-def _json_int(value: int) -> str:
-    if type(value) is not int:  # a bool or another subclass: json.dumps's own way
-        raise TypeError(value)
-    return int.__repr__(value)
-
-
-def _json_bool(value: bool) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    raise TypeError(value)
 
 
 def _init_by_slots(cls: type) -> None:
