@@ -6,7 +6,6 @@ handed to another thread as is.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -32,8 +31,18 @@ Partial = Callable[["Catalog"], None]
 # The first snapshot once the reads have gone on this long, then one per PARTIAL_EVERY_S.
 PARTIAL_FIRST_S = 0.2
 PARTIAL_EVERY_S = 1.5
-log = logging.getLogger(__name__)
-log.addHandler(logging.NullHandler())
+
+
+def _log_failure(entry: Entry) -> None:
+    """Log the exception being handled. logging is imported here, on a failure only: it took
+    about 10 ms of every `skilldeck list` (the logger's NullHandler keeps it off stderr, as a
+    library's should)."""
+    import logging
+
+    log = logging.getLogger(__name__)
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+    log.exception("loading %s failed", entry.path)
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,7 @@ def _load_one(entry: Entry, tier: Tier, sink: Sink) -> Skill | None:
     try:
         return load_entry(entry, tier.source, tier.loaded_from, sink)
     except Exception as exc:
-        log.exception("loading %s failed", entry.path)
+        _log_failure(entry)
         sink.error(
             "load-failed",
             entry.path,
@@ -249,7 +258,7 @@ def build(
             partial(_snapshot(dict(skills), shadowed, sink, sources, deferred, done - 1, (done - 1, total), len(tiers), started))
             next_partial = time.perf_counter() + PARTIAL_EVERY_S
         start = len(sink.items)
-        skill = _load(entry, tier, sink, memo)
+        skill = _load_one(entry, tier, sink) if memo is None else _load(entry, tier, sink, memo)
         if noting:
             assert trace is not None and memo is not None
             trace.note(memo.get((entry, tier.loaded_from)), start)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import uuid
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -221,6 +220,8 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def new_session_id() -> str:
+    import uuid  # here: `skilldeck list` reads state_dir only, and uuid brings in platform
+
     return str(uuid.uuid4())
 
 

@@ -39,7 +39,8 @@ def file_diagnostics(
     parsed: Parsed | None,
     fallback: Callable[[], tuple[str, str]],
 ) -> None:
-    clean = bool(data.strip()) and not info.bom and info.bad_utf8_line is None and not info.crlf
+    # `data.strip()` is true when a byte is not ASCII blank: said without copying the file.
+    clean = bool(data) and not data.isspace() and not info.bom and info.bad_utf8_line is None and not info.crlf
     read = parts.terminated and not parts.close_inline and parsed is not None and not parsed.error
     if clean and read and parsed is not None and not (parsed.not_mapping or parsed.notes or parsed.duplicates):
         return  # the common case: nothing to say, and no fallback to work out

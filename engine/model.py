@@ -7,7 +7,9 @@ catalog of ten thousand skills never holds their bodies in memory.
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+import os
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from json.encoder import encode_basestring as _json_text  # the C encoder's, as json.dumps(ensure_ascii=False)
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +180,7 @@ class Skill:
         return split(text).body
 
     def to_dict(self) -> dict[str, Any]:
+        path = str(self.path)
         return {
             "name": self.name,
             "display_name": self.display_name,
@@ -187,8 +190,9 @@ class Skill:
             "source_label": self.source.label,
             "plugin": self.source.plugin,
             "loaded_from": self.loaded_from.value,
-            "path": str(self.path),
-            "base_dir": str(self.base_dir),
+            "path": path,
+            # str(self.base_dir), without making the parent Path (15,000 of them in `list --json`).
+            "base_dir": os.path.dirname(path) or ".",
             "user_invocable": self.user_invocable,
             "model_invocable": self.model_invocable,
             "context": self.context,
@@ -208,6 +212,84 @@ class Skill:
             "activation": self.activation,
             "scope": self.scope,
         }
+
+    def to_json(self) -> str:
+        """`to_dict()` as `json.dumps(..., ensure_ascii=False)` writes it, from one format string:
+        `list --json` writes 15,000 of these, and a dict per skill for the C encoder cost three
+        times this. The values have the types of the fields (text or None, flags, a count, lists
+        of text); a value of another type (TypeError) is written the way json.dumps writes it."""
+        try:
+            return _skill_json(self)
+        except TypeError:
+            import json
+
+            return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
+
+
+def _text_list(values: tuple[str, ...]) -> str:
+    return f"[{', '.join(map(_json_text, values))}]"
+
+
+def _skill_json(s: Skill) -> str:
+    # Keys in the order of to_dict, which tests/engine/test_model_json.py checks this against.
+    # Written out inline (no call per null, flag or empty list): a Python call per value cost
+    # as much as the dict and the C encoder it replaces.
+    if type(s.user_invocable) is not bool or type(s.body_chars) is not int:
+        raise TypeError("a field of another type: written by json.dumps")
+    t = _json_text
+    source = s.source
+    path = str(s.path)
+    cut = path.rfind(os.sep)
+    # os.path.dirname of a Path's text (no doubled or trailing separator) short of the root.
+    base_dir = path[:cut] if cut > 0 else os.path.dirname(path) or "."
+    plugin, agent, model, effort = source.plugin, s.agent, s.model, s.effort
+    hint, when, version, lic, comp = s.argument_hint, s.when_to_use, s.version, s.license, s.compatibility
+    return (
+        f'{{"name": {t(s.name)}, "display_name": {t(s.display_name)}, "description": {t(s.description)}, '
+        f'"description_source": {t(s.description_source)}, "source": {t(source.kind)}, "source_label": {t(source.label)}, '
+        f'"plugin": {"null" if plugin is None else t(plugin)}, "loaded_from": {t(s.loaded_from)}, "path": {t(path)}, '
+        f'"base_dir": {t(base_dir)}, "user_invocable": {"true" if s.user_invocable else "false"}, '
+        f'"model_invocable": {"false" if s.disable_model_invocation else "true"}, "context": {t(s.context)}, '
+        f'"agent": {"null" if agent is None else t(agent)}, "model": {"null" if model is None else t(model)}, '
+        f'"effort": {"null" if effort is None else t(effort)}, '
+        f'"allowed_tools": {_text_list(s.allowed_tools) if s.allowed_tools else "[]"}, '
+        f'"disallowed_tools": {_text_list(s.disallowed_tools) if s.disallowed_tools else "[]"}, '
+        f'"argument_hint": {"null" if hint is None else t(hint)}, '
+        f'"arguments": {_text_list(s.arguments) if s.arguments else "[]"}, '
+        f'"when_to_use": {"null" if when is None else t(when)}, "version": {"null" if version is None else t(version)}, '
+        f'"license": {"null" if lic is None else t(lic)}, "compatibility": {"null" if comp is None else t(comp)}, '
+        f'"paths": {_text_list(s.paths) if s.paths else "[]"}, "body_chars": {int.__repr__(s.body_chars)}, '
+        f'"activation": {t(s.activation)}, "scope": {t(s.scope)}}}'
+    )
+
+
+def _init_by_slots(cls: type) -> None:
+    """Give a frozen, slotted dataclass an `__init__` that stores each field through its slot's
+    descriptor. The one dataclasses writes goes through `object.__setattr__` per field (the way
+    round a frozen class's own __setattr__): 33 generic lookups that made `Skill(...)` a tenth of
+    a 15,000-skill load. Same parameters, order and defaults, made from the fields as dataclasses
+    makes its own; a field it cannot make this way (a default factory) keeps the generated one."""
+    params: list[str] = []
+    lines: list[str] = []
+    space: dict[str, Any] = {}
+    for f in fields(cls):
+        if not f.init or f.default_factory is not MISSING:
+            return
+        space[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            space[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines), space)
+    init = space["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    cls.__init__ = init  # type: ignore[misc]
+
+
+_init_by_slots(Skill)
 
 
 @dataclass(frozen=True, slots=True)

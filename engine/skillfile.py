@@ -131,7 +131,8 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
     raw_name = fm.get("name")
     fm_name = None if raw_name is None else js_string(raw_name)
     # Counted as Claude Code counts, in UTF-16 units (an astral letter is two).
-    if fm_name is not None and utf16_len(fm_name) > NAME_MAX:
+    # (A name of at most NAME_MAX / 2 characters is within it in any case.)
+    if fm_name is not None and len(fm_name) > NAME_MAX // 2 and utf16_len(fm_name) > NAME_MAX:
         line, column = (parsed.position("name") if parsed else None) or (None, None)
         sink.warning(
             "limit-exceeded",
@@ -143,7 +144,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
             skill=provisional,
         )
         fm_name = None
-    name = _effective_name(entry)
+    name = provisional
     default = "Skill" if entry.is_skill_md else "Custom command"
 
     def fallback() -> tuple[str, str]:

@@ -14,13 +14,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .bounds import json_too_deep
-from .conversation import state_dir
 from .locations import Locations
 from .safeio import read_regular
 
@@ -45,6 +43,9 @@ def claude_config_file(locations: Locations) -> Path:
 
 
 def skilldeck_trust_file(locations: Locations) -> Path:
+    # Imported here: the saved conversations' module (uuid, platform) is no part of a load.
+    from .conversation import state_dir
+
     return state_dir(locations.environ) / "trusted-projects.json"
 
 
@@ -141,6 +142,8 @@ def trust_workspace(locations: Locations) -> Path:
     project = str(locations.project)
     if project not in folders:
         folders.append(project)
+    import tempfile
+
     fd, temp = tempfile.mkstemp(prefix=".trusted-projects.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

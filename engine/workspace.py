@@ -10,22 +10,22 @@ from typing import TYPE_CHECKING
 
 from .catalog import Catalog, Partial, Progress, build
 from .diagnostics import Sink
-from .listing import Budget, Foreign, Listing, build_listing, listing_budget, usage_scores
 from .locations import Locations
 from .model import Skill, SourceKind
-from .permissions import Decision, Permissions
-from .runevents import Ask, Emit
 from .settings import Settings, read_settings
-from .settings_edit import add_scoped_rule, remove_rule, scope_folder, scope_path
 from .sources.tiers import collect, path_tiers
 from .trust import Trust, claude_config, trust_workspace, workspace_trust
 
 if TYPE_CHECKING:
     # Imported where they are used: a load (`skilldeck list`) needs neither the runner, the
-    # prompt builder, the model backends, the saved conversations nor the watcher (watchdog), and
-    # importing them took about 0.15 s of every command.
+    # prompt builder, the model backends, the saved conversations, the watcher (watchdog), the
+    # listing, the permission rules nor the settings editor, and importing them took about
+    # 0.15 s of every command.
     from .invoke import Prompt
+    from .listing import Foreign, Listing
     from .llm import Backend
+    from .permissions import Decision, Permissions
+    from .runevents import Ask, Emit
     from .runner import Runner
     from .watch import Callback, WatchHandle
 
@@ -52,6 +52,8 @@ class Workspace:
 
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""
+        from .permissions import Permissions
+
         return Permissions.load(self.locations)
 
     def check(self, tool: str, tool_input: dict[str, object], catalog: Catalog | None = None) -> Decision:
@@ -124,13 +126,19 @@ class Workspace:
 
     def add_rule(self, rule: str, behavior: str, scope: str = "local") -> bool:
         """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""
+        from .settings_edit import add_scoped_rule
+
         return add_scoped_rule(self.locations, scope, rule, behavior)
 
     def settings_path(self, scope: str) -> Path:
         """The settings file an edit in `scope` (local, project, user) goes to."""
+        from .settings_edit import scope_path
+
         return scope_path(self.locations, scope)
 
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
+        from .settings_edit import remove_rule, scope_folder, scope_path
+
         return remove_rule(scope_path(self.locations, scope), rule, behavior, scope_folder(self.locations, scope))
 
     def expand(self, catalog: Catalog, name: str, args: str = "", fork: bool | None = None, *, run_shell: bool = False) -> Prompt:
@@ -166,6 +174,7 @@ class Workspace:
         none are given (and `recorded_own`), those the last `skilldeck compare` in this project
         recorded (engine/claude_own.py), named in `Listing.own_from`."""
         from .claude_own import load_own
+        from .listing import Budget, build_listing, listing_budget, usage_scores
 
         own = load_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
         if own is not None:

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 import json
 import os
-import shutil
 import sys
-import tempfile
-import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import Catalog, Locations, Severity, Workspace, json_printable, load_paths, printable, with_missing_skill_md
+from .heap import collector_paused, settle_imports
 
-from . import cli_args
-from .cli_args import budget_arg
-from .heap import settle_imports
+with collector_paused():
+    # The engine's modules make tens of thousands of objects and next to no cycles: the collector
+    # would walk them again and again as they come (15 ms of every command).
+    from engine import Catalog, Locations, Severity, Workspace, json_printable, load_paths, printable, with_missing_skill_md
+
+    from . import cli_args
+    from .cli_args import budget_arg
 
 if TYPE_CHECKING:
     from engine import CatalogDiff
@@ -147,6 +147,10 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
+        import atexit
+        import shutil
+        import tempfile
+
         from engine import make_demo, run_environ
 
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
@@ -174,18 +178,18 @@ def _dump(obj: Any) -> None:
 _CHUNK = 1 << 20
 
 
-def _dump_rows(doc: dict[str, list[dict[str, Any]]]) -> None:
-    """A document of lists of records, each record on its own line: the same JSON value as
+def _dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
+    """A document of lists of records (dicts, or their JSON text), each record on its own line: the same JSON value as
     `_dump` gives, written by the C encoder (json.dumps with `indent` is pure Python, most of
     the cost at 15,000 skills) in chunks of about a megabyte, straight to the file descriptor."""
-    encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
+    encode = _row_encoder()
     pieces: list[str] = ["{"]
     size = 0
     sections = list(doc.items())
     for n, (key, rows) in enumerate(sections):
         pieces.append(f"\n  {json.dumps(key)}: [")
         for i, row in enumerate(rows):
-            line = encode(row)
+            line = row if isinstance(row, str) else encode(row)
             pieces.append(("\n    " if not i else ",\n    ") + line)
             size += len(line)
             if size > _CHUNK:
@@ -194,6 +198,21 @@ def _dump_rows(doc: dict[str, list[dict[str, Any]]]) -> None:
         pieces.append(("\n  ]" if rows else "]") + ("," if n < len(sections) - 1 else ""))
     pieces.append("\n}\n")
     _write("".join(pieces))
+
+
+def _row_encoder() -> Callable[[Any], str]:
+    """What `json.JSONEncoder(ensure_ascii=False, default=str).encode` gives a record, from one C
+    encoder made once: `encode` makes a new one per call and checks for cycles, which a record
+    built by `to_dict` cannot hold (a tenth of the writing at 15,000 skills)."""
+    from json import encoder as json_encoder
+
+    make = getattr(json_encoder, "c_make_encoder", None)
+    if make is None:  # a Python built without the C accelerator
+        return json.JSONEncoder(ensure_ascii=False, default=str).encode
+    # markers, default, encoder (the C one here), indent, key and item separators, sort_keys,
+    # skipkeys, allow_nan: json.JSONEncoder's own defaults, as its iterencode passes them.
+    encode = make(None, str, json_encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    return lambda row: "".join(encode(row, 0))
 
 
 def _write(text: str) -> None:
@@ -238,10 +257,11 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.json:
         _dump_rows(
             {
-                "skills": [s.to_dict() for s in catalog.skills.values()],
+                # A skill's record as JSON text already (Skill.to_json, the same text as its dict).
+                "skills": [s.to_json() for s in catalog.skills.values()],
                 "shadowed": [s.to_dict() for s in catalog.shadowed],
                 # Skills Claude Code adds only later in a session, under the names they would get.
-                "deferred": [s.to_dict() for s in catalog.deferred],
+                "deferred": [s.to_json() for s in catalog.deferred],
                 "diagnostics": [d.to_dict() for d in catalog.diagnostics],
                 "sources": [s.to_dict() for s in catalog.sources],
             }
@@ -335,6 +355,8 @@ def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
     assert handle.catalog is not None
     render.watching(handle.catalog, len(handle.polled))
     try:
+        import threading
+
         threading.Event().wait()
     except KeyboardInterrupt:
         pass
@@ -397,13 +419,8 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
         # A one-shot load that makes few reference cycles: the cyclic collector would walk the
         # growing heap again and again for nothing (about 8% of `list --json` at 15,000 skills).
         # Put back after, for a caller that runs main() in its own process (the tests).
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return cmd_list(args, workspace.load())
-        finally:
-            if was_enabled:
-                gc.enable()
     catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
     if command == "show":
         return cmd_show(args, catalog)

@@ -8,7 +8,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import EDITABLE_SCOPES
+# engine.EDITABLE_SCOPES, written out: importing the settings editor for it (tempfile, fcntl, its
+# JSON writer) cost every command, `list` included (tests/tui/test_cli_imports.py checks the two agree).
+EDITABLE_SCOPES = ("local", "project", "user")
+
 
 if TYPE_CHECKING:
     Sub = argparse._SubParsersAction[argparse.ArgumentParser]

@@ -14,10 +14,25 @@ about a third as many objects.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 # Set by settle_imports: the process is the app's own (the `skilldeck` command, or a benchmark
 # that runs the app as it does). A test suite running many apps in one process freezes nothing.
 _settling = False
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection inside (imports, a one-shot load that makes few cycles), put back
+    as it was after; what became garbage meanwhile is collected by the next collection."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def settle_imports() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 
 KNOWN_FIELDS = frozenset(
@@ -50,5 +49,7 @@ def suggest_field(key: str) -> str | None:
         return _NORMALISED[norm]
     if norm in _ALIASES:
         return _ALIASES[norm]
+    import difflib  # here: only a file with an unknown key needs it
+
     close = difflib.get_close_matches(norm, list(_NORMALISED), n=1, cutoff=0.75)
     return _NORMALISED[close[0]] if close else None

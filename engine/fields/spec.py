@@ -66,7 +66,8 @@ class SpecChecks:
             data.keys() <= SPEC_FIELDS
             and isinstance(name, str)
             and isinstance(desc, str)
-            and desc.strip()
+            and desc
+            and not desc.isspace()  # desc.strip(), without copying it
             and not spec_name_problems(name)
             and "compatibility" not in data
             and "metadata" not in data

@@ -289,14 +289,16 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         except _FAILURES:
             return result
         result.repaired_lines = [first_line + i for i in changed]
-    result.notes = [(n.start_mark.line + first_line, n.start_mark.column + 1, text) for n, text in notes[:MAX_NOTES]]
+    if notes:
+        result.notes = [(n.start_mark.line + first_line, n.start_mark.column + 1, text) for n, text in notes[:MAX_NOTES]]
     if data is None:
         return result
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         result.not_mapping = type(data).__name__
         return result
     result.node, result.src, result.first_line = node, src, first_line
-    if len(node.value) != len(data) or not all(isinstance(k, str) for k in data):
+    # (`str.__instancecheck__` is isinstance(k, str), mapped in C: no generator per file.)
+    if len(node.value) != len(data) or not all(map(str.__instancecheck__, data)):
         seen: set[str] = set()
         for key_node, _ in node.value:
             key = js_string(key_node.value)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .commands import MAX_COMMAND_DEPTH, scan_commands_root
 from .skills import RESERVED_DIR, NameResult, lowercase_skill_file, plugin_skill_stem, scan_skills_root, single_skill
-from .walk import MAX_DEPTH, MAX_DIRS_PER_ROOT, MAX_NAMES_PER_ROOT, entry_order, root_problem
+from .walk import MAX_DEPTH, MAX_DIRS_PER_ROOT, MAX_NAMES_PER_ROOT, entry_order, real_folder, root_problem
 
 __all__ = [
     "MAX_COMMAND_DEPTH",
@@ -31,6 +31,7 @@ __all__ = [
     "entry_order",
     "lowercase_skill_file",
     "plugin_skill_stem",
+    "real_folder",
     "root_problem",
     "scan_commands_root",
     "scan_skills_root",

@@ -26,6 +26,7 @@ from .walk import (
     _symlink_problem,
     _Walk,
     entry_order,
+    in_collation_order,
     root_problem,
 )
 
@@ -69,7 +70,6 @@ def scan_skills_root(
     if root_problem(root, sink):
         return []
     walk = _Walk(root, sink)
-    chain = (os.path.realpath(root),)
     entries = _scandir(root, sink, MAX_NAMES_PER_ROOT)
     if entries is None:
         return []
@@ -84,7 +84,7 @@ def scan_skills_root(
             # (the per-name record cost more than the rest of the scan at 15,000 names).
             walk.sink = sink
             try:
-                found_here = _scan_name(entry, root, walk, sink, namespace, name_from_frontmatter, chain, linked)
+                found_here = _scan_name(entry, root, walk, sink, namespace, name_from_frontmatter, linked)
                 if entry.is_symlink():
                     os.path.realpath(entry.path)  # as below: a link realpath cannot follow skips the name
             except (OSError, RuntimeError) as exc:
@@ -103,7 +103,7 @@ def scan_skills_root(
             walk.sink = local
             links: set[str] = set()
             try:
-                found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, chain, links)
+                found_here = _scan_name(entry, root, walk, local, namespace, name_from_frontmatter, links)
                 link = os.path.realpath(entry.path) if entry.is_symlink() else None
             except (OSError, RuntimeError) as exc:
                 # A name that changed under the walk (deleted, replaced) or a chain of links
@@ -120,7 +120,8 @@ def scan_skills_root(
         sink.items.extend(known.diagnostics)
         if known.linked and linked is not None:
             linked.update(str(e.path) for e in known.entries)
-    found.sort(key=entry_order)
+    if not in_collation_order(found):
+        found.sort(key=entry_order)
     return found
 
 
@@ -146,7 +147,6 @@ def _scan_name(
     sink: Sink,
     namespace: str,
     name_from_frontmatter: bool,
-    chain: tuple[str, ...],
     linked: set[str] | None,
 ) -> list[Entry]:
     if _symlink_problem(entry, sink):
@@ -173,7 +173,7 @@ def _scan_name(
             if linked is not None and (S_ISLNK(mode) or entry.is_symlink()):
                 linked.add(str(path))
             return [Entry(path, stem, namespace, name_from_frontmatter)]
-        _explain_dir(Path(entry.path), walk, sink, chain)
+        _explain_dir(Path(entry.path), walk, sink, walk.chain())
     elif entry.name.lower().endswith(".md"):
         _loose_markdown(Path(entry.path), root, sink)
     return []

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import errno
 import os
-from itertools import islice
+import re
+import sys
+from collections.abc import Callable
+from itertools import islice, pairwise
 from pathlib import Path
+from stat import S_ISLNK
 
 from ..diagnostics import Sink
 from ..skillfile import Entry
@@ -18,6 +22,31 @@ MAX_DEPTH = 6
 
 def entry_order(entry: Entry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
     return collation_key(f"{entry.namespace}:{entry.stem}" if entry.namespace else entry.stem)
+
+
+# Lower-case letters, digits and `-`: their collation weights rise with their code points (checked
+# below), so names made of them alone sort the same by either.
+_PLAIN_NAME = re.compile(r"[-0-9a-z]+")
+
+
+def _plain_names_sort_alike() -> bool:
+    chars = "-0123456789abcdefghijklmnopqrstuvwxyz"
+    keys = [collation_key(c) for c in chars]
+    return keys == sorted(keys) and len({k[0] for k in keys}) == len(chars)
+
+
+_PLAIN_ORDER = _plain_names_sort_alike()
+
+
+def in_collation_order(found: list[Entry]) -> bool:
+    """Whether the entries of one folder, listed in code point order (as `_scandir` lists them),
+    are already in Claude Code's order: when every name is plain (lower-case letters, digits
+    and `-`), the two orders are one, and the sort key of each of 15,000 names is not needed."""
+    return (
+        _PLAIN_ORDER
+        and all(_PLAIN_NAME.fullmatch(e.stem) for e in found)
+        and all(a.stem < b.stem and a.namespace == b.namespace for a, b in pairwise(found))
+    )
 
 
 # Folders without a SKILL.md that one root's walk explains (lists, and searches below for a
@@ -39,6 +68,15 @@ class _Walk:
         self.root_sink = sink
         self.dirs = 0
         self.stopped = False
+        self._chain: tuple[str, ...] | None = None
+
+    def chain(self) -> tuple[str, ...]:
+        """The root's real path, where every cycle check of the walk starts: looked up when a
+        folder is first explained, not for every skills folder (a realpath is an lstat per
+        component of a long path, three times for each of 150 plugins)."""
+        if self._chain is None:
+            self._chain = (os.path.realpath(self.root),)
+        return self._chain
 
     def enter(self, path: str) -> bool:
         """Whether one more folder may be explained."""
@@ -76,6 +114,31 @@ def _cycle_free(path: str, chain: tuple[str, ...], sink: Sink) -> str | None:
                 "remove the symlink or point it somewhere outside its own tree",
             )
             return None
+    return real
+
+
+def real_folder(path: str, known: dict[str, str]) -> str:
+    """`os.path.realpath(path)`, the real paths of the folders above it taken from `known` and
+    added to it: a folder that is not a link is its parent's real path and its own name (one
+    lstat), where a realpath looks at every component of a long path again (150 plugins of a
+    marketplace share all but the last two). Relative paths and `.`/`..` go to realpath."""
+    real = known.get(path)
+    if real is not None:
+        return real
+    head, _, name = path.rpartition(os.sep)
+    if not head or not path.startswith(os.sep) or name in ("", ".", ".."):
+        real = os.path.realpath(path)
+    else:
+        try:
+            link = S_ISLNK(os.lstat(path).st_mode)
+        except OSError:  # realpath takes a name it cannot look at as it is
+            link = False
+        if link:
+            real = os.path.realpath(path)
+        else:
+            above = real_folder(head, known)
+            real = f"{above}{name}" if above.endswith(os.sep) else f"{above}{os.sep}{name}"
+    known[path] = real
     return real
 
 
@@ -188,9 +251,51 @@ _CHILD = getattr(Path, "_make_child_relpath", None)
 
 def _skill_path(root: Path, name: str) -> Path:
     """`root / name / "SKILL.md"`."""
+    if _WITH_TEXT is not None:
+        return _WITH_TEXT(root, name)
     if _CHILD is not None:
         return _CHILD(_CHILD(root, name), "SKILL.md")  # type: ignore[no-any-return]
     return root.joinpath(name, "SKILL.md")
+
+
+def _skill_path_with_text(root: Path, name: str) -> Path:
+    """Python 3.11's pathlib: the Path made from its parts in one step, with its text already
+    set (the text of the root, the name and SKILL.md), where pathlib would make two Paths and
+    then join a dozen parts on the first `str()` or `open()`: three quarters of what the Path
+    of each of 15,000 skills cost. Only for an absolute root other than `/`, whose text is then
+    exactly that; any other root gets its Path as pathlib makes it."""
+    if root._root != os.sep or root._drv:  # type: ignore[attr-defined]
+        return _CHILD(_CHILD(root, name), "SKILL.md")  # type: ignore[misc, no-any-return]
+    text = str(root)
+    if text == os.sep:
+        return _CHILD(_CHILD(root, name), "SKILL.md")  # type: ignore[misc, no-any-return]
+    path = type(root)._from_parsed_parts("", os.sep, [*root._parts, name, "SKILL.md"])  # type: ignore[attr-defined]
+    path._str = f"{text}{os.sep}{name}{os.sep}SKILL.md"
+    return path  # type: ignore[no-any-return]
+
+
+def _checked_with_text() -> Callable[[Path, str], Path] | None:
+    """`_skill_path_with_text` where it gives what pathlib gives (the Path, its type, its text
+    and its parent, for a sample root); None elsewhere (another Python's pathlib)."""
+    if sys.version_info[:2] != (3, 11) or _CHILD is None:
+        return None
+    try:
+        for root in (Path("/a/b"), Path("/a")):
+            fast, slow = _skill_path_with_text(root, "c d"), root / "c d" / "SKILL.md"
+            if (fast, type(fast), str(fast), fast.parent, str(fast.parent)) != (
+                slow,
+                type(slow),
+                str(slow),
+                slow.parent,
+                str(slow.parent),
+            ):
+                return None
+    except (AttributeError, TypeError):
+        return None
+    return _skill_path_with_text
+
+
+_WITH_TEXT = _checked_with_text()
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

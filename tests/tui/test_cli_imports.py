@@ -20,6 +20,12 @@ _HEAVY = (
     "engine.runner",
     "engine.invoke",
     "engine.watch",
+    "engine.settings_edit",
+    "engine.listing",
+    "engine.permissions",
+    "logging",
+    "tempfile",
+    "uuid",
 )
 
 
@@ -27,6 +33,12 @@ def test_every_name_of_the_face_resolves_from_its_table() -> None:
     assert set(engine._WHERE) == set(engine.__all__)
     for name in engine.__all__:
         assert getattr(engine, name) is not None, name
+
+
+def test_the_parser_offers_the_scopes_the_engine_edits() -> None:
+    from tui import cli_args
+
+    assert cli_args.EDITABLE_SCOPES == engine.EDITABLE_SCOPES
 
 
 def test_list_json_imports_none_of_the_rest(tmp_path: Path) -> None:

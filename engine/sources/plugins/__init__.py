@@ -15,6 +15,7 @@ from ...diagnostics import Sink
 from ...loadcache import LoadCache
 from ...locations import Locations
 from ...model import Diagnostic, LoadedFrom, Source, SourceKind
+from ...scan import real_folder
 from ...skillfile import Entry
 from .. import Tier
 from .entries import PluginEntries, plugin_entries
@@ -67,9 +68,11 @@ def _plugin_tiers(
     skill_tiers: list[Tier] = []
     direct: list[Entry] = []
     roots: set[str] = set()
+    # Real paths of the folders resolved in this load: the plugins of a marketplace share them.
+    reals: dict[str, str] = {}
     for ref in refs:
         inputs.append(str(ref.root))
-        real = _real(ref.root, cache)
+        real = _real(ref.root, cache, reals)
         if real in roots:
             continue
         roots.add(real)
@@ -91,7 +94,7 @@ def _plugin_tiers(
                     )
                     continue
                 adopted[name] = ref.root
-            found = _entries(ref, name, manifest, sink, cache)
+            found = _entries(ref, name, manifest, sink, cache, reals)
         except (OSError, RuntimeError, ValueError) as exc:
             # A plugin folder that changed under the load, or paths no system call accepts
             # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
@@ -104,15 +107,15 @@ def _plugin_tiers(
     return command_tiers + skill_tiers, inputs, direct
 
 
-def _real(root: Path, cache: LoadCache | None) -> str:
+def _real(root: Path, cache: LoadCache | None, reals: dict[str, str]) -> str:
     """The plugin root's real path, kept until the root or a folder above it changes: a saved
     SKILL.md in one of 150 plugins recomputed all of them, and a realpath each was a third of that."""
     if cache is None:
-        return os.path.realpath(root)
+        return real_folder(str(root), reals)
     key = str(root)
     real = cache.plugin_real.get(key)
     if real is None:
-        real = cache.plugin_real[key] = os.path.realpath(root)
+        real = cache.plugin_real[key] = real_folder(key, reals)
     return real
 
 
@@ -138,12 +141,14 @@ class _Part(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
 
 
-def _entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None) -> PluginEntries:
+def _entries(
+    ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None, reals: dict[str, str]
+) -> PluginEntries:
     """`plugin_entries`, kept per plugin root while nothing in the plugin changed (LoadCache
     drops it on a change under the root, its real path, or its skills and commands folders).
     A manifest that names other paths is read again each time: those may be anywhere."""
     if cache is None:
-        return plugin_entries(ref, name, manifest, sink)
+        return plugin_entries(ref, name, manifest, sink, reals=reals)
     key = str(ref.root)
     known = cache.plugin_parts.get(key)
     part = known[1] if known is not None else None
@@ -151,7 +156,7 @@ def _entries(ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, ca
         sink.items.extend(part.diagnostics)
         return part.found
     local = Sink()
-    found = plugin_entries(ref, name, manifest, local, cache)
+    found = plugin_entries(ref, name, manifest, local, cache, reals)
     sink.items.extend(local.items)
     if "skills" not in manifest and "commands" not in manifest:
         folders = {key, os.path.realpath(ref.root)}

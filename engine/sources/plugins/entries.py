@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ...diagnostics import Sink
 from ...loadcache import LoadCache
-from ...scan import scan_commands_root, scan_skills_root, single_skill
+from ...scan import real_folder, scan_commands_root, scan_skills_root, single_skill
 from ...skillfile import Entry
 from .manifest import MANIFEST, PluginRef
 
@@ -57,10 +57,21 @@ class PluginEntries(NamedTuple):
     overrides: dict[Path, dict[str, Any]]
 
 
+def _real_folder(path: str, reals: dict[str, str] | None) -> str:
+    return os.path.realpath(path) if reals is None else real_folder(path, reals)
+
+
 def plugin_entries(
-    ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None = None
+    ref: PluginRef,
+    name: str,
+    manifest: dict[str, Any],
+    sink: Sink,
+    cache: LoadCache | None = None,
+    reals: dict[str, str] | None = None,
 ) -> PluginEntries:
     """The plugin's commands and skills, each in Claude Code's order.
+
+    `reals`: real paths of folders already resolved in this load (scan.real_folder).
 
     Skills: `skills/<folder>/SKILL.md` named `plugin:<folder>` (characters other than letters,
     digits, `_` and `-` become `-`; `name:` is only a label), then the manifest's `skills` paths;
@@ -95,7 +106,7 @@ def plugin_entries(
             if parent:
                 known = real_folders.get(parent)
                 if known is None:
-                    known = real_folders[parent] = os.path.realpath(parent)
+                    known = real_folders[parent] = _real_folder(parent, reals)
                 if known != os.sep:
                     return f"{known}{os.sep}{folder}{os.sep}{file_name}"
         skill_dir, file_name = os.path.split(path)
@@ -104,7 +115,7 @@ def plugin_entries(
             return os.path.realpath(path)
         known = real_folders.get(parent)
         if known is None:
-            known = real_folders[parent] = os.path.realpath(parent)
+            known = real_folders[parent] = _real_folder(parent, reals)
         return os.path.join(known, folder, file_name)
 
     def add(into: list[Entry], found: list[Entry], linked: set[str] | None = None) -> None:

@@ -100,16 +100,18 @@ def skills_dir_plugins(folder: Path) -> list[PluginRef]:
     # The folder with its separator: a listed name holds none, so each path is joined by hand
     # (os.path.join and lexists cost as much as the lstat itself, 15,000 times).
     base = os.path.join(folder, "")
-    refs = []
-    for name in sorted(names, key=lambda n: n.encode("utf-16-be", "surrogatepass")):
+    found = []
+    for name in names:
         if name.startswith(".") or name.casefold() == "synced":
             continue
         try:
             os.lstat(f"{base}{name}{os.sep}.claude-plugin")
         except (OSError, ValueError):
             continue
-        refs.append(PluginRef(folder / name, name, skills_dir=True))
-    return refs
+        found.append(name)
+    # Sorted once found (few, if any), not all 15,000 names of a skills folder before looking.
+    found.sort(key=lambda n: n.encode("utf-16-be", "surrogatepass"))
+    return [PluginRef(folder / name, name, skills_dir=True) for name in found]
 
 
 def _folder(entry: os.DirEntry[str]) -> bool:
