@@ -211,7 +211,11 @@ def _row_encoder() -> Callable[[Any], str]:
         return json.JSONEncoder(ensure_ascii=False, default=str).encode
     # markers, default, encoder (the C one here), indent, key and item separators, sort_keys,
     # skipkeys, allow_nan: json.JSONEncoder's own defaults, as its iterencode passes them.
-    encode = make(None, str, json_encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    try:
+        encode = make(None, str, json_encoder.encode_basestring, None, ": ", ", ", False, False, True)
+        encode({"a": [1, None, True, "é"]}, 0)
+    except TypeError:  # another Python's c_make_encoder (not a documented function)
+        return json.JSONEncoder(ensure_ascii=False, default=str).encode
     return lambda row: "".join(encode(row, 0))
 
 
