@@ -58,10 +58,14 @@ async def test_a_moving_cursor_renders_no_body_until_it_rests(app: SkilldeckApp,
         await _walk_to(pilot, "api-conventions")
         body = app.query_one("#details-body", MarkdownBody)
         pane = app.query_one(details.SkillDetails)
-        await until(pilot, lambda: app.settled and pane.body_drawn == body.source, what="the body of api-conventions drawn")
+        await until(
+            pilot,
+            lambda: app.settled and pane.body_drawn == body.source and body.size.width > 0,
+            what="the body of api-conventions drawn and laid out",
+        )
         wait = app.query_one("#details-body-wait", Static)
         assert body.display and not wait.display
-        assert body.rendered_width == body.size.width > 0, "rendered at the width it is drawn"
+        assert body.rendered_width == body.size.width, "rendered at the width it is drawn"
         shown = body.source
         # The cursor does not rest on the next skill long enough for its body to be read.
         monkeypatch.setattr(details, "BODY_DEBOUNCE_S", 600)
