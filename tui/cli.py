@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,10 +14,11 @@ from .heap import collector_paused, settle_imports
 with collector_paused():
     # The engine's modules make tens of thousands of objects and next to no cycles: the collector
     # would walk them again and again as they come (15 ms of every command).
-    from engine import Catalog, Locations, Severity, Workspace, json_printable, load_paths, printable, with_missing_skill_md
+    from engine import Catalog, Locations, Severity, Workspace, load_paths, printable, with_missing_skill_md
 
     from . import cli_args
     from .cli_args import budget_arg
+    from .cli_json import dump, dump_rows
 
 if TYPE_CHECKING:
     from engine import CatalogDiff
@@ -168,98 +168,9 @@ def locations_from(args: argparse.Namespace) -> Locations:
     )
 
 
-def _dump(obj: Any) -> None:
-    # json.dumps escapes C0 controls; json_printable escapes the DEL and C1 controls it leaves raw.
-    sys.stdout.write(json_printable(json.dumps(obj, indent=2, ensure_ascii=False, default=str)) + "\n")
-
-
-# Bytes per write of a long document: few system calls even unbuffered (PYTHONUNBUFFERED=1 in a
-# container), and never the whole document held twice.
-_CHUNK = 1 << 20
-
-
-def _dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
-    """A document of lists of records (dicts, or their JSON text), each record on its own line: the same JSON value as
-    `_dump` gives, written by the C encoder (json.dumps with `indent` is pure Python, most of
-    the cost at 15,000 skills) in chunks of about a megabyte, straight to the file descriptor."""
-    encode = _row_encoder()
-    pieces: list[str] = ["{"]
-    size = 0
-    sections = list(doc.items())
-    for n, (key, rows) in enumerate(sections):
-        pieces.append(f"\n  {json.dumps(key)}: [")
-        for i, row in enumerate(rows):
-            line = row if isinstance(row, str) else encode(row)
-            pieces.append(("\n    " if not i else ",\n    ") + line)
-            size += len(line)
-            if size > _CHUNK:
-                _write("".join(pieces))
-                pieces, size = [], 0
-        pieces.append(("\n  ]" if rows else "]") + ("," if n < len(sections) - 1 else ""))
-    pieces.append("\n}\n")
-    _write("".join(pieces))
-
-
-def _row_encoder() -> Callable[[Any], str]:
-    """What `json.JSONEncoder(ensure_ascii=False, default=str).encode` gives a record, from one C
-    encoder made once: `encode` makes a new one per call and checks for cycles, which a record
-    built by `to_dict` cannot hold (a tenth of the writing at 15,000 skills)."""
-    from json import encoder as json_encoder
-
-    make = getattr(json_encoder, "c_make_encoder", None)
-    if make is None:  # a Python built without the C accelerator
-        return json.JSONEncoder(ensure_ascii=False, default=str).encode
-    # markers, default, encoder (the C one here), indent, key and item separators, sort_keys,
-    # skipkeys, allow_nan: json.JSONEncoder's own defaults, as its iterencode passes them.
-    try:
-        encode = make(None, str, json_encoder.encode_basestring, None, ": ", ", ", False, False, True)
-        encode({"a": [1, None, True, "é"]}, 0)
-    except TypeError:  # another Python's c_make_encoder (not a documented function)
-        return json.JSONEncoder(ensure_ascii=False, default=str).encode
-    return lambda row: "".join(encode(row, 0))
-
-
-def _write(text: str) -> None:
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # a captured or replaced stdout
-        sys.stdout.write(json_printable(text) if "\x7f" in text or not text.isascii() else text)
-        return
-    sys.stdout.flush()
-    data = memoryview(_printable_utf8(text))
-    while data:
-        data = data[os.write(fd, data) :]
-
-
-def _printable_utf8(text: str) -> bytes:
-    """`json_printable(text)` in UTF-8. json.dumps escapes C0 controls; json_printable escapes the
-    DEL, the C1 controls and lone surrogates it leaves raw. Its scan of every character took 0.2 s
-    of a 15,000-skill listing; in UTF-8 each of those has a byte of its own (a surrogate does not
-    encode at all, DEL is 0x7F, U+0080..U+009F are 0xC2 then 0x80..0x9F), found at memchr speed,
-    so the scan runs only for a text that holds one."""
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return json_printable(text).encode("utf-8", "surrogateescape")
-    if b"\x7f" in data or _may_hold_c1(data):
-        return json_printable(text).encode("utf-8", "surrogateescape")
-    return data
-
-
-def _may_hold_c1(data: bytes) -> bool:
-    at = data.find(b"\xc2")
-    for _ in range(256):  # past that many (a text full of U+00A0..U+00BF), the scan decides
-        if at < 0:
-            return False
-        if data[at + 1] < 0xA0:
-            return True
-        at = data.find(b"\xc2", at + 2)
-    return True
-
-
 def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.json:
-        _dump_rows(
+        dump_rows(
             {
                 # A skill's record as JSON text already (Skill.to_json, the same text as its dict).
                 "skills": [s.to_json() for s in catalog.skills.values()],
@@ -297,7 +208,7 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
         out["diagnostics"] = [d.to_dict() for d in catalog.diagnostics_for(skill.path)]
         out["shadowed_by"] = shadow.shadowed_by.to_dict() if shadow else None
         out["shadows"] = [s.skill.to_dict() for s in catalog.shadowing(skill)]
-        _dump(out)
+        dump(out)
     else:
         render.skill_detail(skill, catalog, shadow)
     return 0
@@ -317,7 +228,7 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
     failing = [d for d in diags if fails(d)]
     if args.json:
-        _dump(
+        dump(
             {
                 "ok": not failing,
                 "strict": args.strict,
@@ -336,7 +247,7 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
 
     listing = workspace.listing(catalog, args.budget, model=args.model)
     if args.json:
-        _dump(listing.to_dict())
+        dump(listing.to_dict())
         return 0
     # The listing's exact text, but a control in a description is shown, not sent to the terminal.
     sys.stdout.write(printable(listing.text) + "\n")

@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
-from typing import Any
 
 from rich.table import Table
 from rich.text import Text
@@ -25,17 +23,13 @@ from engine import (
     EvalSet,
     EvalStep,
     Workspace,
-    json_printable,
     load_evals,
     plan_evals,
     printable,
 )
 
 from . import render
-
-
-def _dump(obj: Any) -> None:
-    sys.stdout.write(json_printable(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
+from .cli_json import dump
 
 
 def run(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -67,7 +61,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         render.err.print("[yellow]stopped: the report below is partial[/]")
         report = evalrun.report()
     if args.json:
-        _dump(report.to_dict(full=True))
+        dump(report.to_dict(full=True))
     else:
         show(report)
     return 0 if report.all_met else 1
@@ -114,7 +108,7 @@ def _offline(args: argparse.Namespace, plan: EvalPlan, estimate: CostEstimate) -
     """Nothing sent: the requests as they would go, and what they would cost."""
     explicit = args.offline or args.backend == "offline"
     if args.json:
-        _dump({"offline": True, "estimate": estimate.to_dict(), "plan": plan.to_dict(full=True)})
+        dump({"offline": True, "estimate": estimate.to_dict(), "plan": plan.to_dict(full=True)})
     else:
         unique = plan.unique()
         if unique:
