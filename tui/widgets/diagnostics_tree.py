@@ -19,11 +19,10 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.strip import Strip
 
 from engine import Diagnostic
 
-from .navigation import LineCursor
+from .navigation import LineCursor, LineLook
 
 # A row: (file index, diagnostic index in that file); -1 is the file's own row.
 Row = tuple[int, int]
@@ -199,24 +198,21 @@ class DiagnosticsTree(LineCursor, can_focus=True):
             text.truncate(room, overflow="ellipsis")
         return text
 
-    def render_line(self, y: int) -> Strip:
-        line = y + int(self.scroll_offset.y)
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if line >= max(len(self._rows), 1):
-            return Strip.blank(width, base)
+    @property
+    def drawn_lines(self) -> int:
+        return max(len(self._rows), 1)  # an empty view says so on its first line
+
+    def line_look(self, line: int) -> LineLook:
         cursor = self.get_component_rich_style("diagnostics--cursor", partial=True) if line == self._cursor else None
-        key = (line, width, base, self.get_component_rich_style("diagnostics--guides", partial=True), cursor)
+        return self.get_component_rich_style("diagnostics--guides", partial=True), cursor
 
-        def draw() -> Strip:
-            text = self.row_text(line)
-            if cursor is not None and self._rows:
-                # As Textual's Tree drew it: the label under the cursor, not the guide before it.
-                guide = 0 if self._rows[line][1] < 0 else 2
-                text.stylize(cursor, guide)
-            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
-
-        return self.kept_line(key, draw)
+    def line_text(self, line: int, look: LineLook) -> Text:
+        text = self.row_text(line)
+        cursor = look[1]
+        if cursor is not None and self._rows:
+            # As Textual's Tree drew it: the label under the cursor, not the guide before it.
+            text.stylize(cursor, 0 if self._rows[line][1] < 0 else 2)
+        return text
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, max(len(self._rows), 1))

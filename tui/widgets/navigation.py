@@ -28,6 +28,10 @@ VIM_BINDINGS = [
 
 DataT = TypeVar("DataT")
 
+# What a line of a line-drawn tree looks like beside its text: the guides' style, and the line's own
+# (the cursor's, a tier's) if it has one.
+LineLook = tuple[Style, Style | None]
+
 # Only on the Textual it was measured with (pyproject pins it); any other runs Textual's own code.
 # SKILLDECK_PLAIN_TEXTUAL=1 turns it off, for the bench that weighs it.
 PATCH_SCROLLBAR = TEXTUAL_VERSION == "8.2.8" and not os.environ.get("SKILLDECK_PLAIN_TEXTUAL")
@@ -80,9 +84,36 @@ class LineCursor(SteadyScrollbar):
     def line_count(self) -> int:
         raise NotImplementedError
 
+    @property
+    def drawn_lines(self) -> int:
+        """The lines with text (below them, blank): `line_count` unless the view says otherwise."""
+        return self.line_count
+
+    def line_look(self, line: int) -> LineLook:
+        """Everything a line's look depends on beside the rows and the width: its styles."""
+        raise NotImplementedError
+
+    def line_text(self, line: int, look: LineLook) -> Text:
+        """A line's text, styled as `look` says."""
+        raise NotImplementedError
+
+    def render_line(self, y: int) -> Strip:
+        line = y + int(self.scroll_offset.y)
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if line >= self.drawn_lines:
+            return Strip.blank(width, base)
+        look = self.line_look(line)
+
+        def draw() -> Strip:
+            text = self.line_text(line, look)
+            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+
+        return self.kept_line((line, width, base, look), draw)
+
     def kept_line(self, key: Hashable, draw: Callable[[], Strip]) -> Strip:
-        """The line drawn for `key` (everything its look depends on beside the rows), drawn now
-        if it is not kept. `forget_lines` when the rows change."""
+        """The line drawn for `key` (what its look depends on), drawn now if it is not kept.
+        `forget_lines` when the rows change."""
         kept = self._kept_lines
         strip = kept.get(key)
         if strip is None:

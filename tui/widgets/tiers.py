@@ -21,12 +21,11 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.strip import Strip
 
 from engine import Severity, Shadowed, Skill, Source, printable
 
 from ..view import CatalogView, PathDisplay, TierView
-from .navigation import LineCursor
+from .navigation import LineCursor, LineLook
 from .tier_labels import deferred_label, fit_tier, shadow_label, skill_label, tier_label, tier_path
 
 
@@ -394,29 +393,22 @@ class TiersTree(LineCursor, can_focus=True):
             text.truncate(room, overflow="ellipsis")
         return text
 
-    def render_line(self, y: int) -> Strip:
-        line = y + int(self.scroll_offset.y)
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if line >= self._lines:
-            return Strip.blank(width, base)
+    def line_look(self, line: int) -> LineLook:
         if line == self._cursor:
             style: Style | None = self.get_component_rich_style("tiers--cursor", partial=True)
         elif (at := self.row_at(line)) is not None and at[1] < 0:
             style = self.get_component_rich_style("tiers--tier", partial=True)
         else:
             style = None
-        # Everything a line's look depends on, beside the rows (which clear the cache). A change of
-        # focus redraws the whole tree (its top rule changes): from here, not from the labels.
-        key = (line, width, base, self.get_component_rich_style("tiers--guides", partial=True), style)
+        # A change of focus redraws the whole tree (its top rule changes): from the kept lines.
+        return self.get_component_rich_style("tiers--guides", partial=True), style
 
-        def draw() -> Strip:
-            text = self.row_text(line)
-            if style is not None:
-                text.stylize(style)
-            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
-
-        return self.kept_line(key, draw)
+    def line_text(self, line: int, look: LineLook) -> Text:
+        text = self.row_text(line)
+        style = look[1]
+        if style is not None:
+            text.stylize(style)
+        return text
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self._lines)
