@@ -156,9 +156,8 @@ class SkillDetails(VerticalScroll, can_focus=False):
         self.deck = deck
         self._skill: Skill | None = None
         self._body_timer: Timer | None = None
-        # The skill whose body is shown, and the source drawn, for tests and screenshots to wait on.
+        # The skill whose body is shown, for tests and screenshots to wait on.
         self.body_shown_for: Path | None = None
-        self.body_drawn: str | None = None
 
     def compose(self) -> ComposeResult:
         yield DetailsKeys(id="details-keys")
@@ -192,7 +191,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
             title.update(Text("Select a skill", "dim"))
             for widget in (facts, relations, diags):
                 widget.update("")
-            self.show_body(None, None)
+            self.show_body(None)
             return
         title.update(Text.assemble(("/" + printable(skill.name), "bold"), ("  shadowed" if shadow else "", "bold yellow")))
         facts.update(facts_table(skill, view, paths, shadow))
@@ -275,7 +274,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
     def on_body_loaded(self, message: BodyLoaded) -> None:
         skill = self._skill
         if skill is not None and message.path == skill.path:
-            self.show_body(skill, message)
+            self.show_body(message)
             self.body_shown_for = skill.path
 
     def on_markdown_body_stale(self, message: MarkdownBody.Stale) -> None:
@@ -287,10 +286,10 @@ class SkillDetails(VerticalScroll, can_focus=False):
         self.query_one("#details-body", MarkdownBody).display = False
         self.query_one("#details-body-wait", Static).display = waiting
 
-    def show_body(self, skill: Skill | None, loaded: BodyLoaded | None) -> None:
+    def show_body(self, loaded: BodyLoaded | None) -> None:
         body = self.query_one("#details-body", MarkdownBody)
         listing = self.query_one("#details-files", Static)
-        if skill is None or loaded is None:
+        if loaded is None:
             body.show("", (), 0)
             listing.update("")
         else:
@@ -299,6 +298,5 @@ class SkillDetails(VerticalScroll, can_focus=False):
                 listing.update(Text.assemble(("other files  ", "bold"), (printable("  ".join(loaded.files)), "")))
             else:
                 listing.update(Text("no other files in the folder", "dim"))
-        self.body_drawn = body.source
         body.display = True
         self.query_one("#details-body-wait", Static).display = False

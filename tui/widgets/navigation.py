@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from importlib.metadata import version
 from typing import ClassVar, Generic, TypeVar
 
@@ -104,22 +104,15 @@ class LineCursor(SteadyScrollbar):
         if line >= self.drawn_lines:
             return Strip.blank(width, base)
         look = self.line_look(line)
-
-        def draw() -> Strip:
-            text = self.line_text(line, look)
-            return Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
-
-        return self.kept_line((line, width, base, look), draw)
-
-    def kept_line(self, key: Hashable, draw: Callable[[], Strip]) -> Strip:
-        """The line drawn for `key` (what its look depends on), drawn now if it is not kept.
-        `forget_lines` when the rows change."""
-        kept = self._kept_lines
-        strip = kept.get(key)
+        # Kept by everything its look depends on beside the rows (`forget_lines` when they change).
+        key = (line, width, base, look)
+        strip = self._kept_lines.get(key)
         if strip is None:
-            if len(kept) >= self.KEPT_LINES:
-                kept.clear()
-            strip = kept[key] = draw()
+            if len(self._kept_lines) >= self.KEPT_LINES:
+                self._kept_lines.clear()
+            text = self.line_text(line, look)
+            strip = Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+            self._kept_lines[key] = strip
         return strip
 
     def forget_lines(self) -> None:
