@@ -9,8 +9,10 @@ shadowed skills after live ones. So "react" ranks "Master React" (a word) above 
 (only r-e-a-c-t in order).
 
 Speed comes from doing the per-skill work in C: substring tests are `in`, each pattern is
-compiled once per query, and each rank is one list comprehension; a rank whose test is a pattern
-walks the skills shortest name first and stops once it has what it needs. While the user types,
+compiled once per query, and each rank is one list comprehension. A word start is found with
+`str.find` and a look at the character before (`_word_starts`; a pattern per skill took 83 ms
+for `x` over 15,000 descriptions, the finds 6 ms); its rank walks the skills shortest name first
+and stops once it has what it needs. While the user types,
 a query that extends the previous one only searches the previous matches, and a query typed
 again (after a backspace) is answered from the last few.
 """
@@ -18,9 +20,11 @@ again (after a backspace) is answered from the last few.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from engine import Skill
 
@@ -29,6 +33,25 @@ from engine import Skill
 EXACT, PREFIX, NAME_WORD, DESC_WORD, NAME_TEXT, DESC_TEXT, PATH_TEXT, FUZZY = 100, 80, 65, 55, 45, 30, 25, 20
 # Answers kept by query: typing back over a query (backspace) costs nothing.
 KEPT_ANSWERS = 32
+# Above this many skills to test, a word's fuzzy matches are found in one pass of its pattern over
+# all the names (one string, in C) instead of a call per skill (12 ms for `pdf` at 15,000).
+ONE_PASS_AT = 2000
+# A letter of a word: the character before a word start is not one (`[\W_]`, as in `master-react`
+# or `Master React`). ASCII is answered by str.isalnum, which agrees with it there.
+_LETTER = re.compile(r"[^\W_]")
+
+
+def _word_starts(text: str, where: str) -> bool:
+    """Whether `text` is in `where` where a word starts: at its beginning or after a non-letter."""
+    at = where.find(text)
+    while at >= 0:
+        if at == 0:
+            return True
+        before = where[at - 1]
+        if not (before.isalnum() if before.isascii() else _LETTER.match(before)):
+            return True
+        at = where.find(text, at + 1)
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,17 +66,18 @@ class _Word:
     """One query word and its patterns, compiled once per search (never per skill)."""
 
     text: str
-    # The word where a word starts: at the start or after a non-letter (`master-react`, `Master React`).
-    start: re.Pattern[str]
     # The word's letters in order. `a[^b]*b` rather than `a.*?b`: the same leftmost match, without
     # the backtracking that made a near miss cost more the longer the query.
     fuzzy: re.Pattern[str]
+    # The same within one line: for the names as one text, a line each.
+    fuzzy_in_line: re.Pattern[str]
 
     @classmethod
     def of(cls, text: str) -> _Word:
         letters = [re.escape(c) for c in text]
         fuzzy = letters[0] + "".join(f"[^{c}]*{c}" for c in letters[1:])
-        return cls(text, re.compile(r"(?:^|[\W_])" + re.escape(text)), re.compile(fuzzy))
+        in_line = letters[0] + "".join(f"[^{c}\\n]*{c}" for c in letters[1:])
+        return cls(text, re.compile(fuzzy), re.compile(in_line))
 
 
 class SearchIndex:
@@ -64,6 +88,13 @@ class SearchIndex:
         self._names = [s.name.lower() for s, _ in rows]
         self._descs = [s.description.lower() for s, _ in rows]
         self._paths = [str(s.path).lower() for s, _ in rows]
+        # Name, path and description as one text, for the test every skill goes through: one `in`
+        # instead of three. A query word holds no whitespace, so none is found across a newline.
+        self._texts = [f"{name}\n{path}\n{desc}" for name, path, desc in zip(self._names, self._paths, self._descs, strict=True)]
+        # The names as one text, a line each (for _fuzzy_lines; a newline in a name is a space
+        # there, which no query letter is), and where each line starts.
+        self._name_lines = "\n".join(name.replace("\n", " ") for name in self._names)
+        self._line_starts = list(accumulate((len(name) + 1 for name in self._names[:-1]), initial=0))
         self._last: tuple[list[str], list[int]] | None = None
         self._answers: OrderedDict[tuple[str, int], list[Result]] = OrderedDict()
 
@@ -78,13 +109,34 @@ class SearchIndex:
             last_words, last_hits = self._last
             if len(texts) >= len(last_words) and all(w.startswith(lw) for w, lw in zip(texts, last_words, strict=False)):
                 candidates = last_hits
-        names, descs, paths = self._names, self._descs, self._paths
+        names, texts_of = self._names, self._texts
         for word in words:
-            text, fuzzy = word.text, word.fuzzy.search
-            candidates = [i for i in candidates if text in names[i] or text in descs[i] or text in paths[i] or fuzzy(names[i])]
+            text = word.text
+            if len(text) == 1:  # its letters in order: the letter, in the name
+                candidates = [i for i in candidates if text in texts_of[i]]
+            elif len(candidates) > ONE_PASS_AT:
+                fuzzy_hit = self._fuzzy_lines(word).__contains__
+                candidates = [i for i in candidates if text in texts_of[i] or fuzzy_hit(i)]
+            else:
+                fuzzy = word.fuzzy.search
+                candidates = [i for i in candidates if text in texts_of[i] or fuzzy(names[i])]
         hits = list(candidates)
         self._last = (texts, hits)
         return hits
+
+    def _fuzzy_lines(self, word: _Word) -> set[int]:
+        """The skills whose name has the word's letters in order: one search per matching name,
+        each starting at the next name."""
+        lines, starts, search = self._name_lines, self._line_starts, word.fuzzy_in_line.search
+        found: set[int] = set()
+        match = search(lines)
+        while match is not None:
+            line = bisect_right(starts, match.start()) - 1
+            found.add(line)
+            if line + 1 >= len(starts):
+                break
+            match = search(lines, starts[line + 1])
+        return found
 
     def _word_score(self, word: _Word, i: int) -> float:
         name, desc, text = self._names[i], self._descs[i], word.text
@@ -92,10 +144,10 @@ class SearchIndex:
             return EXACT
         if name.startswith(text):
             return PREFIX
-        if word.start.search(name):
+        if _word_starts(text, name):
             return NAME_WORD
         in_desc = text in desc
-        if in_desc and word.start.search(desc):
+        if in_desc and _word_starts(text, desc):
             return DESC_WORD
         pos = name.find(text)
         if pos > 0:
@@ -116,7 +168,7 @@ class SearchIndex:
         """Many hits (a short query over thousands of skills): rank by the first word, one
         comprehension per rank in `_word_score`'s order, and stop once `limit` are found."""
         text, names, descs, paths = word.text, self._names, self._descs, self._paths
-        start, fuzzy = word.start.search, word.fuzzy.search
+        fuzzy = word.fuzzy.search
 
         def by_length(i: int) -> int:
             return len(names[i])
@@ -128,13 +180,13 @@ class SearchIndex:
         taken = set(found)
 
         def first(texts: list[str]) -> Callable[[list[int]], list[int]]:
-            # A word start in the name (or the description), found with a pattern per skill, took
-            # 80 ms for "sk" at 15,000: the pattern only where the word is in the text at all,
-            # shortest name first, and only until the rest of `limit` is found.
+            # A word start in the name (or the description): only where the word is in the text at
+            # all, shortest name first, and only until the rest of `limit` is found (`e` is in
+            # every description, mostly inside words: 100 ms to look at them all).
             def rank(rest: list[int]) -> list[int]:
                 need, out = limit - len(found), []
                 for i in sorted((i for i in rest if text in texts[i]), key=by_length):
-                    if start(texts[i]):
+                    if _word_starts(text, texts[i]):
                         out.append(i)
                         if len(out) >= need:
                             break

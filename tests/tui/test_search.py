@@ -108,3 +108,32 @@ def test_a_query_typed_again_is_answered_from_the_last_ones(monkeypatch: pytest.
     assert [r.skill.name for r in index.search("rev ")] == [r.skill.name for r in first] != []
     assert searched == ["rev"], "typed again (spaces aside): the kept answer"
     assert len(index.search("rev", limit=1)) == 1 and searched == ["rev", "rev"], "another limit is another answer"
+
+
+def test_a_word_starts_after_any_non_letter_and_never_inside_a_word() -> None:
+    # Word starts rank above text inside a word: after `-`, `_`, `.`, a space or at the start,
+    # never after a letter, an accented one included.
+    index = SearchIndex(
+        [
+            _skill("preact", "Nothing."),
+            _skill("éreact", "Nothing."),
+            _skill("x_react", "Nothing."),
+            _skill("a.react", "Nothing."),
+            _skill("tools", "Uses ünreact and then. react"),
+        ]
+    )
+    scores = {r.skill.name: r.score for r in index.search("react")}
+    word, inside = {"x_react", "a.react", "tools"}, {"preact", "éreact"}
+    assert min(scores[n] for n in word) > max(scores[n] for n in inside), scores
+
+
+def test_many_skills_find_the_same_fuzzy_matches_as_few() -> None:
+    # Past ONE_PASS_AT skills the letters-in-order test is one pass over all the names; it must
+    # find what the test per name finds (a newline inside a name included).
+    names = [f"p{i:04d}d-tool" for i in range(1200)] + [f"q{i:04d}-tool" for i in range(1200)]
+    odd = ["p\ndf", "xpydzf", "pd", "f-d-p"]
+    skills = [_skill(n, "Nothing.") for n in names + odd]
+    many = {r.skill.name for r in SearchIndex(skills).search("pdf", limit=5000)}
+    few = {r.skill.name for r in SearchIndex([_skill(n, "Nothing.") for n in odd]).search("pdf")}
+    assert few == {"p\ndf", "xpydzf"}
+    assert many == few
