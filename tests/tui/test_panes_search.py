@@ -64,3 +64,29 @@ async def test_the_search_field_opened_again_shows_what_is_typed_from_its_first_
             shown = "".join(segment.text for segment in field.render_line(0))
             assert shown.startswith("godot"), repr(shown)
             await pilot.press("escape")
+
+
+async def test_the_highlighted_result_stays_on_screen_and_is_the_one_drawn_lit(app: SkilldeckApp) -> None:
+    # The results are drawn a line at a time: moving past the last row on screen scrolls, and
+    # only the highlighted row is drawn reversed.
+    async with app.run_test(size=(100, 14)) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash", "e")
+        results = app.query_one(ResultsList)
+        await until(pilot, lambda: len(results.results) > 8, what="many results")
+        rows = results.size.height // 2
+        assert 1 < rows < len(results.results)
+
+        def lit_rows() -> list[int]:
+            return [
+                y // 2 for y in range(results.size.height) if any(s.style and s.style.reverse for s in results.render_line(y))
+            ]
+
+        for step in range(rows + 2):
+            await until(pilot, lambda step=step: results.highlighted == step, what=f"result {step} highlighted")
+            await pilot.pause()
+            name = results.results[step].skill.name
+            lit = lit_rows()
+            assert len(set(lit)) == 1, lit
+            assert results.render_line(lit[0] * 2).text.startswith(name), (step, name)
+            await pilot.press("down")

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
 from engine import printable
 from tui.app import SkilldeckApp
+from tui.widgets.strips import text_strip
 from tui.widgets.textlines import TextLines, breaks, row_count
 
 from .conftest import until
@@ -47,3 +52,14 @@ async def test_a_big_listing_is_drawn_only_where_it_is_on_screen(tmp_path: Path)
         await pilot.pause()
         assert len(text.lines) > 3_000 and text.size.height > 3_000
         assert max(drawn) < 36, "rows below the screen were never made"
+
+
+def test_a_text_with_a_style_of_its_own_and_no_spans_keeps_it() -> None:
+    # Rich's Text.render leaves a text's own style to its caller when it has no spans: the
+    # listing's first line (bold) and a search result's description (dim) came out plain.
+    base = Style.parse("#e0e0e0 on #121212")
+    for text, kept in ((Text("The following skills", "bold"), "bold"), (Text("  A description", "dim"), "dim")):
+        strip = text_strip(text, Console(), 30, base)
+        styles = [segment.style for segment in strip if segment.text.strip()]
+        assert styles and all(getattr(style, kept) for style in styles), (text.plain, styles)
+        assert strip.cell_length == 30

@@ -16,6 +16,8 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from .strips import text_strip
+
 TEXTUAL_VERSION = version("textual")
 
 VIM_BINDINGS = [
@@ -111,7 +113,7 @@ class LineCursor(SteadyScrollbar):
             if len(self._kept_lines) >= self.KEPT_LINES:
                 self._kept_lines.clear()
             text = self.line_text(line, look)
-            strip = Strip(list(text.render(self.app.console))).apply_style(base).crop_extend(0, width, base)
+            strip = text_strip(text, self.app.console, width, base)
             self._kept_lines[key] = strip
         return strip
 

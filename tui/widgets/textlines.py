@@ -22,6 +22,8 @@ from textual.widget import Widget
 
 from engine import printable
 
+from .strips import text_strip
+
 
 class TextLines(Widget):
     DEFAULT_CSS = "TextLines { height: auto; }"
@@ -65,8 +67,7 @@ class TextLines(Widget):
         cuts = [*breaks(line, width), len(line)]
         row = min(y - starts[index], len(cuts) - 2)
         text = Text(line[cuts[row] : cuts[row + 1]].rstrip(" "), self._first_style if index == 0 else "")
-        strip = Strip(list(text.render(self.app.console))).crop(0, width)
-        return strip.apply_style(base).extend_cell_length(width, base)
+        return text_strip(text, self.app.console, width, base)
 
 
 def row_count(line: str, width: int) -> int:
