@@ -29,6 +29,7 @@ from .deck import Deck
 from .editor import open_in_editor
 from .evals.pane import EvalsPane
 from .feed import CatalogFeed
+from .heap import CHECK_EVERY_S, collect_between_frames
 from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, Notice, PermissionsLoaded
 from .rules.pane import RulesPane
 from .screens.arguments import ArgumentsScreen
@@ -150,6 +151,7 @@ class SkilldeckApp(App[None]):
         self.sub_title = printable(self.paths(self.workspace.locations.project))
         self.query_one(SearchBox).display = False
         self.query_one(TiersTree).focus()
+        self.set_interval(CHECK_EVERY_S, collect_between_frames)
         # Start reading only once the first frame is up: the loading thread competes for
         # the GIL, and the first screen must not wait for a large catalog.
         self.call_after_refresh(self._first_paint)

@@ -9,17 +9,32 @@ pydantic models, imported in a thread when the backend warms) and the first cata
 collector is otherwise unchanged, and a frozen object that is dropped later is still freed by its
 reference count (only one caught in a reference cycle would stay). A collection then walks
 about a third as many objects.
+
+What remains (20-50 ms at 15,000 skills) CPython runs whenever its count comes due, which is
+often inside a frame: the frame of a pane key (60-90 ms of Textual's layout and repaint) became a
+stall of 100-130 ms. So once settled, the full collection comes at CPython's own pace but between
+frames (`collect_between_frames`, on a timer of the app's), and CPython's trigger, set far off,
+only catches what a timer cannot (a loop held for a long time). CPython 3.14's collector is
+incremental and counts otherwise: it is left as it is.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 # Set by settle_imports: the process is the app's own (the `skilldeck` command, or a benchmark
 # that runs the app as it does). A test suite running many apps in one process freezes nothing.
 _settling = False
+# Collections of the middle generation per full one: CPython's own default pace.
+FULL_EVERY = 10
+# CPython's own trigger for a full collection, moved out of the way once settled.
+FULL_FALLBACK = 1000
+# How often the app looks whether a full collection is due.
+CHECK_EVERY_S = 0.25
+_generational = sys.version_info < (3, 14)
 
 
 @contextmanager
@@ -41,6 +56,28 @@ def settle_imports() -> None:
     _settling = True
     gc.collect()
     gc.freeze()
+    if _generational:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_FALLBACK)
+
+
+# Objects in the oldest generation after the last full collection (CPython's "long-lived total").
+_kept_after_full = 0
+
+
+def collect_between_frames() -> bool:
+    """On the UI loop, between frames: the full collection CPython would have run by now, so that
+    it never lands inside a frame. CPython's rule: FULL_EVERY middle collections since the last
+    full one, and the oldest generation grown by a quarter since (a full collection of a freshly
+    loaded catalog, not yet frozen, is 80 ms: it waits until it pays)."""
+    global _kept_after_full
+    if not (_settling and _generational and gc.isenabled() and gc.get_count()[2] >= FULL_EVERY):
+        return False
+    if len(gc.get_objects(generation=2)) - _kept_after_full < _kept_after_full // 4:
+        return False
+    gc.collect()
+    _kept_after_full = len(gc.get_objects(generation=2))
+    return True
 
 
 def settle_warm() -> None:

@@ -27,3 +27,35 @@ def test_settle_freezes_only_in_the_apps_own_process() -> None:
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+FULL_BETWEEN_FRAMES = """
+import gc
+from tui import heap
+assert not heap.collect_between_frames(), "nothing before settle_imports"
+heap.settle_imports()
+assert gc.get_threshold()[2] == heap.FULL_FALLBACK, "CPython's own full collection is only a fallback"
+
+def middle_collections(count):
+    for _ in range(count):
+        gc.collect(1)  # each counts towards the next full one, as CPython's own do
+
+kept = [[] for _ in range(20_000)]  # long-lived
+gc.collect()  # a full one: the count starts again (and nothing below allocates much)
+middle_collections(heap.FULL_EVERY - 1)
+assert not heap.collect_between_frames(), "not yet due"
+middle_collections(1)
+assert heap.collect_between_frames() and gc.get_count()[2] == 0, "due: done, between frames"
+middle_collections(heap.FULL_EVERY)
+assert not heap.collect_between_frames(), "due, but the old objects hardly grew: it would not pay"
+more = [[] for _ in range(20_000)]
+middle_collections(1)
+assert heap.collect_between_frames(), "grown by more than a quarter"
+print("ok")
+"""
+
+
+def test_the_full_collection_comes_between_frames_at_cpythons_pace() -> None:
+    done = subprocess.run([sys.executable, "-c", FULL_BETWEEN_FRAMES], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
