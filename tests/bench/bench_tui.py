@@ -11,7 +11,8 @@
    (goal at 15,000: under 200 MB).
 
 Keys are posted to the app as the terminal driver posts them; "painted" is the first refresh after
-the handler that shows the key's effect ran. The catalogs are real skills (tests/bench/scale_catalogs.py).
+the handler that shows the key's effect ran. Beside them, the floor: a plain Textual app of the same
+shape given the same kinds of key (bare_textual.py), what Textual itself takes for such frames here. The catalogs are real skills (tests/bench/scale_catalogs.py).
 `--sizes 1000,15000` chooses the sizes.
 """
 
@@ -180,8 +181,23 @@ def catalog(base: Path, count: int) -> Locations:
 
 
 def _row(label: str, out: dict[str, Any]) -> str:
-    figures = "  ".join(f"{name} {p95_ms(out[name]):6.1f}" for name in ("move", "pane", "search", "listing"))
+    figures = "  ".join(
+        f"{name} {p95_ms(out[name]):6.1f}" if name in out else f"{name} {'-':>6}"
+        for name in ("move", "pane", "search", "listing")
+    )
+    if "stall" not in out:
+        return f"{label:>14}: p95 ms  {figures}"
     return f"{label:>14}: p95 ms  {figures}   longest stall {out['stall']:6.1f} ms   {out['rss']:5.0f} MB resident"
+
+
+def _in_child(code: str) -> dict[str, Any]:
+    """Runs `code` (which prints a JSON line last) in a process of its own: the figures of one
+    run do not carry the garbage of another."""
+    here = str(Path(__file__).parent)
+    prelude = f"import asyncio, json, sys; sys.path.insert(0, {here!r}); "
+    done = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, check=True)
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
 
 
 def main() -> int:
@@ -206,16 +222,19 @@ def main() -> int:
             shown = _spawned(loc, "SKILLDECK_FIRST_SKILLS_FILE", 3)
             print(f"first screen with skills, {count:,} skills: {shown * 1000:.0f} ms (goal at 15,000: within 2,000 ms)")
         print("keys, key to painted frame (goals: move/pane/search p95 < 30 ms, listing < 100 ms, stall < 100 ms)")
+        # The floor: a plain Textual app of the same shape, the same kinds of key (bare_textual.py).
+        bare = _in_child(
+            "import bench_tui, bare_textual; from tui.heap import settle_imports; settle_imports();"
+            "print(json.dumps(asyncio.run(bare_textual.browse())))"
+        )
+        print(_row("bare Textual", bare))
         for count in [15, *sizes]:
             loc = catalog(base, count)
-            # A process of its own per size: the figures of one size do not carry the garbage of another.
-            here, where = str(Path(__file__).parent), str(base)
-            code = (
-                f"import asyncio, json, sys; sys.path.insert(0, {here!r}); import bench_tui as b; from pathlib import Path;"
+            where = str(base)
+            out = _in_child(
+                f"import bench_tui as b; from pathlib import Path;"
                 f"print(json.dumps(asyncio.run(b.browse(b.catalog(Path({where!r}), {count})))))"
             )
-            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            out = json.loads(done.stdout.strip().splitlines()[-1])
             print(_row("demo (15)" if count == 15 else f"{count:,} skills", out))
     finally:
         shutil.rmtree(base, ignore_errors=True)
