@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import events, on
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header, ProgressBar, TabbedContent, Tabs
 from textual.worker import Worker
 
@@ -46,6 +47,8 @@ from .widgets.footer import KeysFooter
 from .widgets.listing import ListingPane
 from .widgets.search import SearchBox
 from .widgets.tiers import NodeData, TiersTree
+
+WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
 class SkilldeckApp(App[None]):
@@ -97,6 +100,7 @@ class SkilldeckApp(App[None]):
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
+        self._kept_widgets: dict[type[Widget], Widget] = {}
         # The theme chosen in an earlier run (tui/theme.py), read before the app's loop runs.
         self.ansi_theme_light = LIGHT_ANSI
         self._theme_saved = read_theme(locations.environ, self.available_themes)
@@ -145,7 +149,7 @@ class SkilldeckApp(App[None]):
             self.start_worker(save, "Saving the theme", thread=True, group="theme", name="theme")
 
     def on_resize(self, event: events.Resize) -> None:
-        relabel(self.query_one(TabbedContent), event.size.width)
+        relabel(self.panes, event.size.width)
 
     def on_mount(self) -> None:
         self.sub_title = printable(self.paths(self.workspace.locations.project))
@@ -160,13 +164,25 @@ class SkilldeckApp(App[None]):
         if not self.marks.first_paint():
             self._load(reload=False)
 
+    def _once(self, kind: type[WidgetT]) -> WidgetT:
+        """A widget the app composes once: found once, not on every key (the footer asks
+        `check_action` about each of its keys several times a key)."""
+        found = self._kept_widgets.get(kind)
+        if not isinstance(found, kind) or not found.is_attached:
+            found = self._kept_widgets[kind] = self.query_one(kind)
+        return found
+
     @property
     def tiers(self) -> TiersTree:
-        return self.query_one(TiersTree)
+        return self._once(TiersTree)
 
     @property
     def conversation(self) -> ConversationPane:
-        return self.query_one(ConversationPane)
+        return self._once(ConversationPane)
+
+    @property
+    def panes(self) -> TabbedContent:
+        return self._once(TabbedContent)
 
     @property
     def session(self) -> RunSession:
@@ -293,7 +309,7 @@ class SkilldeckApp(App[None]):
 
     def go_to_path(self, path: Path) -> None:
         self._close_search()
-        self.query_one(TabbedContent).active = "details"
+        self.panes.active = "details"
         self.selected = path
         if self.tiers.select_path(path):
             self.tiers.focus()
@@ -334,10 +350,10 @@ class SkilldeckApp(App[None]):
             self._close_search()
             self.tiers.focus()
             return
-        self.query_one(TabbedContent).active = name
+        self.panes.active = name
         target = FOCUS_IN.get(name)
         if target is not None:
-            self.query_one(target).focus()
+            self._once(target).focus()
         elif self.session.running:
             # The composer would take the keys a run is steered with (escape cancels): the transcript.
             self.conversation.transcript.focus()
@@ -345,7 +361,7 @@ class SkilldeckApp(App[None]):
             self.query_one("#composer").focus()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        panes = self.query_one(TabbedContent)
+        panes = self.panes
         panes.query_one(Tabs).set_class(panes in event.widget.ancestors_with_self, "-pane-focused")
 
     @on(TabbedContent.TabActivated, "#panes")
@@ -359,7 +375,7 @@ class SkilldeckApp(App[None]):
         if action not in ("toggle_meta", "retry", "cancel_run"):
             return True
         try:
-            on_tab = self.query_one(TabbedContent).active == "conversation"
+            on_tab = self.panes.active == "conversation"
             failed = self.conversation.failed
         except (NoMatches, ScreenStackError):
             return False  # closing: no pane to act on
@@ -401,7 +417,7 @@ class SkilldeckApp(App[None]):
         if skill is None:
             self.notify("Select a skill in the tiers tree first", severity="warning")
         elif self.session.run_skill(skill, shadow, fork, args):
-            self.query_one(TabbedContent).active = "conversation"
+            self.panes.active = "conversation"
 
     def action_run_inline(self) -> None:
         # As Claude Code runs a typed /name: inline, unless the skill says context: fork.
@@ -425,7 +441,7 @@ class SkilldeckApp(App[None]):
 
     def resume_session(self, path: Path | None = None) -> None:
         """Reopen a saved conversation (the latest when none is named) and continue it."""
-        self.session.resume(path, then=lambda: setattr(self.query_one(TabbedContent), "active", "conversation"))
+        self.session.resume(path, then=lambda: setattr(self.panes, "active", "conversation"))
 
     def action_toggle_meta(self) -> None:
         self.conversation.action_toggle_meta()

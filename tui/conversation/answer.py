@@ -40,6 +40,8 @@ from textual.widget import Widget
 
 from engine import printable
 
+from ..widgets.strips import LineWidget
+
 Row = list[Segment]
 _FENCE = re.compile(r" {0,3}(```|~~~)")
 _ITEM = re.compile(r"([-*+]|\d{1,9}[.)])([ \t]|$)")
@@ -91,7 +93,7 @@ def _after(block: str) -> str:
     return _AFTER_RULE if _RULE.fullmatch(last) and not heading else _AFTER_TEXT
 
 
-class MarkdownPart(Widget):
+class MarkdownPart(LineWidget):
     """Markdown drawn by Rich as lines (Textual's line API). Its last block may be open: the
     answer streaming into it sets that block again (`extend`); every other block is drawn once
     per width and theme. `after` is the text before it (the answer's parts before this one)."""
@@ -110,7 +112,6 @@ class MarkdownPart(Widget):
         self._drawn: list[list[Row] | None] = [None] * len(self._blocks)
         self._rows: list[Row] | None = None
         self._key: tuple[int, bool] = (0, True)
-        self._style = Style()
         self._shown = 0  # the height Textual was last given
         self._reserve = 0  # rows kept while open (see _redraw)
 
@@ -206,13 +207,8 @@ class MarkdownPart(Widget):
         self._shown = max(rows, self._reserve) if width else 0
         return self._shown
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # Textual works `rich_style` out afresh (over every ancestor) each time it is asked.
-        self._style = self.rich_style
-        return super().render_lines(crop)
-
     def render_line(self, y: int) -> Strip:
-        width, style = self.size.width, self._style
+        width, style = self.size.width, self.line_base
         rows = self.rows(width)
         segments, x = [], 0
         for text, seg_style, control in rows[y] if y < len(rows) else ():

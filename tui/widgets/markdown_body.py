@@ -19,7 +19,8 @@ from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget
+
+from .strips import LineWidget
 
 # Code blocks: a dark theme that reads on both of the app's themes (Rich's default is monokai).
 CODE_THEME = "ansi_dark"
@@ -48,7 +49,7 @@ def render_markdown(source: str, width: int) -> list[Strip]:
     return [Strip(row) for row in rows]
 
 
-class MarkdownBody(Widget):
+class MarkdownBody(LineWidget):
     """Rows rendered elsewhere (`render_markdown`), for the width they were rendered at."""
 
     DEFAULT_CSS = "MarkdownBody { height: auto; }"
@@ -74,7 +75,7 @@ class MarkdownBody(Widget):
         return len(self._rows)
 
     def render_line(self, y: int) -> Strip:
-        width, base = self.size.width, self.rich_style
+        width, base = self.size.width, self.line_base
         if not 0 <= y < len(self._rows):
             return Strip.blank(width, base)
         # Until the body is rendered again at a new width (SkillDetails.on_resize), a row is cut

@@ -16,7 +16,7 @@ from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from .strips import text_strip
+from .strips import LineWidget, text_strip
 
 TEXTUAL_VERSION = version("textual")
 
@@ -60,7 +60,7 @@ class SteadyScrollbar(ScrollView):
             return super()._size_updated(size, virtual_size, container_size, layout)
 
 
-class LineCursor(SteadyScrollbar):
+class LineCursor(SteadyScrollbar, LineWidget):
     """A view drawn a line at a time with a cursor line (the tiers and diagnostics trees): the keys
     that move the cursor. A subclass keeps the cursor's line in `_cursor` and says how many lines
     it has (`line_count`) and how the cursor moves (`move_to`)."""
@@ -102,7 +102,7 @@ class LineCursor(SteadyScrollbar):
     def render_line(self, y: int) -> Strip:
         line = y + int(self.scroll_offset.y)
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.line_base
         if line >= self.drawn_lines:
             return Strip.blank(width, base)
         look = self.line_look(line)

@@ -19,13 +19,12 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Input
 
 from engine import printable
 
 from ..search import Result, SearchIndex
-from .strips import text_strip
+from .strips import LineWidget, text_strip
 from .tiers import TiersTree
 
 # More than a tall terminal shows; ranking more only slows each keystroke.
@@ -67,7 +66,7 @@ class SearchInput(Input):
         return len(self.value) + 1
 
 
-class ResultsList(Widget):
+class ResultsList(LineWidget):
     """Two lines per result, drawn a line at a time and only for the rows on screen. A row's lines
     are kept by what they show (the skill, highlighted or not, the width): typing a letter that
     keeps most of the results draws only the new ones. (An OptionList wraps and measures every
@@ -118,7 +117,7 @@ class ResultsList(Widget):
         return True
 
     def render_line(self, y: int) -> Strip:
-        width, base = self.size.width, self.rich_style
+        width, base = self.size.width, self.line_base
         if not self.results:
             if y:
                 return Strip.blank(width, base)

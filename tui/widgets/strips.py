@@ -1,11 +1,13 @@
-"""Rich text made into Textual strips, for the widgets drawn a line at a time."""
+"""The widgets drawn a line at a time: Rich text made into Textual strips, over a style worked out once a pass."""
 
 from __future__ import annotations
 
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
+from textual.widget import Widget
 
 
 def text_strip(text: Text, console: Console, width: int, base: Style) -> Strip:
@@ -15,3 +17,24 @@ def text_strip(text: Text, console: Console, width: int, base: Style) -> Strip:
     if text.style:
         text.stylize_before(text.style)
     return Strip(list(text.render(console))).apply_style(base).crop_extend(0, width, base)
+
+
+class LineWidget(Widget):
+    """A widget drawn a line at a time (Textual's line API), whose lines are drawn over its own
+    style. Textual works `rich_style` out afresh, over every ancestor, each time it is asked: once
+    per line was a fifth of a pane key's time. Here it is worked out once per render pass.
+
+    Mixed in last (`class Tree(ScrollView, LineWidget)`): Textual takes a widget's CSS (its
+    DEFAULT_CSS, its type names) from the first base only, and a ScrollView put after it lost its
+    scrollbars."""
+
+    _pass_style: Style | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._pass_style = self.rich_style
+        return super().render_lines(crop)
+
+    @property
+    def line_base(self) -> Style:
+        """The widget's style as of this render pass (or now, asked outside of one)."""
+        return self._pass_style if self._pass_style is not None else self.rich_style

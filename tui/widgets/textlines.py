@@ -18,14 +18,13 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.strip import Strip
-from textual.widget import Widget
 
 from engine import printable
 
-from .strips import text_strip
+from .strips import LineWidget, text_strip
 
 
-class TextLines(Widget):
+class TextLines(LineWidget):
     DEFAULT_CSS = "TextLines { height: auto; }"
 
     def __init__(self, **kwargs: object) -> None:
@@ -59,7 +58,7 @@ class TextLines(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         starts = self._rows(width)
-        base = self.rich_style
+        base = self.line_base
         if not 0 <= y < starts[-1]:
             return Strip.blank(width, base)
         index = bisect_right(starts, y) - 1
