@@ -1,12 +1,12 @@
-"""Fuzzy search over skill names, descriptions and paths, ranked, fast on fifteen thousand skills.
+"""Fuzzy search over skill names, descriptions and places, ranked, fast on fifteen thousand skills.
 
-Every query word must match somewhere: in the name, the description or the path as text, or
-as the letters of the name in order (fuzzy). Ranking, best first, word and prefix matches
-before loose ones: the whole name, a name prefix, a word start in the name, a word start in
-the description, a name substring (earlier is better), a description substring, a path
-substring, and last a fuzzy name match (tighter is better). Shorter names first among equals;
-shadowed skills after live ones. So "react" ranks "Master React" (a word) above "refactor"
-(only r-e-a-c-t in order).
+Every query word must match somewhere: in the name, the description or where the skill lives
+(`_where`: its path below its tier's folder, and its plugin), or as the letters of the name in
+order (fuzzy). Ranking, best first, word and prefix matches before loose ones: the whole name, a
+name prefix, a word start in the name, a word start in the description, a name substring
+(earlier is better), a description substring, a substring of where it lives, and last a fuzzy
+name match (tighter is better). Shorter names first among equals; shadowed skills after live
+ones. So "react" ranks "Master React" (a word) above "refactor" (only r-e-a-c-t in order).
 
 Speed comes from doing the per-skill work in C: substring tests are `in`, each pattern is
 compiled once per query, and each rank is one list comprehension. A word start is found with
@@ -80,6 +80,24 @@ class _Word:
         return cls(text, re.compile(fuzzy), re.compile(in_line))
 
 
+def _where(skill: Skill) -> str:
+    """Where a skill lives, as search reads it: its path below its tier's folder, without the
+    `SKILL.md` every skill folder holds and a plugin's `skills/` folder, after its plugin's name
+    (`pdf-tools`, `git/commit.md`, `demo-tools/format-check`). The folders above are the same for
+    every skill of a tier: in the text, `sk` or `claude` matched every skill of a catalog."""
+    try:
+        parts = list(skill.path.relative_to(skill.source.root).parts)
+    except ValueError:
+        return str(skill.path)
+    if parts and parts[-1] == "SKILL.md":
+        parts.pop()
+    if skill.source.plugin is not None:
+        if parts and parts[0] == "skills":
+            parts.pop(0)
+        parts.insert(0, skill.source.plugin)
+    return "/".join(parts)
+
+
 class SearchIndex:
     def __init__(self, skills: Iterable[Skill], shadowed: Iterable[Skill] = ()) -> None:
         rows = [(s, False) for s in skills] + [(s, True) for s in shadowed]
@@ -87,10 +105,11 @@ class SearchIndex:
         self._shadowed = [flag for _, flag in rows]
         self._names = [s.name.lower() for s, _ in rows]
         self._descs = [s.description.lower() for s, _ in rows]
-        self._paths = [str(s.path).lower() for s, _ in rows]
-        # Name, path and description as one text, for the test every skill goes through: one `in`
+        self._wheres = [_where(s).lower() for s, _ in rows]
+        # Name, place and description as one text, for the test every skill goes through: one `in`
         # instead of three. A query word holds no whitespace, so none is found across a newline.
-        self._texts = [f"{name}\n{path}\n{desc}" for name, path, desc in zip(self._names, self._paths, self._descs, strict=True)]
+        rows_text = zip(self._names, self._wheres, self._descs, strict=True)
+        self._texts = [f"{name}\n{where}\n{desc}" for name, where, desc in rows_text]
         # The names as one text, a line each (for _fuzzy_lines; a newline in a name is a space
         # there, which no query letter is), and where each line starts.
         self._name_lines = "\n".join(name.replace("\n", " ") for name in self._names)
@@ -154,7 +173,7 @@ class SearchIndex:
             return NAME_TEXT - min(pos, 20) / 2
         if in_desc:
             return DESC_TEXT
-        if text in self._paths[i]:
+        if text in self._wheres[i]:
             return PATH_TEXT
         m = word.fuzzy.search(name)
         if m is not None:
@@ -167,7 +186,7 @@ class SearchIndex:
     def _top_by_first_word(self, word: _Word, hits: list[int], limit: int) -> list[int]:
         """Many hits (a short query over thousands of skills): rank by the first word, one
         comprehension per rank in `_word_score`'s order, and stop once `limit` are found."""
-        text, names, descs, paths = word.text, self._names, self._descs, self._paths
+        text, names, descs, wheres = word.text, self._names, self._descs, self._wheres
         fuzzy = word.fuzzy.search
 
         def by_length(i: int) -> int:
@@ -200,7 +219,7 @@ class SearchIndex:
             first(descs),
             lambda rest: sorted((i for i in rest if text in names[i]), key=by_place),
             lambda rest: sorted((i for i in rest if text in descs[i]), key=by_length),
-            lambda rest: sorted((i for i in rest if text in paths[i]), key=by_length),
+            lambda rest: sorted((i for i in rest if text in wheres[i]), key=by_length),
             lambda rest: sorted((i for i in rest if fuzzy(names[i])), key=by_length),
         )
         for rank in ranks:

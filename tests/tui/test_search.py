@@ -137,3 +137,21 @@ def test_many_skills_find_the_same_fuzzy_matches_as_few() -> None:
     few = {r.skill.name for r in SearchIndex([_skill(n, "Nothing.") for n in odd]).search("pdf")}
     assert few == {"p\ndf", "xpydzf"}
     assert many == few
+
+
+def test_where_a_skill_lives_matches_below_its_tiers_folder_and_by_its_plugin() -> None:
+    # The folders above a skill's own are every skill's: `sk` or `claude` matched all of them.
+    plugin = Source(SourceKind.PLUGIN, Path("/m/plugins/pdf-kit"), "plugin pdf-kit", plugin="pdf-kit")
+    in_plugin = Skill(
+        "merge",
+        "merge",
+        "Merge files.",
+        "frontmatter",
+        plugin,
+        LoadedFrom.PLUGIN,
+        Path("/m/plugins/pdf-kit/skills/merge/SKILL.md"),
+    )
+    index = SearchIndex([*SKILLS, in_plugin])
+    assert _names("claude", index) == _names("skill.md", index) == []
+    assert _names("pdf-kit", index) == ["merge"], "a plugin's skills by the plugin's name"
+    assert "lint" in _names("reviewer-rules", index), "a folder named otherwise than its skill"
