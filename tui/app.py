@@ -374,6 +374,8 @@ class SkilldeckApp(App[None]):
         to whatever else binds it)."""
         if action not in ("toggle_meta", "retry", "cancel_run"):
             return True
+        if len(self.screen_stack) > 1:
+            return False  # a modal on top: its keys, not the conversation's behind it
         try:
             on_tab = self.panes.active == "conversation"
             failed = self.conversation.failed

@@ -236,6 +236,21 @@ async def test_help_lists_every_app_key(app: SkilldeckApp) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_the_conversations_keys_do_not_reach_through_a_modal(app: SkilldeckApp) -> None:
+    # The app finds its panes once; under the help screen its conversation keys still do not
+    # apply (ctrl+t would have toggled the transcript behind it).
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("6")
+        await until(pilot, lambda: app.panes.active == "conversation", what="the conversation tab")
+        assert app.check_action("toggle_meta", ())
+        await pilot.press("escape", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.check_action("toggle_meta", ())
+        await pilot.press("escape")
+        assert app.check_action("toggle_meta", ())
+
+
 async def test_pane_keys(app: SkilldeckApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)

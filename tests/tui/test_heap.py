@@ -50,7 +50,25 @@ middle_collections(heap.FULL_EVERY)
 assert not heap.collect_between_frames(), "due, but the old objects hardly grew: it would not pay"
 more = [[] for _ in range(20_000)]
 middle_collections(1)
+assert not heap.collect_between_frames(), "grown, but not looked at again before FULL_EVERY more"
+middle_collections(heap.FULL_EVERY)
 assert heap.collect_between_frames(), "grown by more than a quarter"
+# Frozen once warm, the oldest generation starts again from nothing: what is promoted after
+# (here cycles that only a collection frees) is collected when due.
+heap.settle_warm()
+class Cycle:
+    pass
+cycles = []
+for _ in range(5_000):
+    a, b = Cycle(), Cycle()
+    a.other, b.other = b, a
+    cycles.append(a)
+del a, b
+middle_collections(1)  # old now
+cycles.clear()
+middle_collections(heap.FULL_EVERY)
+before = len(gc.get_objects(generation=2))
+assert heap.collect_between_frames() and len(gc.get_objects(generation=2)) < before - 9_000
 print("ok")
 """
 
