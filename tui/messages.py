@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from rich.segment import Segment
 from textual.message import Message
-from textual.strip import Strip
 
 from engine import CatalogDiff, Permissions
 
@@ -47,7 +47,7 @@ class BodyLoaded(Message):
     """The body of a skill (or why it cannot be read) as the Markdown shown, its rows rendered at
     `width`, and the folder's other files: read in a thread after the cursor settled."""
 
-    def __init__(self, path: object, source: str, rows: Sequence[Strip], width: int, files: list[str]) -> None:
+    def __init__(self, path: object, source: str, rows: Sequence[list[Segment]], width: int, files: list[str]) -> None:
         super().__init__()
         self.path = path
         self.source = source

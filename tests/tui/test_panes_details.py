@@ -145,9 +145,9 @@ async def test_2_gives_the_details_their_scrolling_keys_and_keeps_the_place(app:
 def test_a_huge_body_is_previewed_in_part_and_says_so() -> None:
     # A 20,000-row table took Rich 9 s to lay out, holding the interpreter's lock all along.
     table = "|a|b|\n|-|-|\n" + "|x|y|\n" * 20_000
-    rows = [strip.text for strip in render_markdown(table, 60)]
+    rows = ["".join(segment.text for segment in row) for row in render_markdown(table, 60)]
     assert markdown_body.MAX_LINES <= len(rows) < markdown_body.MAX_LINES + 20
     assert "more characters not shown here" in " ".join(rows[-3:])
     assert all(len(row) <= 60 for row in rows)
-    plain = [strip.text for strip in render_markdown("# Title\n\nsome *text*", 40)]
+    plain = ["".join(segment.text for segment in row) for row in render_markdown("# Title\n\nsome *text*", 40)]
     assert "Title" in plain[0] and not any("not shown" in row for row in plain)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.segment import Segment
 from textual import events
 from textual.geometry import Size
 from textual.message import Message
@@ -30,9 +31,11 @@ MAX_LINES = 2_000
 MAX_CHARS = 100_000
 
 
-def render_markdown(source: str, width: int) -> list[Strip]:
+def render_markdown(source: str, width: int) -> list[list[Segment]]:
     """`source` (made printable by the caller) as rows of `width` cells. Pure, for a thread: a
-    console of its own, writing nowhere."""
+    console of its own, writing nowhere. Rows of segments, not strips: a strip kept for each row
+    of a long body, with the strips its drawing cached on it, was some 10,000 objects for every
+    full garbage collection to walk."""
     width = max(width, 1)
     shown = source[:MAX_CHARS]
     lines = shown.split("\n")
@@ -45,8 +48,7 @@ def render_markdown(source: str, width: int) -> list[Strip]:
         width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor", legacy_windows=False, emoji=False
     )
     markdown = Markdown(source, code_theme=CODE_THEME, hyperlinks=False)
-    rows = console.render_lines(markdown, console.options.update(width=width), pad=False)
-    return [Strip(row) for row in rows]
+    return console.render_lines(markdown, console.options.update(width=width), pad=False)
 
 
 class MarkdownBody(LineWidget):
@@ -61,9 +63,9 @@ class MarkdownBody(LineWidget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.source = ""
         self.rendered_width = 0
-        self._rows: Sequence[Strip] = ()
+        self._rows: Sequence[list[Segment]] = ()
 
-    def show(self, source: str, rows: Sequence[Strip], width: int) -> None:
+    def show(self, source: str, rows: Sequence[list[Segment]], width: int) -> None:
         self.source, self._rows, self.rendered_width = source, rows, width
         self.refresh(layout=True)
 
@@ -80,4 +82,4 @@ class MarkdownBody(LineWidget):
             return Strip.blank(width, base)
         # Until the body is rendered again at a new width (SkillDetails.on_resize), a row is cut
         # or padded to the width it has.
-        return self._rows[y].crop_extend(0, width, None).apply_style(base)
+        return Strip(self._rows[y]).crop_extend(0, width, None).apply_style(base)
