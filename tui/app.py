@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 
 from textual import events, on
 from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
@@ -31,6 +30,7 @@ from .editor import open_in_editor
 from .evals.pane import EvalsPane
 from .feed import CatalogFeed
 from .heap import CHECK_EVERY_S, collect_between_frames
+from .keys import APP_BINDINGS
 from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, Notice, PermissionsLoaded
 from .rules.pane import RulesPane
 from .screens.arguments import ArgumentsScreen
@@ -56,28 +56,7 @@ class SkilldeckApp(App[None]):
     CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss", "evals/evals.tcss"]
     TITLE = "skilldeck"
     COMMANDS = App.COMMANDS | {SkillCommands}
-    BINDINGS = [
-        Binding("q", "quit", "Quit", id="app.quit"),
-        Binding("slash", "search", "Search", key_display="/", id="app.search"),
-        Binding("r", "reload", "Reload", id="app.reload"),
-        Binding("e", "edit", "Edit", id="app.edit"),
-        Binding("c", "copy_path", "Copy path", id="app.copy_path"),
-        Binding("w", "why", "Why: trace the selected skill", show=False, id="app.why"),
-        Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
-        Binding("1", "pane('tiers')", "Tiers pane", show=False, id="app.pane.tiers"),
-        Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),
-        Binding("3", "pane('diagnostics')", "Diagnostics pane", show=False, id="app.pane.diagnostics"),
-        Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
-        Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
-        Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
-        Binding("7", "pane('evals')", "Evals pane", show=False, id="app.pane.evals"),
-        # The conversation's keys are the app's, so that they work from any focus (after enter
-        # on a skill the focus stays in the tree); check_action shows each only where it applies.
-        Binding("escape", "cancel_run", "Cancel run", id="app.cancel_run"),
-        Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="app.toggle_meta"),
-        Binding("ctrl+r", "retry", "Retry", id="app.retry"),
-        Binding("ctrl+n", "new_conversation", "New conversation", show=False, id="app.new_conversation"),
-    ]
+    BINDINGS = APP_BINDINGS
 
     def __init__(
         self,

@@ -8,6 +8,30 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+# The app's own keys (tui/app.py), from any focus on the main screen.
+APP_BINDINGS: list[BindingType] = [
+    Binding("q", "quit", "Quit", id="app.quit"),
+    Binding("slash", "search", "Search", key_display="/", id="app.search"),
+    Binding("r", "reload", "Reload", id="app.reload"),
+    Binding("e", "edit", "Edit", id="app.edit"),
+    Binding("c", "copy_path", "Copy path", id="app.copy_path"),
+    Binding("w", "why", "Why: trace the selected skill", show=False, id="app.why"),
+    Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
+    Binding("1", "pane('tiers')", "Tiers pane", show=False, id="app.pane.tiers"),
+    Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),
+    Binding("3", "pane('diagnostics')", "Diagnostics pane", show=False, id="app.pane.diagnostics"),
+    Binding("4", "pane('listing')", "Listing pane", show=False, id="app.pane.listing"),
+    Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
+    Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
+    Binding("7", "pane('evals')", "Evals pane", show=False, id="app.pane.evals"),
+    # The conversation's keys are the app's, so that they work from any focus (after enter
+    # on a skill the focus stays in the tree); check_action shows each only where it applies.
+    Binding("escape", "cancel_run", "Cancel run", id="app.cancel_run"),
+    Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="app.toggle_meta"),
+    Binding("ctrl+r", "retry", "Retry", id="app.retry"),
+    Binding("ctrl+n", "new_conversation", "New conversation", show=False, id="app.new_conversation"),
+]
+
 
 def keys_line(bindings: list[Binding]) -> Static:
     """A modal's own keys, in the bottom row over the main screen's footer (whose keys mean other
