@@ -20,11 +20,9 @@ again (after a backspace) is answered from the last few.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 
 from engine import Skill
 
@@ -33,9 +31,6 @@ from engine import Skill
 EXACT, PREFIX, NAME_WORD, DESC_WORD, NAME_TEXT, DESC_TEXT, PATH_TEXT, FUZZY = 100, 80, 65, 55, 45, 30, 25, 20
 # Answers kept by query: typing back over a query (backspace) costs nothing.
 KEPT_ANSWERS = 32
-# Above this many skills to test, a word's fuzzy matches are found in one pass of its pattern over
-# all the names (one string, in C) instead of a call per skill (12 ms for `pdf` at 15,000).
-ONE_PASS_AT = 2000
 # A letter of a word: the character before a word start is not one (`[\W_]`, as in `master-react`
 # or `Master React`). ASCII is answered by str.isalnum, which agrees with it there.
 _LETTER = re.compile(r"[^\W_]")
@@ -69,15 +64,12 @@ class _Word:
     # The word's letters in order. `a[^b]*b` rather than `a.*?b`: the same leftmost match, without
     # the backtracking that made a near miss cost more the longer the query.
     fuzzy: re.Pattern[str]
-    # The same within one line: for the names as one text, a line each.
-    fuzzy_in_line: re.Pattern[str]
 
     @classmethod
     def of(cls, text: str) -> _Word:
         letters = [re.escape(c) for c in text]
         fuzzy = letters[0] + "".join(f"[^{c}]*{c}" for c in letters[1:])
-        in_line = letters[0] + "".join(f"[^{c}\\n]*{c}" for c in letters[1:])
-        return cls(text, re.compile(fuzzy), re.compile(in_line))
+        return cls(text, re.compile(fuzzy))
 
 
 def _where(skill: Skill) -> str:
@@ -110,10 +102,6 @@ class SearchIndex:
         # instead of three. A query word holds no whitespace, so none is found across a newline.
         rows_text = zip(self._names, self._wheres, self._descs, strict=True)
         self._texts = [f"{name}\n{where}\n{desc}" for name, where, desc in rows_text]
-        # The names as one text, a line each (for _fuzzy_lines; a newline in a name is a space
-        # there, which no query letter is), and where each line starts.
-        self._name_lines = "\n".join(name.replace("\n", " ") for name in self._names)
-        self._line_starts = list(accumulate((len(name) + 1 for name in self._names[:-1]), initial=0))
         self._last: tuple[list[str], list[int]] | None = None
         self._answers: OrderedDict[tuple[str, int], list[Result]] = OrderedDict()
 
@@ -133,29 +121,12 @@ class SearchIndex:
             text = word.text
             if len(text) == 1:  # its letters in order: the letter, in the name
                 candidates = [i for i in candidates if text in texts_of[i]]
-            elif len(candidates) > ONE_PASS_AT:
-                fuzzy_hit = self._fuzzy_lines(word).__contains__
-                candidates = [i for i in candidates if text in texts_of[i] or fuzzy_hit(i)]
             else:
                 fuzzy = word.fuzzy.search
                 candidates = [i for i in candidates if text in texts_of[i] or fuzzy(names[i])]
         hits = list(candidates)
         self._last = (texts, hits)
         return hits
-
-    def _fuzzy_lines(self, word: _Word) -> set[int]:
-        """The skills whose name has the word's letters in order: one search per matching name,
-        each starting at the next name."""
-        lines, starts, search = self._name_lines, self._line_starts, word.fuzzy_in_line.search
-        found: set[int] = set()
-        match = search(lines)
-        while match is not None:
-            line = bisect_right(starts, match.start()) - 1
-            found.add(line)
-            if line + 1 >= len(starts):
-                break
-            match = search(lines, starts[line + 1])
-        return found
 
     def _word_score(self, word: _Word, i: int) -> float:
         name, desc, text = self._names[i], self._descs[i], word.text

@@ -127,18 +127,6 @@ def test_a_word_starts_after_any_non_letter_and_never_inside_a_word() -> None:
     assert min(scores[n] for n in word) > max(scores[n] for n in inside), scores
 
 
-def test_many_skills_find_the_same_fuzzy_matches_as_few() -> None:
-    # Past ONE_PASS_AT skills the letters-in-order test is one pass over all the names; it must
-    # find what the test per name finds (a newline inside a name included).
-    names = [f"p{i:04d}d-tool" for i in range(1200)] + [f"q{i:04d}-tool" for i in range(1200)]
-    odd = ["p\ndf", "xpydzf", "pd", "f-d-p"]
-    skills = [_skill(n, "Nothing.") for n in names + odd]
-    many = {r.skill.name for r in SearchIndex(skills).search("pdf", limit=5000)}
-    few = {r.skill.name for r in SearchIndex([_skill(n, "Nothing.") for n in odd]).search("pdf")}
-    assert few == {"p\ndf", "xpydzf"}
-    assert many == few
-
-
 def test_where_a_skill_lives_matches_below_its_tiers_folder_and_by_its_plugin() -> None:
     # The folders above a skill's own are every skill's: `sk` or `claude` matched all of them.
     plugin = Source(SourceKind.PLUGIN, Path("/m/plugins/pdf-kit"), "plugin pdf-kit", plugin="pdf-kit")

@@ -65,7 +65,7 @@ class DiagnosticsTree(LineCursor, can_focus=True):
         """enter (or a click) on a row."""
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self._files: Sequence[tuple[Path, Sequence[Diagnostic]]] = ()
         self._open: list[bool] = []
         self._rows: list[Row] = []

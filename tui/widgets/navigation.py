@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable
 from importlib.metadata import version
 from typing import ClassVar, Generic, TypeVar
 
@@ -74,13 +73,6 @@ class LineCursor(SteadyScrollbar, LineWidget):
         Binding("end,G", "last", "Last", show=False, id="nav.last"),
     ]
     _cursor = 0
-    # Lines kept drawn (a few screens of them): scrolling back, or a change of focus (which
-    # redraws the whole view when its border or cursor style changes), draws none again.
-    KEPT_LINES = 500
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._kept_lines: dict[Hashable, Strip] = {}
 
     @property
     def line_count(self) -> int:
@@ -107,18 +99,9 @@ class LineCursor(SteadyScrollbar, LineWidget):
             return Strip.blank(width, base)
         look = self.line_look(line)
         # Kept by everything its look depends on beside the rows (`forget_lines` when they change).
-        key = (line, width, base, look)
-        strip = self._kept_lines.get(key)
-        if strip is None:
-            if len(self._kept_lines) >= self.KEPT_LINES:
-                self._kept_lines.clear()
-            text = self.line_text(line, look)
-            strip = text_strip(text, self.app.console, width, base)
-            self._kept_lines[key] = strip
-        return strip
-
-    def forget_lines(self) -> None:
-        self._kept_lines.clear()
+        return self.kept_line(
+            (line, width, base, look), lambda: text_strip(self.line_text(line, look), self.app.console, width, base)
+        )
 
     @property
     def cursor_line(self) -> int:

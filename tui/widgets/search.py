@@ -5,7 +5,6 @@ Names, labels and descriptions come from files: each goes through `printable` (t
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from pathlib import Path
 
 from rich.style import Style
@@ -74,8 +73,6 @@ class ResultsList(LineWidget):
     15,000 skills.)"""
 
     highlighted: reactive[int] = reactive(0, repaint=False)
-    # Rows' lines kept drawn: a few screens of them.
-    KEPT_LINES = 400
 
     class Clicked(Message):
         def __init__(self, index: int) -> None:
@@ -86,7 +83,6 @@ class ResultsList(LineWidget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.results: list[Result] = []
         self._first = 0
-        self._kept: dict[Hashable, Strip] = {}
 
     def set_results(self, results: list[Result]) -> None:
         self.results = results
@@ -129,15 +125,14 @@ class ResultsList(LineWidget):
         skill = result.skill
         # By what the row shows: a skill edited since (the same path) is drawn again.
         key = (skill.name, skill.source.label, skill.description, result.shadowed, part, lit, width, base)
-        strip = self._kept.get(key)
-        if strip is None:
-            if len(self._kept) >= self.KEPT_LINES:
-                self._kept.clear()
+
+        def draw() -> Strip:
             line = result_label(result) if part == 0 else result_description(result)
             if lit:
                 line.stylize("reverse")
-            strip = self._kept[key] = self._drawn(line, width, base)
-        return strip
+            return self._drawn(line, width, base)
+
+        return self.kept_line(key, draw)
 
     def _drawn(self, line: Text, width: int, base: Style) -> Strip:
         line.truncate(width, overflow="ellipsis")

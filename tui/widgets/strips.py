@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -29,6 +31,10 @@ class LineWidget(Widget):
     scrollbars."""
 
     _pass_style: Style | None = None
+    # Lines kept drawn, by everything their look depends on (a few screens of them): scrolling
+    # back, a change of focus, or a search letter that keeps most results draws none again.
+    KEPT_LINES = 500
+    _kept_lines: dict[Hashable, Strip] | None = None
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass_style = self.rich_style
@@ -38,3 +44,20 @@ class LineWidget(Widget):
     def line_base(self) -> Style:
         """The widget's style as of this render pass (or now, asked outside of one)."""
         return self._pass_style if self._pass_style is not None else self.rich_style
+
+    def kept_line(self, key: Hashable, draw: Callable[[], Strip]) -> Strip:
+        """The line kept for `key`, drawn by `draw` the first time (all forgotten past KEPT_LINES)."""
+        kept = self._kept_lines
+        if kept is None:
+            kept = self._kept_lines = {}
+        strip = kept.get(key)
+        if strip is None:
+            if len(kept) >= self.KEPT_LINES:
+                kept.clear()
+            strip = kept[key] = draw()
+        return strip
+
+    def forget_lines(self) -> None:
+        """What the kept lines show changed beyond their keys."""
+        if self._kept_lines:
+            self._kept_lines.clear()

@@ -130,7 +130,7 @@ class TiersTree(LineCursor, can_focus=True):
             return self.tree
 
     def __init__(self, follow: Callable[[NodeData | None], None] | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         # Told, at once, what the cursor is on (None when empty), when it moves or the rows change
         # under it. A call, not a message: a message reached the app only after the screen had
         # drawn the cursor's frame, so each step drew two frames, the second one held back by
