@@ -17,6 +17,7 @@ from tui.app import SkilldeckApp
 from tui.view import PathDisplay
 
 from .conftest import loaded, until
+from .test_panes_details import _facts
 
 COUNT = 250
 
@@ -54,6 +55,10 @@ async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monk
             # The user can move already.
             assert app.tiers.select_path(shown[5].path)
             await until(pilot, lambda: app.selected == shown[5].path, what="the cursor on s005")
+            # The budget is shared by all skills: whether this one keeps its description is not
+            # known until they are all read (the partial catalog would have said "yes").
+            await until(pilot, lambda: _facts(app).get("in model listing", "").startswith("not known yet"), what="not known yet")
+            assert "99 of 250 files" in _facts(app)["in model listing"]
         finally:
             go_on.set()
         await loaded(pilot)
@@ -61,3 +66,4 @@ async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monk
         assert "250 skills" in str(app.sub_title)
         # The whole catalog kept the cursor where the user put it.
         assert app.selected is not None and app.selected.parent.name == "s005"
+        await until(pilot, lambda: _facts(app).get("in model listing") == "yes", what="listed, once all are read")

@@ -66,6 +66,11 @@ def arguments_text(skill: Skill) -> Text:
 def listed_text(skill: Skill, shadow: Shadowed | None, view: CatalogView) -> Text:
     """Whether this skill is in the listing the model receives. The listing is by name: for a
     shadowed skill the entry of that name is the winner's, never this one's."""
+    if view.catalog.reading is not None:
+        # The listing's budget is shared by every skill: until all are read, what it keeps of
+        # this one is not known (a partial catalog said "yes" for skills the whole one trims).
+        done, total = view.catalog.reading
+        return Text(f"not known yet: the skills are still being read ({done:,} of {total:,} files)", "dim")
     entry = view.listing.entry(skill.name)
     why_not = (view.listing.left_out or {}).get(skill.name)
     if shadow is not None:
