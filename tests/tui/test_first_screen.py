@@ -33,6 +33,7 @@ def _project(tmp_path: Path) -> Locations:
 @pytest.mark.parametrize("watch", [True, False])
 async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watch: bool) -> None:
     monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_S", 0.0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_FILES", 0)
     monkeypatch.setattr(catalog_module, "PARTIAL_EVERY_S", 60.0)
     go_on = threading.Event()
     real = catalog_module.load_entry

@@ -25,12 +25,12 @@ The text is a model's: it goes through `printable` (terminal controls shown as `
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region, Size
@@ -42,6 +42,10 @@ from engine import printable
 
 from ..widgets.strips import LineWidget
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from rich.markdown import Markdown
+
 Row = list[Segment]
 _FENCE = re.compile(r" {0,3}(```|~~~)")
 _ITEM = re.compile(r"([-*+]|\d{1,9}[.)])([ \t]|$)")
@@ -52,9 +56,31 @@ _AFTER_TEXT, _AFTER_RULE = "x\n\n", "---\n\n"
 # Rich's Markdown makes a parser for each document: some 200 objects in reference cycles, which
 # only a full garbage collection frees, and each one walks every object of the app. So one parser,
 # made as Rich makes its own, parses every block into a copy of an empty Markdown of the look.
-_PARSER = MarkdownIt().enable("strikethrough").enable("table")
-_DARK = Markdown("", code_theme="monokai", hyperlinks=False)
-_LIGHT = Markdown("", code_theme="default", hyperlinks=False)
+# Made at the first answer, not when the app starts: Rich's Markdown brings markdown-it and
+# Pygments, some 60 ms of every start (the details' body, drawn in a thread, imports them first).
+
+
+@functools.cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt().enable("strikethrough").enable("table")
+
+
+@functools.cache
+def _look(dark: bool) -> Markdown:
+    from rich.markdown import Markdown
+
+    return Markdown("", code_theme="monokai" if dark else "default", hyperlinks=False)
+
+
+def rich_markdown(text: str) -> Markdown:
+    """`text` as Rich's Markdown (a fork's answer, a tool's result), imported when first drawn."""
+    from rich.markdown import Markdown
+
+    return Markdown(text)
+
+
 # The rows each draws (a rule is followed by an empty line), left out of the block's.
 _AFTER_ROWS = {"": 0, _AFTER_TEXT: 1, _AFTER_RULE: 2}
 
@@ -195,8 +221,8 @@ class MarkdownPart(LineWidget):
         width, dark = self._key
         options = self.app.console_options.update_width(width)
 
-        markdown = copy.copy(_DARK if dark else _LIGHT)
-        markdown.markup, markdown.parsed = after + block, _PARSER.parse(after + block)
+        markdown = copy.copy(_look(dark))
+        markdown.markup, markdown.parsed = after + block, _parser().parse(after + block)
         lines = self.app.console.render_lines(markdown, options, pad=False)
         return lines[_AFTER_ROWS[after] :]
 

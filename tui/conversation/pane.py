@@ -11,7 +11,6 @@ import json
 import re
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -38,7 +37,7 @@ from engine import (
     parse_fork_result,
     printable,
 )
-from tui.conversation.answer import MarkdownPart, StreamedAnswer
+from tui.conversation.answer import MarkdownPart, StreamedAnswer, rich_markdown
 from tui.conversation.composer import Composer
 from tui.conversation.session import RunSession
 from tui.conversation.text import first_sentence, offline_summary, verdict_of
@@ -180,7 +179,7 @@ class ConversationPane(Vertical):
                 if message.command:
                     self._typed_command(message.command)
                 forked, said = fork
-                self._fork = self._fork_block(forked, RichMarkdown(printable(said)), done=True)
+                self._fork = self._fork_block(forked, rich_markdown(printable(said)), done=True)
             self._message(message)
 
     # Events from the runner (on the app's loop) ------------------------------------------------
@@ -224,7 +223,7 @@ class ConversationPane(Vertical):
                 block, body = self._fork
                 block.title = _fork_title(event.skill, done=True)  # type: ignore[assignment]  # a Content title is not parsed
                 shown = Text("\n".join(self._fork_steps), "dim")
-                result = RichMarkdown(printable(event.result))
+                result = rich_markdown(printable(event.result))
                 body.update(Group(shown, Text(), result) if self._fork_steps else result)
         elif isinstance(event, Failed):
             self._end_answer()

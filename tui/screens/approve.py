@@ -9,9 +9,8 @@ from __future__ import annotations
 import difflib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +21,9 @@ from textual.widgets import Static
 from engine import json_printable, printable, read_regular
 
 from ..keys import keys_line
+
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
 
 # How much of a file the diff preview reads, and the most lines it diffs: difflib is quadratic
 # in the worst case and a model may name a log of gigabytes.
@@ -43,6 +45,9 @@ def _before(path: Path) -> str | None:
 def preview(tool: str, tool_input: dict[str, Any], cwd: Path) -> Text | Syntax:
     """The command for Bash, a diff for Edit and Write, the input otherwise. It reads the file an
     Edit or Write names (bounded): call it in a worker thread, not on the UI loop."""
+    # Imported here, in that thread: Rich's Syntax brings Pygments, some 15 ms of every start.
+    from rich.syntax import Syntax
+
     if tool == "Bash":
         return Syntax(printable(str(tool_input.get("command", ""))), "bash", word_wrap=True)
     if tool in ("Edit", "Write"):

@@ -14,7 +14,6 @@ import io
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.segment import Segment
 from textual import events
 from textual.geometry import Size
@@ -47,6 +46,9 @@ def render_markdown(source: str, width: int) -> list[list[Segment]]:
     console = Console(
         width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor", legacy_windows=False, emoji=False
     )
+    # Here, in the thread, not when the app starts: Rich's Markdown brings markdown-it and Pygments.
+    from rich.markdown import Markdown
+
     markdown = Markdown(source, code_theme=CODE_THEME, hyperlinks=False)
     return console.render_lines(markdown, console.options.update(width=width), pad=False)
 
