@@ -126,6 +126,25 @@ async def test_finished_blocks_are_drawn_once() -> None:
         assert all(a is b for a, b in zip(before[:-1], after, strict=False))
 
 
+async def test_a_closed_part_is_settled_only_once_its_spare_rows_are_laid_out() -> None:
+    """Closing gives back the spare rows in the next layout; until then the log shows them as blank
+    lines below the answer, and a screenshot taken then (the snapshot of a finished run did, once)
+    showed a log scrolled by them."""
+    app = Log()
+    async with app.run_test(size=(WIDTH + 6, 80)) as pilot:
+        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
+        answer.write("Release notes:\n\n- one\n- two\n\nMore")
+        await until(pilot, lambda: answer.parts and answer.parts[0].size.width, what="the first part")
+        part = answer.parts[0]
+        await until(pilot, lambda: part.size.height >= len(part.rows(part.size.width)) + MarkdownPart.SPARE, what="spare rows")
+        part.close()
+        # Drawn at once, laid out at the next frame.
+        assert part.size.height > len(part.rows(part.size.width))
+        assert not part.settled
+        await until(pilot, lambda: part.settled, what="the closed part laid out")
+        assert part.size.height == len(part.rows(part.size.width))
+
+
 async def test_text_faster_than_a_tick_is_drawn_over_several() -> None:
     class Manual(StreamedAnswer):
         TICK = 3600  # ticked by the test

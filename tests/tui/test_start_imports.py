@@ -22,4 +22,4 @@ def test_starting_the_app_imports_nothing_a_later_screen_needs() -> None:
 
 def test_the_textual_version_read_from_its_folder_is_the_installed_one() -> None:
     # The scrollbar patch is gated on it (tui/widgets/navigation.py).
-    assert TEXTUAL_VERSION == version("textual")
+    assert version("textual") == TEXTUAL_VERSION

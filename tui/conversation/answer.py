@@ -155,9 +155,14 @@ class MarkdownPart(LineWidget):
 
     @property
     def settled(self) -> bool:
-        """Drawn for the width it has (or not shown yet)."""
+        """Drawn for the width it has (or not shown yet), at the height Textual last laid it out
+        with: a closed part gives back its spare rows in the next layout, and until then the log
+        shows them as blank lines below the answer."""
         width = self.size.width
-        return not width or (self._rows is not None and self._key == (width, self.app.current_theme.dark))
+        if not width:
+            return True
+        drawn = self._rows is not None and self._key == (width, self.app.current_theme.dark)
+        return drawn and self._shown == max(len(self._rows or ()), self._reserve)
 
     def extend(self, closed: list[str], open_block: str) -> None:
         """Replace the open block by the `closed` blocks, then `open_block` (if any) as the new one."""
