@@ -64,6 +64,10 @@ MAX_DELAY_S = 1.0
 POLL_INTERVAL_S = 0.5
 # How often an idle watcher checks that watchdog's threads are still alive.
 HEALTH_CHECK_S = 0.5
+# The longest `stop()` waits for the watcher's threads, all of them together (they are daemon
+# threads: one still running does not keep the process alive). Each was waited for 5 s in turn,
+# and once, at the end of a test run, `skilldeck watch` took over 10 s to end after ctrl+c.
+STOP_WAIT_S = 3.0
 _STOP = object()
 _RELOAD_ALL = object()
 # Event kinds that say nothing changed (watchdog reports opens and read-only closes too).
@@ -402,11 +406,13 @@ class WatchHandle:
                     observer.stop()
                 except Exception:
                     log.debug("watchdog failed while stopping", exc_info=True)
-        for observer in (self._inotify, self._polling):
-            if observer is not None and observer.is_alive():
-                observer.join(timeout=5)
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        deadline = time.monotonic() + STOP_WAIT_S
+        threads = [t for t in (self._inotify, self._polling, self._thread) if t is not None and t.is_alive()]
+        for thread in threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        late = [t.name for t in threads if t.is_alive()]
+        if late:
+            log.warning("the watcher's threads did not end within %g s: %s", STOP_WAIT_S, ", ".join(late))
 
     @property
     def polled(self) -> tuple[str, ...]:

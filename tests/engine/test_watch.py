@@ -355,3 +355,32 @@ def test_watching_a_project_whose_claude_folder_is_unreadable() -> None:
     finally:
         (base / "proj" / ".claude").chmod(0o755)
         shutil.rmtree(base)
+
+
+def test_stop_waits_a_bounded_time_for_a_thread_that_does_not_end(watched, monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+    """ctrl+c on `skilldeck watch`, or quitting the app, waits for the watcher's threads at most
+    STOP_WAIT_S in all: here the watch thread is held (a real thread, blocked on an event)."""
+    import time
+
+    import engine.watch as watch_module
+
+    monkeypatch.setattr(watch_module, "STOP_WAIT_S", 0.3)
+    tree, recorder, handles = watched
+    tree.skill("a", skill_text(description="A."))
+    handle = _start(tree, recorder, handles)
+    release = threading.Event()
+    real = handle._thread
+    held = threading.Thread(target=release.wait, args=(30,), name="held-watch-thread", daemon=True)
+    held.start()
+    handle._thread = held
+    try:
+        started = time.monotonic()
+        handle.stop()
+        took = time.monotonic() - started
+        assert took < 3, f"stop took {took:.1f} s"
+        assert held.is_alive()
+        assert "did not end within 0.3 s: held-watch-thread" in caplog.text
+    finally:
+        release.set()
+        handle._thread = real
+        real.join(timeout=5)
