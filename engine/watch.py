@@ -190,6 +190,8 @@ class WatchHandle:
                     self._schedule((str(parent), False))
 
     def _schedule(self, key: tuple[str, bool]) -> None:
+        if self._stopped.is_set():
+            return  # a reload that was under way when stop() came: no new watch (or observer)
         path, recursive = key
         try:
             if self._inotify is None:
@@ -398,6 +400,11 @@ class WatchHandle:
         self._forget_overflow()
         self._stopped.set()
         self._events.put(_STOP)
+        deadline = time.monotonic() + STOP_WAIT_S
+        # The watch thread first: it adds and removes watches (after a change), which must not
+        # run while watchdog tears its observers down.
+        if self._thread.is_alive():
+            self._thread.join(timeout=STOP_WAIT_S)
         for observer in (self._inotify, self._polling):
             if observer is not None:
                 # watchdog can raise its own KeyError while tearing down watches on folders
@@ -406,8 +413,7 @@ class WatchHandle:
                     observer.stop()
                 except Exception:
                     log.debug("watchdog failed while stopping", exc_info=True)
-        deadline = time.monotonic() + STOP_WAIT_S
-        threads = [t for t in (self._inotify, self._polling, self._thread) if t is not None and t.is_alive()]
+        threads = [t for t in (self._thread, self._inotify, self._polling) if t is not None and t.is_alive()]
         for thread in threads:
             thread.join(timeout=max(0.0, deadline - time.monotonic()))
         late = [t.name for t in threads if t.is_alive()]
