@@ -159,6 +159,10 @@ class WatchHandle:
         return any(under(target, path) for target in self._tracked)
 
     def _plan(self) -> None:
+        if self._stopped.is_set():
+            # A reload under way when stop() came: no watch is added (see _schedule), and none
+            # is mistaken for a folder that went away and read again.
+            return
         recursive, tracked = self._targets(self.catalog)
         self._recursive, self._tracked = tuple(sorted(recursive)), tuple(sorted(tracked))
         wanted: set[tuple[str, bool]] = set()
@@ -379,6 +383,8 @@ class WatchHandle:
             log.exception("reload after a change failed")
             return
         forced, self._force_callback = self._force_callback, False
+        if self._stopped.is_set():
+            return  # stopped meanwhile: nobody waits for this change any more
         if not change.empty or forced:
             try:
                 self.callback(new, change)

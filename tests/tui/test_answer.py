@@ -145,6 +145,26 @@ async def test_a_closed_part_is_settled_only_once_its_spare_rows_are_laid_out() 
         assert part.size.height == len(part.rows(part.size.width))
 
 
+async def test_a_part_that_closes_out_of_sight_gives_back_its_spare_rows() -> None:
+    """An answer that ends while its tab is hidden: settled at once (nothing is laid out out of
+    sight), and without the spare rows once it shows again (they stayed as blank lines)."""
+    app = Log()
+    async with app.run_test(size=(WIDTH + 6, 80)) as pilot:
+        log = app.query_one("#log", VerticalScroll)
+        answer = StreamedAnswer(log)
+        answer.write("Release notes:\n\n- one\n- two\n\nMore")
+        await until(pilot, lambda: answer.parts and answer.parts[0].size.width, what="the first part")
+        part = answer.parts[0]
+        await until(pilot, lambda: part.size.height >= len(part.rows(part.size.width)) + MarkdownPart.SPARE, what="spare rows")
+        log.display = False
+        await until(pilot, lambda: not part.is_on_screen, what="the log hidden")
+        part.close()
+        assert part.settled
+        log.display = True
+        await until(pilot, lambda: part.settled and part.size.width, what="laid out again")
+        assert part.size.height == len(part.rows(part.size.width))
+
+
 async def test_text_faster_than_a_tick_is_drawn_over_several() -> None:
     class Manual(StreamedAnswer):
         TICK = 3600  # ticked by the test

@@ -157,7 +157,8 @@ class MarkdownPart(LineWidget):
     def settled(self) -> bool:
         """Drawn for the width it has (or not shown yet), at the height Textual last laid it out
         with: a closed part gives back its spare rows in the next layout, and until then the log
-        shows them as blank lines below the answer."""
+        shows them as blank lines below the answer. Out of sight (another tab) its size is
+        nothing, as Textual gives a widget it does not lay out."""
         width = self.size.width
         if not width:
             return True
@@ -187,14 +188,16 @@ class MarkdownPart(LineWidget):
         """Draw now if the width is known; lay the log out again if the height changed, else
         repaint the rows that changed."""
         old, self._rows = self._rows or [], None
+        if not self._open:
+            # Closed, the spare rows go, also when it closes out of sight (another tab): they
+            # stayed as blank lines below the answer once it showed again.
+            self._reserve = 0
         width = self.size.width
         if not width:
             self.refresh(layout=True)
             return
         new = self.rows(width)
-        if not self._open:
-            self._reserve = 0
-        elif len(new) > self._reserve:
+        if self._open and len(new) > self._reserve:
             # While open, the text grows into blank rows below it, at least SPARE and twice what
             # it grew by since the last draw: the screen lays out and scrolls the whole log again
             # (a frame of every line in it) only every few ticks, however fast the rows come.
