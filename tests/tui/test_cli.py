@@ -152,6 +152,10 @@ def test_watch_json_prints_one_line_per_change(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [str(exe), "watch", "--json", "--project", str(project), "--user-dir", str(tmp_path / "u"), "--no-bundled"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # ctrl+c as a terminal gives it: a suite started in the background of a shell without job
+        # control (nohup ... &) has SIGINT ignored, and an ignored signal stays ignored in every
+        # child, so the command never saw it (it is right to respect that: so does any program).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     try:
         assert proc.stderr is not None and proc.stdout is not None
