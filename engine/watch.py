@@ -160,8 +160,8 @@ class WatchHandle:
 
     def _plan(self) -> None:
         if self._stopped.is_set():
-            # A reload under way when stop() came: no watch is added (see _schedule), and none
-            # is mistaken for a folder that went away and read again.
+            # A reload under way when stop() came: no watch (or observer) is added, and none is
+            # mistaken for a folder that went away and read again.
             return
         recursive, tracked = self._targets(self.catalog)
         self._recursive, self._tracked = tuple(sorted(recursive)), tuple(sorted(tracked))
@@ -194,8 +194,6 @@ class WatchHandle:
                     self._schedule((str(parent), False))
 
     def _schedule(self, key: tuple[str, bool]) -> None:
-        if self._stopped.is_set():
-            return  # a reload that was under way when stop() came: no new watch (or observer)
         path, recursive = key
         try:
             if self._inotify is None:

@@ -126,17 +126,23 @@ async def test_finished_blocks_are_drawn_once() -> None:
         assert all(a is b for a, b in zip(before[:-1], after, strict=False))
 
 
+async def open_part(pilot, log: VerticalScroll) -> MarkdownPart:  # type: ignore[no-untyped-def]
+    """A part still open, laid out with its spare rows below its text."""
+    answer = StreamedAnswer(log)
+    answer.write("Release notes:\n\n- one\n- two\n\nMore")
+    await until(pilot, lambda: answer.parts and answer.parts[0].size.width, what="the first part")
+    part = answer.parts[0]
+    await until(pilot, lambda: part.size.height >= len(part.rows(part.size.width)) + MarkdownPart.SPARE, what="spare rows")
+    return part
+
+
 async def test_a_closed_part_is_settled_only_once_its_spare_rows_are_laid_out() -> None:
     """Closing gives back the spare rows in the next layout; until then the log shows them as blank
     lines below the answer, and a screenshot taken then (the snapshot of a finished run did, once)
     showed a log scrolled by them."""
     app = Log()
     async with app.run_test(size=(WIDTH + 6, 80)) as pilot:
-        answer = StreamedAnswer(app.query_one("#log", VerticalScroll))
-        answer.write("Release notes:\n\n- one\n- two\n\nMore")
-        await until(pilot, lambda: answer.parts and answer.parts[0].size.width, what="the first part")
-        part = answer.parts[0]
-        await until(pilot, lambda: part.size.height >= len(part.rows(part.size.width)) + MarkdownPart.SPARE, what="spare rows")
+        part = await open_part(pilot, app.query_one("#log", VerticalScroll))
         part.close()
         # Drawn at once, laid out at the next frame.
         assert part.size.height > len(part.rows(part.size.width))
@@ -151,11 +157,7 @@ async def test_a_part_that_closes_out_of_sight_gives_back_its_spare_rows() -> No
     app = Log()
     async with app.run_test(size=(WIDTH + 6, 80)) as pilot:
         log = app.query_one("#log", VerticalScroll)
-        answer = StreamedAnswer(log)
-        answer.write("Release notes:\n\n- one\n- two\n\nMore")
-        await until(pilot, lambda: answer.parts and answer.parts[0].size.width, what="the first part")
-        part = answer.parts[0]
-        await until(pilot, lambda: part.size.height >= len(part.rows(part.size.width)) + MarkdownPart.SPARE, what="spare rows")
+        part = await open_part(pilot, log)
         log.display = False
         await until(pilot, lambda: not part.is_on_screen, what="the log hidden")
         part.close()
