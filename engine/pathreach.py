@@ -102,6 +102,50 @@ def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
     return split[0] if split else None
 
 
+# Bounds of a shell glob's expansion (`shell_matches`): folder entries looked at, and matches.
+GLOB_ENTRIES = 20_000
+GLOB_MATCHES = 2_000
+
+
+def shell_matches(root: Path, pattern: str, home: Path) -> list[Path] | None:
+    """The paths a shell's pathname expansion of `pattern`, run in `root`, names now: each part
+    with a wildcard matched against a folder's entries, symlinked folders entered as the shell
+    enters them. What it names, not where that leads: `*/id_rsa` is `docs/id_rsa` when `docs`
+    links to `~/.ssh`, and the caller resolves it. Wider than Bash on purpose (hidden names match,
+    `[^a]` negates as `[!a]` does, `**` is `*`): a wrong match only adds a path to check. None when
+    no fixed folder bounds it (`split_glob`) or past GLOB_ENTRIES entries or GLOB_MATCHES matches."""
+    split = split_glob(root, pattern, home)
+    if split is None:
+        return None
+    start, rest = split
+    found = [start]
+    budget = GLOB_ENTRIES
+    for part in (p for p in rest.split("/") if p not in ("", ".")):
+        if not any(ch in _GLOB for ch in part):
+            found = [f / part for f in found]
+            continue
+        alternatives = brace_alternatives(part)
+        if alternatives is None:
+            return None
+        matchers = [re.compile(fnmatch.translate(alt.replace("[^", "[!").replace("**", "*")), re.S) for alt in alternatives]
+        matched: list[Path] = []
+        for folder in found:
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        budget -= 1
+                        if budget < 0:
+                            return None
+                        if any(m.match(entry.name) for m in matchers):
+                            matched.append(folder / entry.name)
+                            if len(matched) > GLOB_MATCHES:
+                                return None
+            except OSError:
+                continue  # not a folder, gone, unreadable: the shell matches nothing there
+        found = matched
+    return found
+
+
 def glob_regex(pattern: str, anywhere: bool = False) -> re.Pattern[str]:
     """A glob pattern for paths relative to the searched folder, as a regular expression:
     `**` crosses folders, `*` and `?` stay in one, `[...]` and `{a,b}` as in a shell. With

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pathreach import expand_path, glob_reach, protected, real
+from ..pathreach import expand_path, glob_reach, protected, real, shell_matches
 from .commands import (
     CHANGES_FOLDER,
     READS_PATHS,
@@ -76,6 +76,18 @@ def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
     return expand_path(value, cwd, perms.home)
 
 
+def _where_all(word: Word, cwd: Path | None, perms: Permissions) -> list[Path | None]:
+    """Every place `word` names: for a wildcard, the folder it searches and each path it matches
+    now (`cat */id_rsa` reads `docs/id_rsa`, which may lead through `docs -> ~/.ssh`); a place
+    of None when the matches cannot be bounded."""
+    reach = _where(word, cwd, perms)
+    if reach is None or not word.glob or cwd is None or word.value is None:
+        return [reach]
+    value = word.value if word.tilde or not word.value.startswith("~") else "./" + word.value
+    matches = shell_matches(cwd, value, perms.home)
+    return [reach, *matches] if matches is not None else [None]
+
+
 def _arguments(inv: Invocation) -> list[Word]:
     """The words after the command name that may be paths (options skipped, `--opt=value` kept
     when the value looks like a path)."""
@@ -132,23 +144,24 @@ def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], c
     for redirect in inv.command.redirects if not inv.peeled else ():
         if redirect.target is None or redirect.target.value in HARMLESS_TARGETS:
             continue
-        place = _where(redirect.target, cwd, perms)
-        if redirect.writes:
-            found.writes.append((place, redirect.target.raw))
-        if redirect.reads or redirect.op == "<":
-            found.reads.append((place, redirect.target.raw))
+        for place in _where_all(redirect.target, cwd, perms):
+            if redirect.writes:
+                found.writes.append((place, redirect.target.raw))
+            if redirect.reads or redirect.op == "<":
+                found.reads.append((place, redirect.target.raw))
     if name in READS_PATHS:
         recursive = name in RECURSIVE or _recursive_flag(inv)
         for word in args:
-            read = (_where(word, cwd, perms), word.raw)
-            found.reads.append(read)
-            if word.glob or recursive:
-                found.sweeps.append(read)
+            for place in _where_all(word, cwd, perms):
+                read = (place, word.raw)
+                found.reads.append(read)
+                if word.glob or recursive:
+                    found.sweeps.append(read)
         if recursive and name in SEARCHES and len(args) <= 1:
             # `grep -r KEY` with no folder searches the current one: every file under it.
             found.sweeps.append((cwd, "."))
     elif name in WRITES_PATHS:
-        found.changes.extend((_where(w, cwd, perms), w.raw) for w in args)
+        found.changes.extend((place, w.raw) for w in args for place in _where_all(w, cwd, perms))
     if cwd is not None:
         _mention(found, inv, cwd, perms)
 

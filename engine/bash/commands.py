@@ -277,7 +277,10 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
         else:
             if _peel(words)[1] is not None:
                 opaque.append(f"more than {_MAX_WRAPPERS} wrappers around one command")
-        out.extend(level for level in levels if level.words)
+        # A command with no words still acts: `>~/.bashrc` truncates a file, `PATH=.` decides
+        # which program the next command of the line runs. It stays, so that its redirections
+        # are checked and no rule that names a command allows it.
+        out.extend(level for level in levels if level.words or not level.peeled)
         if words and words[0].value is None:
             opaque.append(f"a command name decided at run time (`{words[0].raw}`)")
         # Every level may read a string as commands: `env -S STR` and `watch STR` are wrappers
@@ -316,7 +319,8 @@ _READ_ONLY: dict[str, Unsafe] = {
     "true": Unsafe(),
     "false": Unsafe(),
     "whoami": Unsafe(),
-    "ls": Unsafe(),
+    # -L lists what symlinks met on the way lead to (`ls -RL` through `docs -> ~/.ssh`).
+    "ls": Unsafe("L", frozenset({"dereference"})),
     "cat": Unsafe(),
     "head": Unsafe(),
     "tail": Unsafe(),
@@ -333,6 +337,8 @@ _READ_ONLY: dict[str, Unsafe] = {
     "find": Unsafe(
         words=frozenset(
             {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
+            # Following symlinks met on the way: a walk that leaves the project through one.
+            | {"-L", "-follow"}
         )
     ),
 }

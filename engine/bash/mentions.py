@@ -16,7 +16,7 @@ import pwd
 import re
 from pathlib import Path
 
-from ..pathreach import brace_alternatives, expand_path, glob_reach
+from ..pathreach import brace_alternatives, expand_path, glob_reach, shell_matches
 from .parse import Word
 
 # `$HOME/x`, `${HOME}/x`: a dynamic word whose value the shell takes from the environment.
@@ -50,18 +50,19 @@ def _texts(word: Word, home: Path) -> list[str]:
     return [text for text in dict.fromkeys(out) if text]
 
 
-def _place(text: str, cwd: Path, home: Path) -> Path | None:
+def _place(text: str, cwd: Path, home: Path) -> list[Path]:
     if text.startswith("~") and not text.startswith("~/") and text != "~":
         user, _, rest = text[1:].partition("/")
         # `~root/x`, `~me/.bashrc`: that user's home, as the shell expands it.
         with contextlib.suppress(KeyError, ValueError):
             text = os.path.join(pwd.getpwnam(user).pw_dir, rest)
     if any(ch in text for ch in "*?["):
-        return glob_reach(cwd, text, home)
-    return expand_path(text, cwd, home)
+        # The folder searched, and each path it names now (`*/id_rsa` through `docs -> ~/.ssh`).
+        reach = glob_reach(cwd, text, home)
+        return [*([reach] if reach else []), *(shell_matches(cwd, text, home) or [])]
+    return [expand_path(text, cwd, home)]
 
 
 def places(word: Word, cwd: Path, home: Path) -> list[Path]:
     """Every place `word`, given to some program run in `cwd`, could name."""
-    found = (_place(text, cwd, home) for text in _texts(word, home))
-    return list(dict.fromkeys(p for p in found if p is not None))
+    return list(dict.fromkeys(p for text in _texts(word, home) for p in _place(text, cwd, home)))

@@ -171,7 +171,8 @@ class _Parser:
         while True:
             self.skip_blanks()
             c = self.peek()
-            if not c or c in _OPERATOR_START or c == ")" or (closer and c == closer):
+            # `&>` and `&>>` redirect both streams: a redirection, not the `&` that ends a command.
+            if not c or (c in _OPERATOR_START and not self.s.startswith("&>", self.i)) or c == ")" or (closer and c == closer):
                 break
             if c == "(":
                 self.opaque("a function definition" if words else "an unexpected (")

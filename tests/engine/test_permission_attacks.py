@@ -392,3 +392,78 @@ def test_a_deny_on_a_git_subcommand_holds_past_gits_own_options(world: Tree, com
     decision = permissions.decide("Bash", {"command": command})
     assert decision.decision == "deny", decision.reason
     assert permissions.decide("Bash", {"command": "git -C . status"}).decision == "allow"
+
+
+@pytest.mark.parametrize(
+    "command", ["echo hi; >~/.bashrc", "echo hi &> ~/.bashrc", "echo hi &>> ~/.bashrc", "true && >~/.bashrc"]
+)
+def test_a_redirection_with_no_command_is_still_a_write(world: Tree, command: str) -> None:
+    """`>FILE` alone in a part of the line truncates FILE, and `&>` is a redirection, not the `&`
+    that ends a command: both were dropped, so `echo hi; >~/.bashrc` was allowed past the deny."""
+    permissions = _permissions(world, allow=["Bash(echo *)", "Bash(true)"], deny=["Edit(~/.bashrc)"])
+    assert permissions.decide("Bash", {"command": command}).decision == "deny", command
+
+
+@pytest.mark.parametrize("command", ["echo hi &> out.txt", "echo hi && >out.txt", "echo hi | >out.txt"])
+def test_a_redirection_with_no_command_needs_a_rule_for_the_write(world: Tree, command: str) -> None:
+    decision = _permissions(world, allow=["Bash(echo *)"]).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+    assert "out.txt" in decision.reason
+
+
+@pytest.mark.parametrize("command", ["PATH=.; ls", "PATH=. && ls", "PATH=.\nls", "export PATH=.; ls", "IFS=/; ls"])
+def test_an_assignment_alone_is_never_read_only(world: Tree, command: str) -> None:
+    """`PATH=.; ls` runs the repository's own `./ls`: the assignment was dropped as a command with
+    no words, and `ls` passed as read-only. (`export` is a command no rule allows.)"""
+    fake = world.project / "ls"
+    fake.write_text("#!/bin/sh\ntouch PWNED\n")
+    fake.chmod(0o755)
+    decision = _permissions(world).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+
+
+def test_read_only_lines_of_several_commands_still_pass(world: Tree) -> None:
+    permissions = _permissions(world)
+    for command in ("ls; cat README.md", "echo hi &> /dev/null", "echo a && echo b", "ls | wc -l"):
+        assert permissions.decide("Bash", {"command": command}).decision == "allow", command
+
+
+@pytest.fixture
+def linked(world: Tree) -> Tree:
+    """A clone whose folders and files link out: to the home's .ssh and to a folder outside."""
+    write(world.root / "outside" / "secret.txt", "s")
+    (world.project / "docs").symlink_to(world.root / "home" / ".ssh")
+    (world.project / "leak.txt").symlink_to(world.root / "home" / ".ssh" / "id_rsa")
+    (world.project / "src").mkdir()
+    (world.project / "src" / "link").symlink_to(world.root / "outside")
+    return world
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["cat */id_rsa", "cat d?cs/id_rsa", "cat [d]ocs/id_rsa", "cat l*.txt", "ls *", "grep -r key d*", "cp d*/id_rsa x"],
+)
+def test_a_wildcard_is_checked_at_every_path_it_matches(linked: Tree, command: str) -> None:
+    """A wildcard reached `docs/id_rsa` through `docs -> ~/.ssh` while only the folder it searched
+    was checked: `cat */id_rsa` was allowed past `Read(~/.ssh/**)`."""
+    decision = _permissions(linked, deny=["Read(~/.ssh/**)"]).decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+@pytest.mark.parametrize("command", ["cat src/l*/secret.txt", "cat src/*/*.txt", "find -L . -name secret.txt", "ls -RL src"])
+def test_a_wildcard_or_walk_through_a_link_out_of_the_project_is_asked(linked: Tree, command: str) -> None:
+    decision = _permissions(linked).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+
+
+def test_a_wildcard_that_matches_too_much_to_check_is_asked(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.pathreach
+
+    for i in range(12):
+        write(linked.project / "many" / f"f{i}.txt", "x")
+    permissions = _permissions(linked)
+    assert permissions.decide("Bash", {"command": "cat many/*.txt"}).decision == "allow"
+    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 10)
+    decision = permissions.decide("Bash", {"command": "cat many/*.txt"})
+    assert decision.decision == "ask", decision.reason
+    assert "cannot be known" in decision.reason
