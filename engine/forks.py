@@ -64,6 +64,7 @@ class Forks:
             skill_tool=agent.may_use("Skill", WRITE_TOOLS),
             max_turns=self.max_turns,
             forks=(*self.forks, skill.name),
+            confirm_shell=self.confirm_shell,
         )
         sub._add(task)
         await sub._loop()

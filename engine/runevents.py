@@ -78,3 +78,6 @@ RunEvent = Added | Streamed | Call | Result | Fork | Failed | Usage | Sending | 
 Emit = Callable[[RunEvent], None]
 # Answer "once", "always" or "deny" for a tool call no rule allows.
 Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]
+# True to run a skill's `!` commands (its name, the commands the rules would run) in a project the
+# user has not trusted: a cloned repository's skill runs code on the user's machine.
+ConfirmShell = Callable[[str, list[str]], Awaitable[bool]]

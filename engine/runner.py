@@ -26,7 +26,7 @@ from typing import Any
 from .agents import AgentError
 from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
-from .expand import ExpansionError
+from .expand import ExpansionError, ShellMode
 from .forks import Forks
 from .invoke import Prompt, build_prompt, not_typeable, session_effort
 from .listing import budget_from_env, build_listing
@@ -34,7 +34,7 @@ from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resol
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
-from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
+from .runevents import Added, Ask, Call, ConfirmShell, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
@@ -82,6 +82,7 @@ class Runner(SkillCalls, Forks):
         skill_tool: bool = True,
         max_turns: int = MAX_TURNS,
         forks: tuple[str, ...] = (),
+        confirm_shell: ConfirmShell | None = None,
     ) -> None:
         self.locations = locations
         self.catalog = catalog
@@ -111,6 +112,9 @@ class Runner(SkillCalls, Forks):
         # The forked skills this conversation runs inside (the innermost last): calling one of
         # them again from here would run it forever.
         self.forks = forks
+        # Asked before a skill's `!` commands run in an untrusted project (None: they run, as in
+        # `skilldeck run`, which is the user's explicit command, and Claude Code's print mode).
+        self.confirm_shell = confirm_shell
         # What the model's Skill calls loaded, by skill: the same skill again is sent as Claude
         # Code sends it (a note when its text changed, a line instead of the text when not).
         self._loaded: dict[str, str] = {}
@@ -201,6 +205,7 @@ class Runner(SkillCalls, Forks):
         """What invoking the skill sends, its allowed `!` commands run. In a thread: the skill file
         is read again and each command may take up to 120 s, while the app's loop keeps drawing.
         Cancelling the run (`escape`) kills the running command's process group at once."""
+        await self._confirm_shell(skill, args, fork, typed)
         stop = CommandStop()
         try:
             return await asyncio.to_thread(self._prompt, skill, args, fork, typed, stop)
@@ -208,7 +213,28 @@ class Runner(SkillCalls, Forks):
             stop.stop()
             raise
 
-    def _prompt(self, skill: Skill, args: str, fork: bool | None, typed: bool = False, stop: CommandStop | None = None) -> Prompt:
+    async def _confirm_shell(self, skill: Skill, args: str, fork: bool | None, typed: bool) -> None:
+        """In a project the user has not trusted, the commands the skill would run are shown to
+        the user first (a preview runs nothing); ExpansionError when the user says no."""
+        if self.confirm_shell is None or self.permissions.settings.trust.trusted:
+            return
+        preview = await asyncio.to_thread(self._prompt, skill, args, fork, typed, None, "preview")
+        commands = [run.command for run in preview.shell if run.decision == "allow"]
+        if commands and not await self.confirm_shell(skill.name, commands):
+            raise ExpansionError(
+                f"/{skill.name} was not run: you chose not to run its commands in this project, which is not "
+                "trusted (trust it in the Rules pane, or with skilldeck trust --yes, to stop being asked)"
+            )
+
+    def _prompt(
+        self,
+        skill: Skill,
+        args: str,
+        fork: bool | None,
+        typed: bool = False,
+        stop: CommandStop | None = None,
+        shell: ShellMode = "execute",
+    ) -> Prompt:
         return build_prompt(
             self.locations,
             self.catalog,
@@ -217,7 +243,7 @@ class Runner(SkillCalls, Forks):
             fork=fork,
             session_id=self.transcript.session_id,
             permissions=self.permissions,
-            shell="execute",  # a real run: the allowed `!` commands run, as in Claude Code
+            shell=shell,  # a real run: the allowed `!` commands run, as in Claude Code
             typed=typed,  # typed: the arguments trimmed as Claude Code trims a typed command's
             stop=stop,
         )

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .locations import Locations
     from .model import Skill
     from .permissions import Decision, Permissions
-    from .runevents import Ask, Emit, RunEvent
+    from .runevents import Ask, ConfirmShell, Emit, RunEvent
 
 
 class RunnerParts(Protocol):
@@ -30,6 +30,7 @@ class RunnerParts(Protocol):
     permissions: Permissions
     transcript: Transcript
     ask: Ask
+    confirm_shell: ConfirmShell | None
     emit: Emit
     model: str | None
     effort: str

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .listing import Foreign, Listing
     from .llm import Backend
     from .permissions import Decision, Permissions
-    from .runevents import Ask, Emit
+    from .runevents import Ask, ConfirmShell, Emit
     from .runner import Runner
     from .watch import Callback, WatchHandle
 
@@ -85,11 +85,13 @@ class Workspace:
         model: str | None = None,
         permissions: Permissions | None = None,
         resume: Path | None = None,
+        confirm_shell: ConfirmShell | None = None,
     ) -> Runner:
         """A conversation with a model, the one place a run is put together: `send(text)`,
         `invoke(name, args, fork)` (a skill inline or forked), `proceed()` after a stop; cancel it by
         cancelling the task that awaits it. `ask` answers a call no rule allows, `emit` gets every
-        RunEvent (engine/runevents.py). `resume`: a saved conversation to go on with (its torn
+        RunEvent (engine/runevents.py). `confirm_shell` is asked before a skill's `!` commands run in
+        a project the user has not trusted. `resume`: a saved conversation to go on with (its torn
         lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
         environ = self.locations.environ
         from .conversation import Transcript
@@ -99,7 +101,7 @@ class Workspace:
 
         runner = Runner(
             locations=self.locations, catalog=catalog, backend=backend, permissions=permissions or self.permissions(),
-            transcript=transcript, ask=ask, emit=emit, model=model,
+            transcript=transcript, ask=ask, emit=emit, model=model, confirm_shell=confirm_shell,
         )  # fmt: skip
         if resume is not None:
             runner.skipped = runner.resume(resume)

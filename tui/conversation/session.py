@@ -35,6 +35,7 @@ from engine import (
 from ..deck import Deck
 from ..heap import settle_warm
 from ..screens.approve import ApproveScreen, preview
+from ..screens.confirm import ConfirmScreen
 from ..view import count
 
 Step = Callable[[Runner], Awaitable[None]]
@@ -71,6 +72,10 @@ class RunSession:
         self._tokens = 0
         # Lines of the resumed transcript that were torn or broken and so skipped.
         self.skipped = 0
+        # The user said yes to running skills' `!` commands in this (untrusted) project: asked
+        # once per project for the app's life, as the issue of a cloned repository's code is the
+        # project, not the skill.
+        self._shell_confirmed = False
 
     @property
     def running(self) -> bool:
@@ -116,7 +121,7 @@ class RunSession:
         def session(resume: Path | None) -> Runner:
             return workspace.session(
                 catalog, backend=backend, ask=self._ask, emit=self._on_event, model=self.model_name,
-                permissions=self.permissions, resume=resume,
+                permissions=self.permissions, resume=resume, confirm_shell=self._confirm_shell,
             )  # fmt: skip
 
         self._tokens = 0
@@ -173,6 +178,24 @@ class RunSession:
 
         self.node.app.push_screen(screen, answered)
         return await answer
+
+    async def _confirm_shell(self, skill: str, commands: list[str]) -> bool:
+        """Once per project: run a skill's `!` commands here, a folder the user has not trusted?"""
+        if self._shell_confirmed:
+            return True
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        shown = "\n".join(f"  {command}" for command in commands[:12])
+        more = f"\n  … and {len(commands) - 12} more" if len(commands) > 12 else ""
+        project = self.deck.paths(self.deck.workspace.locations.project)
+        screen = ConfirmScreen(
+            f"Run the commands of /{skill} in {project}?",
+            f"This project is not trusted, and /{skill} runs these on your machine before the model sees it:\n"
+            f"{shown}{more}\n\nYes runs them, and other skills' commands in this project, until skilldeck quits. "
+            "Trusting the project (Rules pane, t) stops the question.",
+        )
+        self.node.app.push_screen(screen, lambda result: answer.set_result(bool(result)))
+        self._shell_confirmed = await answer
+        return self._shell_confirmed
 
     def _launch(self, step: Step) -> bool:
         if self.catalog is None:
