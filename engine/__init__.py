@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .locations import BUNDLED_DIR, Locations
     from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
     from .permissions import Decision, Permissions, call_from_rule
-    from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
+    from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Preparing, Result, RunEvent, Sending, Streamed
     from .runner import Runner
     from .safeio import read_regular
     from .sanitize import json_printable, printable
@@ -155,6 +155,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "Result": ("runevents", "Result"),
     "RunEvent": ("runevents", "RunEvent"),
     "Sending": ("runevents", "Sending"),
+    "Preparing": ("runevents", "Preparing"),
     "Streamed": ("runevents", "Streamed"),
     "Runner": ("runner", "Runner"),
     "read_regular": ("safeio", "read_regular"),
@@ -239,6 +240,7 @@ __all__ = [
     "Notice",
     "Permissions",
     "PlacedRule",
+    "Preparing",
     "Prompt",
     "RaiseBudget",
     "Request",

@@ -53,6 +53,15 @@ class Fork:
 
 
 @dataclass
+class Preparing:
+    """A skill is being made ready to send: its file read again and its `!` commands run, which
+    may take up to their timeout before anything else happens."""
+
+    skill: str
+    args: str = ""
+
+
+@dataclass
 class Failed:
     error: Error
 
@@ -74,7 +83,7 @@ class Notice:
     message: str
 
 
-RunEvent = Added | Streamed | Call | Result | Fork | Failed | Usage | Sending | Notice
+RunEvent = Added | Streamed | Call | Result | Fork | Failed | Usage | Sending | Notice | Preparing
 Emit = Callable[[RunEvent], None]
 # Answer "once", "always" or "deny" for a tool call no rule allows.
 Ask = Callable[[str, dict[str, Any], Decision], Awaitable[str]]

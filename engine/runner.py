@@ -34,7 +34,21 @@ from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resol
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
-from .runevents import Added, Ask, Call, ConfirmShell, Emit, Failed, Fork, Notice, Result, RunEvent, Sending, Streamed
+from .runevents import (
+    Added,
+    Ask,
+    Call,
+    ConfirmShell,
+    Emit,
+    Failed,
+    Fork,
+    Notice,
+    Preparing,
+    Result,
+    RunEvent,
+    Sending,
+    Streamed,
+)
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
@@ -206,6 +220,7 @@ class Runner(SkillCalls, Forks):
         is read again and each command may take up to 120 s, while the app's loop keeps drawing.
         Cancelling the run (`escape`) kills the running command's process group at once."""
         await self._confirm_shell(skill, args, fork, typed)
+        self.emit(Preparing(skill.name, args))
         stop = CommandStop()
         try:
             return await asyncio.to_thread(self._prompt, skill, args, fork, typed, stop)

@@ -17,6 +17,7 @@ from engine import (
     Failed,
     Fork,
     Notice,
+    Preparing,
     Result,
     RunEvent,
     Sending,
@@ -67,6 +68,8 @@ def _event_dict(event: RunEvent) -> dict[str, Any]:
         return {"type": "error", "kind": event.error.kind, "message": event.error.message}
     if isinstance(event, Notice):
         return {"type": "notice", "kind": event.kind, "message": event.message}
+    if isinstance(event, Preparing):
+        return {"type": "preparing", "skill": event.skill, "args": event.args}
     if isinstance(event, Sending):
         sent = event.request
         return {"type": "request", "model": sent.model, "messages": len(sent.messages), "tools": [t["name"] for t in sent.tools]}

@@ -235,7 +235,9 @@ def test_run_streams_json_events_against_a_local_server(tree: Tree, tmp_path: Pa
         assert done.returncode == 0, done.stderr
         events = [json.loads(line) for line in done.stdout.splitlines()]
         kinds = [e["type"] for e in events]
-        assert kinds[:2] == ["message", "message"] and [e["meta"] for e in events[:2]] == [False, True]
+        # First the skill being made ready (its `!` commands would run here), then its two messages.
+        assert events[0] == {"type": "preparing", "skill": "hello", "args": "world"}
+        assert kinds[1:3] == ["message", "message"] and [e["meta"] for e in events[1:3]] == [False, True]
         call = next(e for e in events if e["type"] == "tool_call")
         assert (call["decision"], call["reason"]) == ("allow", "allowed by Bash(echo *)")
         assert "".join(e["text"] for e in events if e["type"] == "text") == "Hi, world!"

@@ -4,7 +4,10 @@ before running them (issue 14: a cloned repository's skill runs code on the user
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+from textual.widgets import Static
 
 from tests.conftest import skill_text, write
 from tests.llm_server import MessagesServer, Reply
@@ -75,3 +78,26 @@ async def test_a_trusted_project_is_not_asked(tmp_path: Path, server: MessagesSe
         await _type(pilot, "/shelly")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
         assert "from-the-shell" in _sent_texts(server).replace("echo from-the-shell", "")
+
+
+async def test_a_slow_command_shows_it_runs_and_escape_kills_it(tmp_path: Path, server: MessagesServer) -> None:
+    """A skill's `!` command runs before anything is sent: the pane says so while it runs (it
+    said nothing for up to 120 s), and escape ends it with its process group."""
+    from tests.engine.test_runner import _running_in
+
+    app = served_app(tmp_path, server)
+    project = Path(os.path.realpath(app.deck.workspace.locations.project))
+    body = "A: !`touch started && sleep 30`\n"
+    text = skill_text(description="Slow.", allowed__tools="Bash", body=body)
+    write(project / ".claude" / "skills" / "slow" / "SKILL.md", text)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _type(pilot, "/slow")
+        waiting = app.query_one("#conversation-waiting", Static)
+        await until(pilot, lambda: waiting.display and "running /slow's commands" in text_of(waiting), what="the line")
+        assert "escape cancels" in text_of(waiting)
+        assert (project / "started").exists() and _running_in(project)
+        await pilot.press("escape")
+        await until(pilot, lambda: run_done(app) and not _running_in(project), what="the command to be killed")
+        assert not waiting.display
+        assert server.requests == []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual.binding import Binding
 from textual.widgets import Input
 
@@ -11,9 +14,13 @@ class Composer(Input):
 
     BINDINGS = [Binding("escape", "leave", "Leave", key_display="tab/esc", id="composer.leave")]
 
+    def __init__(self, running: Callable[[], bool], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._run_going = running
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While a run is going, escape is the app's: it cancels the run (the waiting line says so).
-        return not (action == "leave" and getattr(self.app, "running", False))
+        return not (action == "leave" and self._run_going())
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         # Textual gives `slash` no character, so the footer went on offering `/ Search`, which types `/` here.

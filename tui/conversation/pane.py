@@ -25,6 +25,7 @@ from engine import (
     Failed,
     Fork,
     Message,
+    Preparing,
     Request,
     Result,
     RunEvent,
@@ -85,7 +86,7 @@ class ConversationPane(Vertical):
         yield self.waiting
         yield Static(id="conversation-status")
         yield Static(id="composer-hint")
-        yield Composer(placeholder="message or /skill args (esc leaves)", id="composer")
+        yield Composer(lambda: self.session.running, placeholder="message or /skill args (esc leaves)", id="composer")
 
     def on_mount(self) -> None:
         # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
@@ -184,6 +185,9 @@ class ConversationPane(Vertical):
 
     # Events from the runner (on the app's loop) ------------------------------------------------
     def on_run(self, event: RunEvent) -> None:
+        if isinstance(event, Preparing):
+            self.waiting.preparing(event.skill)
+            return
         self._show_empty(False)
         if not isinstance(event, Sending | Added):
             # Something came back (text, a call, an error, a fork): the request is not pending any more.
