@@ -53,7 +53,6 @@ fuzz: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui tests
 	$(BIN)/ruff format --check engine tui tests
-	$(BIN)/ruff format --check engine tui tests
 	$(BIN)/mypy
 
 bench: $(STAMP)
