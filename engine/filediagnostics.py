@@ -38,13 +38,24 @@ def file_diagnostics(
     parts: Split,
     parsed: Parsed | None,
     fallback: Callable[[], tuple[str, str]],
+    plugin: bool = False,
 ) -> None:
     # `data.strip()` is true when a byte is not ASCII blank: said without copying the file.
     clean = bool(data) and not data.isspace() and not info.bom and info.bad_utf8_line is None and not info.crlf
     read = parts.terminated and not parts.close_inline and parsed is not None and not parsed.error
     if clean and read and parsed is not None and not (parsed.not_mapping or parsed.notes or parsed.duplicates):
         return  # the common case: nothing to say, and no fallback to work out
-    lists = f"lists this as `{name}: {cc_text(fallback()[0])[:120]}`"
+    if plugin:
+        # A plugin's entry is listed only with a description or when_to_use of its own, never on
+        # the fallback (recorded: corpus_plugins): with every field ignored, it is not listed.
+        lists = (
+            f"loads it as /{name} but does not list it to the model (a plugin's skill or command is listed "
+            "only with a description or when_to_use of its own)"
+        )
+        first = ""
+    else:
+        lists = f"lists this as `{name}: {cc_text(fallback()[0])[:120]}`"
+        first = " (its first line)"
     lists_as = f"Claude Code {lists}"
     if not data.strip():
         sink.warning(
@@ -109,7 +120,7 @@ def file_diagnostics(
             sink.info(
                 "frontmatter-missing",
                 path,
-                f"no frontmatter: {lists_as} (its first line)",
+                f"no frontmatter: {lists_as}{first}",
                 "start the file with ---, a description: line, and ---",
                 line=1,
                 skill=name,

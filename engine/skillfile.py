@@ -151,7 +151,7 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         # Only needed without a description, or to say in a diagnostic what Claude Code lists.
         return first_line_description(text, default, parts.body_offset)
 
-    file_diagnostics(sink, path, name, data, info, parts, parsed, fallback)
+    file_diagnostics(sink, path, name, data, info, parts, parsed, fallback, loaded_from is LoadedFrom.PLUGIN)
 
     # A frontmatter that did not parse leaves nothing to check field by field.
     readable = parsed is not None and parsed.not_mapping is None and not (parsed.error and not parsed.repaired_lines)

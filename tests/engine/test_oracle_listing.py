@@ -3,8 +3,8 @@
 Each recorded case's workspace is rebuilt; skilldeck loads it and builds the listing with the
 model the recording names and Claude Code's own entries put back where they stood (as
 placeholders of the same length: their text is not ours to keep). Then: every listing line,
-in order; the names Claude Code reported; and a skilldeck diagnostic on every file Claude Code
-logged as skipped or broken.
+in order; the names Claude Code reported; a skilldeck diagnostic on every file Claude Code
+logged as skipped or broken; and no diagnostic that says Claude Code lists what it did not.
 
 `python -m tests.engine.test_oracle_listing` prints how many lines agree, case by case.
 """
@@ -32,6 +32,9 @@ VERSION = (HERE / "VERSION").read_text().strip()
 # Claude Code names the skill, not the file, when it drops a field.
 NAMED = re.compile(r"Description invalid for (\S+) - omitting")
 PATH = re.compile(r"\{(?:project|home|outside|root)\}[^\s'\",:)\]\\]*[^\s'\",:)\]\\.]")
+# What a diagnostic says Claude Code does with a file: lists it as a line, or loads it unlisted.
+LISTS_AS = re.compile(r"lists (?:this|it) as `([^`]+)`")
+NOT_LISTED = re.compile(r"loads it as /(\S+) but does not list it")
 
 
 def recordings() -> dict[str, dict[str, Any]]:
@@ -81,7 +84,17 @@ def compare(name: str, root: Path) -> dict[str, Any]:
     )
     named = {m.group(1) for line in recording["skipped"] if (m := NAMED.search(line))}
     missing += sorted(f"skill {n}" for n in named if not any(d.skill == n for d in catalog.diagnostics))
+    lines = recording["listing"] or []
+    contradicting = []
+    for d in catalog.diagnostics:
+        said = LISTS_AS.search(d.message)
+        if said and not any(line.startswith(f"- {said.group(1)}") for line in lines):
+            contradicting.append(f"{d.code}: says Claude Code lists `{said.group(1)}`; it does not")
+        unlisted = NOT_LISTED.search(d.message)
+        if unlisted and any(line.split(":")[0] == f"- {unlisted.group(1)}" for line in lines):
+            contradicting.append(f"{d.code}: says Claude Code does not list /{unlisted.group(1)}; it does")
     return {
+        "contradicting": contradicting,
         "theirs": recording["listing"],
         "ours": our_lines(listing),
         "commands_theirs": recording["commands"],
@@ -112,6 +125,12 @@ def test_slash_commands_equal_claude_code(name: str, tmp_path: Path) -> None:
 def test_every_file_claude_code_skips_has_a_diagnostic(name: str, tmp_path: Path) -> None:
     seen = compare(name, Path(os.path.realpath(tmp_path)))
     assert seen["undiagnosed"] == []
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_no_diagnostic_contradicts_the_recording(name: str, tmp_path: Path) -> None:
+    """What a diagnostic says Claude Code lists (or loads but does not list) is what it listed."""
+    assert compare(name, Path(os.path.realpath(tmp_path)))["contradicting"] == []
 
 
 def main() -> int:
