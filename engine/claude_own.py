@@ -2,10 +2,15 @@
 
 skilldeck cannot ship them (they are Claude Code's, and change with its version), yet they share
 the listing's budget with the user's skills. A comparison keeps what it recorded, per project
-folder: the Claude Code version, when, and each entry's name, text and place in the listing, in
+folder: the Claude Code version, which binary said it (its resolved path, size and modification
+time), when, and each entry's name, text and place in the listing, in
 `$XDG_STATE_HOME/skilldeck/claude-own/<folder hash>.json`. `Workspace.listing` puts the latest
 recording in (labelled with its version), so the app counts them without running `claude` at
-every start; a new comparison (with a new Claude Code) replaces it.
+every start; a new comparison replaces it.
+
+The record holds for one Claude Code: when the `claude` on PATH is another file, or the same one
+changed (an upgrade), it is stale and not counted (`load_own` says None; `stale_own` says why, to
+run `skilldeck compare` again). Telling costs a PATH lookup and a stat, never a run of `claude`.
 
 The file is skilldeck's own, but it is read as untrusted all the same: bounded, every field
 checked, anything unexpected ignored.
@@ -17,11 +22,13 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .conversation import state_dir
 from .listing import Foreign
@@ -37,6 +44,8 @@ class OwnSkills:
     version: str
     recorded_ms: int
     entries: tuple[Foreign, ...]
+    # The binary that listed them, as `binary_of` saw it; None when none was known.
+    binary: dict[str, Any] | None = None
 
     @property
     def label(self) -> str:
@@ -49,12 +58,36 @@ def own_path(environ: Mapping[str, str], project: Path) -> Path:
     return state_dir(environ) / "claude-own" / f"{digest}.json"
 
 
-def save_own(environ: Mapping[str, str], project: Path, version: str, entries: Sequence[Foreign]) -> Path | None:
-    """Keep a comparison's own entries for `project` (atomically); None when it cannot be written."""
+def binary_of(path: str | Path | None) -> dict[str, Any] | None:
+    """What tells one Claude Code from another without running it: the file a path leads to (an
+    upgrade moves a symbolic link to a new version's file), its size and modification time (an
+    upgrade in place rewrites it). None when there is no such file."""
+    if path is None:
+        return None
+    try:
+        real = os.path.realpath(path)
+        st = os.stat(real)
+    except (OSError, ValueError):
+        return None
+    return {"path": real, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def claude_on_path(environ: Mapping[str, str]) -> str | None:
+    # An environment without PATH finds nothing (not the app's own PATH): what the user's Claude
+    # Code would be is only what their environment names.
+    return shutil.which("claude", path=environ.get("PATH", ""))
+
+
+def save_own(
+    environ: Mapping[str, str], project: Path, version: str, entries: Sequence[Foreign], claude: Path | None = None
+) -> Path | None:
+    """Keep a comparison's own entries for `project` (atomically), with the binary that listed them
+    (`claude`, else the `claude` on PATH); None when it cannot be written."""
     path = own_path(environ, project)
     record = {
         "project": str(project),
         "version": version,
+        "binary": binary_of(claude if claude is not None else claude_on_path(environ)),
         "recorded_ms": int(time.time() * 1000),
         "entries": [{"name": e.name, "text": e.text, "position": e.position} for e in entries[:MAX_ENTRIES]],
     }
@@ -73,8 +106,9 @@ def save_own(environ: Mapping[str, str], project: Path, version: str, entries: S
     return path
 
 
-def load_own(environ: Mapping[str, str], project: Path) -> OwnSkills | None:
-    """The latest recording for `project`, or None (none yet, or not readable as one)."""
+def read_own(environ: Mapping[str, str], project: Path) -> OwnSkills | None:
+    """The latest recording for `project` as kept, fresh or stale; None when there is none (or not
+    readable as one)."""
     try:
         data, _ = read_regular(own_path(environ, project), READ_CAP)
         record = json.loads(data)
@@ -92,4 +126,44 @@ def load_own(environ: Mapping[str, str], project: Path) -> OwnSkills | None:
         name, text, position = item.get("name"), item.get("text"), item.get("position")
         if isinstance(name, str) and isinstance(text, str) and isinstance(position, int) and 0 < len(name) <= 200:
             entries.append(Foreign(name, text[:MAX_TEXT], max(position, 0), bundled=True))
-    return OwnSkills(version[:40], recorded, tuple(entries)) if entries else None
+    binary = _binary(record.get("binary"))
+    return OwnSkills(version[:40], recorded, tuple(entries), binary) if entries else None
+
+
+def _binary(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        return None
+    path, size, mtime = raw.get("path"), raw.get("size"), raw.get("mtime_ns")
+    if isinstance(path, str) and isinstance(size, int) and isinstance(mtime, int):
+        return {"path": path, "size": size, "mtime_ns": mtime}
+    return None
+
+
+def stale_own(environ: Mapping[str, str], own: OwnSkills) -> str | None:
+    """Why a recording no longer holds for the user's Claude Code (the `claude` on PATH, else the
+    binary that was recorded), to run `skilldeck compare` again; None while it holds."""
+    now = claude_on_path(environ)
+    if now is None and own.binary is not None:
+        now = own.binary["path"]
+    current = binary_of(now)
+    if current == own.binary:
+        return None
+    if own.binary is None:
+        changed = f"Claude Code is now at {current['path']}" if current else "the recording names no Claude Code"
+    elif current is None:
+        changed = f"{own.binary['path']} is gone"
+    elif current["path"] != own.binary["path"]:
+        changed = f"claude on PATH is now {current['path']}"
+    else:
+        changed = f"{current['path']} changed since (an upgrade?)"
+    return (
+        f"Claude Code's own skills recorded from Claude Code {own.version} are not counted: {changed}; "
+        "run `skilldeck compare` again to record them"
+    )
+
+
+def load_own(environ: Mapping[str, str], project: Path) -> OwnSkills | None:
+    """The latest recording for `project`, while it holds for the user's Claude Code (`stale_own`);
+    else None: a stale recording is not counted."""
+    own = read_own(environ, project)
+    return own if own is not None and stale_own(environ, own) is None else None

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
 
     text = args.args[0] if len(args.args) == 1 else shlex.join(args.args)
     try:
-        claude = find_claude(args.claude, workspace.locations.environ)
+        claude = find_claude(args.claude, workspace.locations.environ, allow_network=args.allow_network)
         result = compare_with_claude(
             claude, workspace.locations, args.name, text, allow_network=args.allow_network, progress=progress
         )

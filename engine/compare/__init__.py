@@ -5,8 +5,9 @@ network and mount namespace; hooks, MCP servers and skill commands off) and retu
 `Comparison`. CompareError: it cannot run (exit 2 in the CLI).
 """
 
-from .claude import ClaudeCode, CompareError, find_claude
+from .claude import ClaudeCode, find_claude
 from .comparison import Comparison, ComparisonCache, compare_with_claude
 from .rows import Row
+from .seal import CompareError
 
 __all__ = ["ClaudeCode", "CompareError", "Comparison", "ComparisonCache", "Row", "compare_with_claude", "find_claude"]

@@ -1,21 +1,25 @@
 """Which `claude` to run, its version, whether it has the flags a safe run needs, and the
-environment it is given (the user's keys and tokens never reach it)."""
+environment it is given (the user's keys and tokens never reach it). Even `claude --version` and
+`claude --help` run sealed off (seal.py, inside.py): a private network namespace, a throwaway
+home, and the user's home, config and temporary folders behind overlays."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import subprocess
+import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from .seal import PROBE_TIMEOUT_S, CompareError, can_contain, refusal, run_sealed
 
 # Flags a contained run cannot do without (claude --help must list each).
 NEEDED_FLAGS = ("--print", "--output-format", "--debug-file", "--no-session-persistence", "--strict-mcp-config", "--settings")
 # The oldest version whose listing skilldeck knows how to read (the header and the system message).
 MIN_VERSION = (2, 1, 0)
-PROBE_TIMEOUT_S = 20
 # What --version and --help may print before it is cut (a runaway binary cannot fill memory).
 PROBE_BYTES = 256 * 1024
 DUMMY_KEY = "sk-ant-skilldeck-compare-dummy"
@@ -28,6 +32,7 @@ KEPT = frozenset(
      "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
      "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "CLAUDE_CODE_EFFORT_LEVEL"}
 )  # fmt: skip
+XDG = ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME")
 SECRET = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|CREDENTIAL|AUTH", re.IGNORECASE)
 # Turned on for every run: nothing optional is fetched or reported.
 QUIET = {
@@ -37,10 +42,6 @@ QUIET = {
     "DISABLE_ERROR_REPORTING": "1",
     "TERM": "dumb",
 }
-
-
-class CompareError(Exception):
-    """The comparison cannot run (exit 2): no claude, too old, a login, no sandbox, a timeout."""
 
 
 @dataclass(frozen=True)
@@ -53,15 +54,38 @@ class ClaudeCode:
         return f"{self.version}@{self.path}"
 
 
-def _probe(path: Path, flag: str, environ: Mapping[str, str]) -> str:
+def probe_overlays(environ: Mapping[str, str]) -> list[str]:
+    """The folders a probe could write to by name, without the Locations a recording has: the
+    home, the config and state folders and the temporary folder (it starts in a throwaway home,
+    so the current folder is not among them). Never `/`: an overlay hides the mounts below it
+    (/proc, /dev), and nothing could run."""
+    home = environ.get("HOME") or str(Path.home())
+    named = [environ.get(k) for k in ("CLAUDE_CONFIG_DIR", *XDG)]
+    folders = (os.path.abspath(f) for f in (home, *(n for n in named if n), tempfile.gettempdir()))
+    return list(dict.fromkeys(f for f in folders if f != os.path.abspath(os.sep)))
+
+
+def _probe(path: Path, flags: list[str], environ: Mapping[str, str], allow_network: bool, timeout: float) -> dict[str, str]:
+    """What `claude FLAG` printed, for each flag, run one after another in one sealed process
+    (a private network namespace when the kernel allows it, else refused unless `allow_network`),
+    all within `timeout`, the check for namespaces included."""
+    deadline = time.monotonic() + timeout
+    why_not = can_contain(timeout)
+    if why_not is not None and not allow_network:
+        raise refusal(why_not)
+    left = deadline - time.monotonic()
+    plan = {"kind": "probe", "claude": os.path.abspath(path), "flags": flags, "environ": dict(environ), "bytes": PROBE_BYTES,
+            "timeout": max(0.5, left - 1), "overlays": probe_overlays(environ)}  # fmt: skip
     try:
-        proc = subprocess.run(
-            [str(path), flag], capture_output=True, timeout=PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL,
-            env=child_environ(environ, "http://127.0.0.1:9"),
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CompareError(f"{path} {flag} failed: {exc}") from None
-    return proc.stdout[:PROBE_BYTES].decode(errors="replace")
+        answer = run_sealed(plan, why_not is None, max(0.5, left))
+    except CompareError as exc:
+        raise CompareError(f"{path} {' and '.join(flags)}: {exc}") from None
+    if "error" in answer:
+        raise CompareError(f"{path}: {answer['error']}")
+    said = answer.get("probes")
+    if not isinstance(said, dict) or any(not isinstance(said.get(f), str) for f in flags):
+        raise CompareError(f"{path} {' and '.join(flags)} failed: {said!r:.200}")
+    return {f: str(said[f]) for f in flags}
 
 
 def parse_version(text: str) -> tuple[int, ...] | None:
@@ -69,9 +93,17 @@ def parse_version(text: str) -> tuple[int, ...] | None:
     return tuple(int(g) for g in found.groups()) if found else None
 
 
-def find_claude(explicit: str | Path | None = None, environ: Mapping[str, str] | None = None) -> ClaudeCode:
+def find_claude(
+    explicit: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    *,
+    allow_network: bool = False,
+    timeout: float = PROBE_TIMEOUT_S,
+) -> ClaudeCode:
     """The `claude` named (`--claude PATH`) or found on PATH, once it says its version and lists
-    every flag a contained run needs; CompareError says what is wrong."""
+    every flag a contained run needs; CompareError says what is wrong. Its `--version` and
+    `--help` run sealed off like the recording, within `timeout` together (the probes' share of
+    the comparison's 60 s)."""
     env = os.environ if environ is None else environ
     if explicit is not None:
         path = Path(explicit).expanduser()
@@ -82,15 +114,15 @@ def find_claude(explicit: str | Path | None = None, environ: Mapping[str, str] |
         if found is None:
             raise CompareError("claude is not on PATH: install Claude Code, or name it with --claude PATH")
         path = Path(found)
-    version_text = _probe(path, "--version", env).strip()
+    said = _probe(path, ["--version", "--help"], env, allow_network, timeout)
+    version_text = said["--version"].strip()
     version = parse_version(version_text)
     if version is None:
         raise CompareError(f"{path} --version printed no version ({version_text[:80]!r}): is it Claude Code?")
     shown = ".".join(map(str, version))
     if version < MIN_VERSION:
         raise CompareError(f"Claude Code {shown} is too old: compare needs {'.'.join(map(str, MIN_VERSION))} or later")
-    help_text = _probe(path, "--help", env)
-    missing = [f for f in NEEDED_FLAGS if f not in help_text]
+    missing = [f for f in NEEDED_FLAGS if f not in said["--help"]]
     if missing:
         raise CompareError(f"Claude Code {shown} is too old: it has no {', '.join(missing)} (a contained run needs them)")
     return ClaudeCode(path.resolve(), shown)

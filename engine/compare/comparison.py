@@ -16,10 +16,11 @@ from ..listing import Foreign
 from ..locations import Locations
 from ..workspace import Workspace
 from . import theirs
-from .claude import ClaudeCode, CompareError
+from .claude import ClaudeCode
 from .notes import safety_notes
 from .record import TIMEOUT_S, Progress, Run, record
 from .rows import AGREE, DIFFERS, IDENTICAL, ONLY_CLAUDE, ONLY_SKILLDECK, Row, block_rows, difference, listing_rows
+from .seal import CompareError
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def compare_with_claude(
     own_names = {theirs.entry_name(line) for line in (theirs.listing_lines(baseline) or [])[2:]} - set(catalog.skills)
     listing, own, foreign = _listing_rows(workspace, catalog, run, own_names)
     # Kept for this project, so that every listing counts them from now on (engine/claude_own.py).
-    save_own(locations.environ, locations.project, claude.version, foreign)
+    save_own(locations.environ, locations.project, claude.version, foreign, claude.path)
     invocation: list[Row] = []
     if name:
         invocation = _invocation_rows(workspace, catalog, recorded.runs["invoke"], theirs.main_head(baseline), name, args)

@@ -1,7 +1,9 @@
-"""The process that records: started by record.py (inside `unshare -n -r -m` when contained),
-it reads a plan as JSON on stdin, sets the sandbox up, runs each planned `claude` against its
-own recording server, side by side, and writes what each sent, reported and logged as JSON on
+"""The process that records: started by seal.py (inside `unshare -n -r -m` when contained), it
+reads a plan as JSON on stdin, sets the sandbox up, runs each planned `claude` against its own
+recording server, side by side, and writes what each sent, reported and logged as JSON on
 stdout. Everything it keeps is bounded; a run past its deadline is killed with its group.
+A plan of kind "probe" (claude.py) runs `claude --version` and `claude --help` the same way,
+with a throwaway home, and answers what each printed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .claude import child_environ
+from .claude import XDG, child_environ
 from .sandbox import SandboxError, contain
 from .server import RecordingServer
 
@@ -104,13 +106,61 @@ def baseline_run(run: dict[str, Any], scratch: Path) -> dict[str, Any]:
     return {**run, "cwd": str(project), "environ": {**environ, "HOME": str(home)}, "args": []}
 
 
-def record(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:
-    overlaid: list[str] = []
-    if plan["contain"]:
+def seal(plan: dict[str, Any], scratch: Path) -> list[str] | str:
+    """The folders put behind overlays (none when not contained), or why the sandbox failed."""
+    if not plan["contain"]:
+        return []
+    try:
+        return [str(p) for p in contain(scratch, [Path(f) for f in plan["overlays"]])]
+    except (SandboxError, OSError) as exc:
+        return f"cannot set the sandbox up: {exc}"
+
+
+def probe_one(claude: str, flag: str, env: dict[str, str], folder: Path, limit: int, deadline: float) -> str | None:
+    """What `claude FLAG` printed (its first `limit` bytes), or None when it did not finish in time."""
+    out = folder / f"probe{flag}.txt"
+    with open(out, "wb") as stdout:
+        proc = subprocess.Popen([claude, flag], cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
+                                stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
         try:
-            overlaid = [str(p) for p in contain(scratch, [Path(f) for f in plan["overlays"]])]
-        except (SandboxError, OSError) as exc:
-            return {"error": f"cannot set the sandbox up: {exc}"}
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            finished = True
+        except subprocess.TimeoutExpired:
+            finished = False
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return read_bounded(out, limit) if finished else None
+
+
+def probe(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:
+    overlaid = seal(plan, scratch)
+    if isinstance(overlaid, str):
+        return {"error": overlaid}
+    # A home of its own, empty: a probe has no need of the user's config, and whatever it writes
+    # there goes with the scratch folder.
+    home = scratch / "probe-home"
+    home.mkdir()
+    env = {k: v for k, v in child_environ(plan["environ"], "http://127.0.0.1:9").items() if k not in ("CLAUDE_CONFIG_DIR", *XDG)}
+    env["HOME"] = str(home)
+    deadline = time.monotonic() + plan["timeout"]
+    said: dict[str, str] = {}
+    for flag in plan["flags"]:
+        try:
+            text = probe_one(plan["claude"], flag, env, home, int(plan["bytes"]), deadline)
+        except OSError as exc:
+            return {"error": f"{flag} failed: {exc}"}
+        if text is None:
+            return {"error": f"{flag} did not finish within {plan['timeout']:.0f} s; it was stopped"}
+        said[flag] = text
+    return {"contained": plan["contain"], "overlaid": overlaid, "probes": said}
+
+
+def record(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:
+    overlaid = seal(plan, scratch)
+    if isinstance(overlaid, str):
+        return {"error": overlaid}
     deadline = time.monotonic() + plan["timeout"]
     runs = [baseline_run(r, scratch) if r.get("baseline") else r for r in plan["runs"]]
     results: list[dict[str, Any]] = [{} for _ in runs]
@@ -131,13 +181,14 @@ def record(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:
 
 def main() -> int:
     plan = json.loads(sys.stdin.read(16 * 1024 * 1024))
+    work = probe if plan.get("kind") == "probe" else record
     if plan["contain"]:
         # Made before the tmpfs covers it: an empty folder outside every overlaid one.
         scratch = Path(plan["scratch"])
-        answer = record(plan, scratch)
+        answer = work(plan, scratch)
     else:
         with tempfile.TemporaryDirectory(prefix="skilldeck-compare-") as tmp:
-            answer = record(plan, Path(tmp))
+            answer = work(plan, Path(tmp))
     sys.stdout.write(json.dumps(answer))
     return 0
 

@@ -1,16 +1,11 @@
 """Record one comparison run: plan it from the user's locations, start inside.py in a private
-user, network and mount namespace (or, only when the user allows it, without one), and read
-back what Claude Code sent, reported and logged. Never longer than the timeout."""
+user, network and mount namespace (or, only when the user allows it, without one; seal.py), and
+read back what Claude Code sent, reported and logged. Never longer than the timeout, the check
+for namespaces and a second try included."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -19,15 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..diagnostics import Sink
 from ..locations import Locations
-from .claude import ClaudeCode, CompareError
+from ..sources.plugins.installed import installed_plugins
+from .claude import ClaudeCode
+from .seal import RECORD_TIMEOUT_S, CompareError, can_contain, refusal, run_sealed
 
-TIMEOUT_S = 60.0
-# How often a waiting run looks whether it was cancelled.
-STOP_POLL_S = 0.1
-# What inside.py may answer: its runs' requests are bounded there; this bounds the whole.
-ANSWER_BYTES = 128 * 1024 * 1024
-ENGINE_ROOT = Path(__file__).resolve().parents[2]
+# The recording's share of the comparison's 60 s (seal.COMPARE_TIMEOUT_S); the probes have the rest.
+TIMEOUT_S = RECORD_TIMEOUT_S
 Progress = Callable[[str], None]
 
 
@@ -54,36 +48,22 @@ class Recorded:
     overlaid: list[str] = field(default_factory=list)
 
 
-def can_contain() -> str | None:
-    """None when a private user, network and mount namespace can be made here; else why not."""
-    if sys.platform != "linux":
-        return "private namespaces need Linux"
-    if shutil.which("unshare") is None:
-        return "the unshare command is missing (util-linux)"
-    try:
-        probe = subprocess.run(["unshare", "-n", "-r", "-m", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"unshare failed: {exc}"
-    if probe.returncode != 0:
-        return f"the kernel refuses a private namespace ({probe.stderr.decode(errors='replace').strip()[:200]})"
-    return None
-
-
 def writable_folders(locations: Locations) -> list[Path]:
-    """Every folder a run could write to: home, config folder, project (its git root), the extra
-    folders it is given, and the temporary folder (Claude Code leaves files there too)."""
+    """Every folder a run could write to, which is every folder it reads skills or settings from:
+    home, config folder, project (its git root, and the main checkout of a linked worktree), the
+    `--add-dir` and `--plugin-dir` folders, the installed plugins it loads, the managed folder,
+    and the temporary folder (Claude Code leaves files there too). Each goes behind an overlay."""
     env = locations.environ
     folders = [Path(env.get("HOME") or Path.home()), locations.user, locations.project, *locations.add_dirs]
-    folders.append(Path(tempfile.gettempdir()))
-    root = locations.git_root()
-    if root is not None:
-        folders.append(root)
-    return [Path(os.path.abspath(f)) for f in folders]
+    # A plugin's folder is wherever the user keeps it (a --plugin-dir, a local marketplace): its
+    # skills are read there, and so anything Claude Code or the plugin writes would land there.
+    folders += [*locations.plugin_dirs, *(ref.root for ref in installed_plugins(locations, Sink()))]
+    folders += [locations.managed, Path(tempfile.gettempdir())]
+    folders += [f for f in (locations.git_root(), locations.main_worktree()) if f is not None]
+    return list(dict.fromkeys(Path(os.path.abspath(f)) for f in folders))
 
 
-def plan_for(
-    claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], contain: bool, scratch: Path, timeout: float
-) -> dict[str, Any]:
+def plan_for(claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, str]], timeout: float) -> dict[str, Any]:
     args: list[str] = []
     for folder in locations.add_dirs:
         args += ["--add-dir", str(folder)]
@@ -98,7 +78,7 @@ def plan_for(
     runs: list[dict[str, Any]] = [{"key": key, "prompt": prompt, "cwd": str(locations.project), "environ": environ, "args": args}
             for key, prompt in prompts]  # fmt: skip
     runs.append({"key": "baseline", "baseline": True, "prompt": "hi", "cwd": "", "environ": environ, "args": []})
-    return {"claude": str(claude.path), "contain": contain, "scratch": str(scratch), "timeout": max(1.0, timeout - 3),
+    return {"claude": str(claude.path), "timeout": max(1.0, timeout - 3),
             "overlays": [str(f) for f in writable_folders(locations)], "runs": runs}  # fmt: skip
 
 
@@ -113,23 +93,22 @@ def record(
     stop: threading.Event | None = None,
 ) -> Recorded:
     """Run `claude -p PROMPT` once per (key, prompt), plus a baseline in an empty home, side by
-    side. Contained unless the kernel cannot (then CompareError, unless `allow_network`)."""
+    side. Contained unless the kernel cannot (then CompareError, unless `allow_network`). All of
+    it, the check for namespaces and a second try included, within `timeout`."""
     say = progress or (lambda text: None)
-    why_not = can_contain()
+    deadline = time.monotonic() + timeout
+    why_not = can_contain(timeout)
     if why_not is not None and not allow_network:
-        raise CompareError(
-            f"cannot run Claude Code sealed off: {why_not}. Without a private network namespace a run could reach the "
-            "network and write to your files; pass --allow-network to run it anyway (hooks and MCP servers stay off)"
-        )
+        raise refusal(why_not)
     contain = why_not is None
     stop = stop or threading.Event()
-    answer = _record(claude, locations, prompts, contain, timeout, say, stop)
+    answer = _record(claude, locations, prompts, contain, _left(deadline, timeout), say, stop)
     if "error" in answer and contain and allow_network:
         # The namespace was made but the overlays could not be mounted (an old kernel, a file
         # system overlayfs refuses): the user allowed an uncontained run.
         say(f"the sandbox failed ({answer['error']}); running without it as --allow-network allows")
         contain = False
-        answer = _record(claude, locations, prompts, contain, timeout, say, stop)
+        answer = _record(claude, locations, prompts, contain, _left(deadline, timeout), say, stop)
     if "error" in answer:
         hint = "" if allow_network else "; pass --allow-network to run it without the sandbox"
         raise CompareError(f"{answer['error']}{hint}")
@@ -145,6 +124,14 @@ def record(
     return Recorded(runs, contain, list(answer.get("overlaid", [])))
 
 
+def _left(deadline: float, timeout: float) -> float:
+    """What is left of the budget; CompareError once it is spent."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise CompareError(f"the comparison run did not finish within {timeout:.0f} s; it was stopped")
+    return left
+
+
 def _record(
     claude: ClaudeCode,
     locations: Locations,
@@ -154,55 +141,6 @@ def _record(
     say: Progress,
     stop: threading.Event,
 ) -> dict[str, Any]:
-    scratch = Path(tempfile.mkdtemp(prefix="skilldeck-compare-"))
-    try:
-        plan = plan_for(claude, locations, prompts, contain, scratch, timeout)
-        bootstrap = f"import sys; sys.path.insert(0, {str(ENGINE_ROOT)!r}); from engine.compare.inside import main; main()"
-        argv = [sys.executable, "-I", "-c", bootstrap]
-        if contain:
-            argv = ["unshare", "-n", "-r", "-m", "--propagation", "private", *argv]
-        say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
-        return _run(argv, json.dumps(plan), timeout, stop)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _wait(proc: subprocess.Popen[bytes], plan: bytes, timeout: float, stop: threading.Event) -> None:
-    """Hand the plan over and wait for the run, looking every STOP_POLL_S whether it was cancelled
-    (the caller then kills its process group)."""
-    deadline = time.monotonic() + timeout
-    given: bytes | None = plan
-    while True:
-        try:
-            # Retrying communicate() after its timeout is supported; the input goes once.
-            proc.communicate(given, timeout=max(0.0, min(STOP_POLL_S, deadline - time.monotonic())))
-            return
-        except subprocess.TimeoutExpired:
-            given = None
-        if stop.is_set():
-            raise CompareError("the comparison was cancelled; Claude Code was stopped")
-        if time.monotonic() >= deadline:
-            raise CompareError(f"the comparison run did not finish within {timeout:.0f} s; it was stopped")
-
-
-def _run(argv: list[str], plan: str, timeout: float, stop: threading.Event) -> dict[str, Any]:
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, start_new_session=True)
-        try:
-            _wait(proc, plan.encode(), timeout, stop)
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        out.seek(0)
-        text = out.read(ANSWER_BYTES + 1)
-        if proc.returncode != 0 or not text:
-            err.seek(0)
-            raise CompareError(f"the comparison run failed: {err.read(4000).decode(errors='replace').strip()[-800:]}")
-    if len(text) > ANSWER_BYTES:
-        raise CompareError("Claude Code sent more than skilldeck reads back")
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        raise CompareError("the comparison run answered no JSON") from None
-    return answer if isinstance(answer, dict) else {"error": "the comparison run answered no JSON object"}
+    plan = plan_for(claude, locations, prompts, timeout)
+    say(f"running Claude Code {claude.version} {'in a private namespace' if contain else 'ON THE HOST NETWORK'}")
+    return run_sealed(plan, contain, timeout, stop)

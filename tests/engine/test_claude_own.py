@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from engine import Workspace, make_demo
-from engine.claude_own import load_own, own_path, save_own
+from engine.claude_own import load_own, own_path, read_own, save_own, stale_own
 from engine.listing import Foreign
 
 OWN = [Foreign("update-config", "Change Claude Code's settings. " * 4, 0, True), Foreign("dataviz", "Draw charts.", 5, True)]
@@ -49,3 +49,60 @@ def test_a_broken_or_foreign_record_is_ignored(tmp_path: Path) -> None:
     path.unlink()
     os.mkfifo(path)  # a FIFO where the record should be: not read (it would block), no record
     assert load_own(env, project) is None
+
+
+def _claude(folder: Path, version: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    binary = folder / "claude"
+    binary.write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+    binary.chmod(0o755)
+    return binary
+
+
+def test_a_record_from_another_claude_code_is_stale_and_not_counted(tmp_path: Path) -> None:
+    """Kept with the binary that listed them: an upgrade (the file rewritten, or the link on PATH
+    moved to another version's file) makes the record stale, told without running `claude`."""
+    bin_dir = tmp_path / "bin"
+    old = _claude(tmp_path / "versions" / "2.1.328", "2.1.328")
+    bin_dir.mkdir()
+    (bin_dir / "claude").symlink_to(old)
+    workspace = Workspace(make_demo(tmp_path / "demo", {"XDG_STATE_HOME": str(tmp_path / "state"), "PATH": str(bin_dir)}))
+    env, project = workspace.locations.environ, workspace.locations.project
+    catalog = workspace.load()
+    save_own(env, project, "2.1.328", OWN, old)
+    own = read_own(env, project)
+    assert own is not None and stale_own(env, own) is None
+    assert workspace.listing(catalog).own_counted
+    # The link on PATH now leads to another version's file.
+    new = _claude(tmp_path / "versions" / "2.1.400", "2.1.400")
+    (bin_dir / "claude").unlink()
+    (bin_dir / "claude").symlink_to(new)
+    assert load_own(env, project) is None
+    assert not workspace.listing(catalog).own_counted
+    note = stale_own(env, own)
+    assert note is not None and "2.1.328" in note and "run `skilldeck compare` again" in note
+    # Back to the recorded file, then upgraded in place: stale again.
+    (bin_dir / "claude").unlink()
+    (bin_dir / "claude").symlink_to(old)
+    assert load_own(env, project) is not None
+    old.write_text("#!/bin/sh\necho '2.1.500 (Claude Code)' # a longer, newer build\n")
+    assert load_own(env, project) is None
+    assert "changed since" in (stale_own(env, own) or "")
+
+
+def test_without_a_binary_on_path_the_recorded_one_is_checked(tmp_path: Path) -> None:
+    binary = _claude(tmp_path / "opt", "2.1.328")
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    project = tmp_path / "project"
+    save_own(env, project, "2.1.328", OWN, binary)
+    assert load_own(env, project) is not None
+    binary.unlink()
+    assert load_own(env, project) is None
+    # A record kept before binaries were noted names none: stale once a claude is on PATH.
+    path = own_path(env, project)
+    record = json.loads(path.read_text())
+    del record["binary"]
+    path.write_text(json.dumps(record))
+    assert load_own(env, project) is not None
+    _claude(tmp_path / "bin", "2.1.400")
+    assert load_own({**env, "PATH": str(tmp_path / "bin")}, project) is None
