@@ -12,6 +12,10 @@ import itertools
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _GLOB = frozenset("*?[{")
@@ -102,9 +106,34 @@ def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
     return split[0] if split else None
 
 
-# Bounds of a shell glob's expansion (`shell_matches`): folder entries looked at, and matches.
+# Bounds of a shell glob's expansion (`shell_matches`): folder entries looked at and paths made,
+# and matches, for one pattern, or for all the patterns of one line under `glob_budget`.
 GLOB_ENTRIES = 20_000
 GLOB_MATCHES = 2_000
+# Parts of a pattern past which it is not followed (`*/*/.../x` three hundred deep).
+GLOB_PARTS = 64
+
+
+@dataclass
+class GlobBudget:
+    # Read when made, not when defined: the bounds are module settings (tests lower them).
+    entries: int = field(default_factory=lambda: GLOB_ENTRIES)
+    matches: int = field(default_factory=lambda: GLOB_MATCHES)
+
+
+_budget: ContextVar[GlobBudget | None] = ContextVar("glob_budget", default=None)
+
+
+@contextmanager
+def glob_budget() -> Iterator[GlobBudget]:
+    """One budget shared by every `shell_matches` inside (the patterns of one command line): a
+    line of forty wildcards costs what one may, not forty times that."""
+    budget = GlobBudget()
+    token = _budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _budget.reset(token)
 
 
 def shell_matches(root: Path, pattern: str, home: Path) -> list[Path] | None:
@@ -118,32 +147,138 @@ def shell_matches(root: Path, pattern: str, home: Path) -> list[Path] | None:
     if split is None:
         return None
     start, rest = split
+    parts = [p for p in rest.split("/") if p not in ("", ".")]
+    if len(parts) > GLOB_PARTS:
+        return None
     found = [start]
-    budget = GLOB_ENTRIES
-    for part in (p for p in rest.split("/") if p not in ("", ".")):
-        if not any(ch in _GLOB for ch in part):
+    budget = _budget.get() or GlobBudget()
+    for part in parts:
+        if not any(ch in _GLOB or ch == "\\" for ch in part):
+            budget.entries -= len(found)
+            if budget.entries < 0:
+                return None
             found = [f / part for f in found]
             continue
         alternatives = brace_alternatives(part)
         if alternatives is None:
             return None
-        matchers = [re.compile(fnmatch.translate(alt.replace("[^", "[!").replace("**", "*")), re.S) for alt in alternatives]
+        matchers = [shell_part_regex(alt) for alt in alternatives]
+        if any(m is None for m in matchers):
+            return None
         matched: list[Path] = []
         for folder in found:
             try:
                 with os.scandir(folder) as entries:
                     for entry in entries:
-                        budget -= 1
-                        if budget < 0:
+                        budget.entries -= 1
+                        if budget.entries < 0:
                             return None
-                        if any(m.match(entry.name) for m in matchers):
+                        if any(m.fullmatch(entry.name) for m in matchers if m is not None):
                             matched.append(folder / entry.name)
-                            if len(matched) > GLOB_MATCHES:
+                            budget.matches -= 1
+                            if budget.matches < 0:
                                 return None
             except OSError:
                 continue  # not a folder, gone, unreadable: the shell matches nothing there
         found = matched
     return found
+
+
+# A POSIX class inside a bracket, as a regular expression class at least as wide as the shell's
+# in any locale (`[:alpha:]` is every word character: wider is safe, it only adds paths to check).
+_POSIX_CLASSES = {
+    "alpha": r"\w",
+    "alnum": r"\w",
+    "upper": r"\w",
+    "lower": r"\w",
+    "digit": r"\d",
+    "xdigit": r"\w",
+    "word": r"\w",
+    "space": r"\s",
+    "blank": r"\s",
+    "punct": r"\W",
+    "cntrl": r"\x00-\x1f\x7f-\x9f",
+    "graph": r"\s\S",
+    "print": r"\s\S",
+}
+
+
+def shell_part_regex(part: str) -> re.Pattern[str] | None:
+    """One `/`-free part of a shell glob as a regular expression, as Bash reads it: `*`, `?`,
+    `[...]` with `!` or `^` to negate, POSIX classes (`[[:alpha:]]`), equivalence and collating
+    elements (`[[=a=]]`, `[[.a.]]`), and backslash escapes (a quoted `[` is the character).
+    Wider than Bash where a locale decides; None where wider could be narrower (a negated
+    bracket with a class in it) or the bracket cannot be read."""
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        c = part[i]
+        if c == "\\" and i + 1 < len(part):
+            out.append(re.escape(part[i + 1]))
+            i += 2
+        elif c == "*":
+            out.append(".*")
+            i += 1
+        elif c == "?":
+            out.append(".")
+            i += 1
+        elif c == "[":
+            bracket = _bracket(part, i)
+            if bracket is None:
+                out.append(re.escape(c))  # no closing `]`: a plain `[`, as in Bash
+                i += 1
+                continue
+            body, i, negated, classed = bracket
+            if negated and classed:
+                return None
+            out.append(f"[{'^' if negated else ''}{body}]")
+        else:
+            out.append(re.escape(c))
+            i += 1
+    try:
+        return re.compile("".join(out), re.S)
+    except re.error:
+        return None
+
+
+def _bracket(part: str, start: int) -> tuple[str, int, bool, bool] | None:
+    """The bracket expression at `start`: (its regex class body, the index after it, negated,
+    whether it holds a POSIX class); None when it never closes (or a class is unknown)."""
+    i = start + 1
+    negated = i < len(part) and part[i] in "!^"
+    i += negated
+    body: list[str] = []
+    classed = False
+    first = True
+    while i < len(part):
+        c = part[i]
+        if c == "]" and not first:
+            return "".join(body), i + 1, negated, classed
+        first = False
+        if c == "[" and i + 1 < len(part) and part[i + 1] in ":=.":
+            kind = part[i + 1]
+            close = part.find(kind + "]", i + 2)
+            if close < 0:
+                return None
+            name = part[i + 2 : close]
+            if kind == ":":
+                if name not in _POSIX_CLASSES:
+                    return None
+                body.append(_POSIX_CLASSES[name])
+                classed = True
+            else:
+                body.append(re.escape(name))
+            i = close + 2
+        elif c == "\\" and i + 1 < len(part):
+            body.append(re.escape(part[i + 1]))
+            i += 2
+        elif c == "-" and body and i + 1 < len(part) and part[i + 1] != "]":
+            body.append("-")
+            i += 1
+        else:
+            body.append(re.escape(c) if c != "-" else "\\-")
+            i += 1
+    return None
 
 
 def glob_regex(pattern: str, anywhere: bool = False) -> re.Pattern[str]:

@@ -399,7 +399,9 @@ class Runner(SkillCalls, Forks):
         """None when the call may run, else the error the model receives."""
         if decision is None:
             permissions = self.permissions.with_allowed_tools(self.active) if self.active else self.permissions
-            decision = permissions.decide(name, tool_input)
+            # In a thread: deciding reads the disk (where each path really leads, what a wildcard
+            # matches now, a repository's own git config), which a hostile call can make slow.
+            decision = await asyncio.to_thread(permissions.decide, name, tool_input)
         self.emit(Call(call_id, name, tool_input, decision.decision, decision.reason))
         if decision.decision == "allow":
             return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pathreach import expand_path, glob_reach, protected, real, shell_matches
+from ..pathreach import expand_path, glob_budget, glob_reach, protected, real, shell_matches
 from .commands import (
     CHANGES_FOLDER,
     READS_PATHS,
@@ -83,7 +83,8 @@ def _where_all(word: Word, cwd: Path | None, perms: Permissions) -> list[Path | 
     reach = _where(word, cwd, perms)
     if reach is None or not word.glob or cwd is None or word.value is None:
         return [reach]
-    value = word.value if word.tilde or not word.value.startswith("~") else "./" + word.value
+    pattern = word.glob_pattern or word.value
+    value = pattern if word.tilde or not pattern.startswith("~") else "./" + pattern
     matches = shell_matches(cwd, value, perms.home)
     return [reach, *matches] if matches is not None else [None]
 
@@ -179,13 +180,22 @@ def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: Permissions) -> N
         if inv.name == "git" or inv.name in READS_PATHS:
             for word in _arguments(inv):
                 for value in (word, *_after_colon(word)):
-                    found.mentions.extend((p, word.raw, ("Read",), p.is_dir()) for p in places(value, cwd, home))
+                    found.mentions.extend((p, word.raw, ("Read",), _is_dir(p)) for p in places(value, cwd, home))
         return
     # Any other program may read or write whatever its words name (`dd of=`, `sed -i`, `cp`).
     whole = inv.name in RECURSIVE or inv.name in WRITES_PATHS or _recursive_flag(inv)
     for word in inv.words:
         for place in places(word, cwd, home):
-            found.mentions.append((place, word.raw, ("Read", "Write"), whole and (word.glob or place.is_dir())))
+            found.mentions.append((place, word.raw, ("Read", "Write"), whole and (word.glob or _is_dir(place))))
+
+
+def _is_dir(place: Path) -> bool:
+    """Whether `place` is a folder now; False for whatever cannot be asked (a name over 255
+    bytes, a loop of links), which Path.is_dir raises for."""
+    try:
+        return place.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _after_colon(word: Word) -> list[Word]:
@@ -229,6 +239,21 @@ def _allowed(perms: Permissions, inv: Invocation) -> PlacedRule | None:
 
 
 def decide_bash(perms: Permissions, command: str) -> Decision:
+    # Every wildcard of the line shares one bound on what it may read of the disk.
+    with glob_budget():
+        return _decide_bash(perms, command)
+
+
+def _path_deny(perms: Permissions) -> PlacedRule | None:
+    """A deny or ask rule on some paths of a file tool (Read, Edit...), if any."""
+    for behavior in ("deny", "ask"):
+        for placed in perms.settings.rules_for(behavior):
+            if placed.rule.tool in ("Read", "Edit", "Write") and placed.rule.specifier not in (None, "*"):
+                return placed
+    return None
+
+
+def _decide_bash(perms: Permissions, command: str) -> Decision:
     from ..permissions import Decision
 
     parsed = parse(command)
@@ -284,6 +309,15 @@ def decide_bash(perms: Permissions, command: str) -> Decision:
             # `Bash` allows anything, but `c?rl`, `$x` or an alias may be the very command a deny
             # rule names: the rule cannot be checked, so the line is asked rather than allowed.
             return Decision("ask", None, f"{hidden}, which may be what {narrow.text} ({narrow.scope}) forbids, so it is asked")
+        unknown = next((raw for place, raw in [*paths.reads, *paths.sweeps] if place is None), None)
+        guarded = _path_deny(perms) if unknown is not None else None
+        if guarded is not None:
+            # Likewise a read of a place that cannot be known (`*/../x`, a wildcard past its
+            # bound) may be the very file a Read deny names.
+            return Decision(
+                "ask", None, f"`{unknown}` leads to a place that cannot be known, which may be what {guarded.text} "
+                f"({guarded.scope}) forbids, so it is asked",
+            )  # fmt: skip
         return Decision("allow", blanket, f"allow rule {blanket.text} ({blanket.scope}) allows every command")
     for place, raw in paths.writes:
         decision = perms.decide_path("Write", place)

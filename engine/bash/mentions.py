@@ -65,4 +65,8 @@ def _place(text: str, cwd: Path, home: Path) -> list[Path]:
 
 def places(word: Word, cwd: Path, home: Path) -> list[Path]:
     """Every place `word`, given to some program run in `cwd`, could name."""
-    return list(dict.fromkeys(p for text in _texts(word, home) for p in _place(text, cwd, home)))
+    found = [p for text in _texts(word, home) for p in _place(text, cwd, home)]
+    if word.pattern is not None and (word.tilde or not word.pattern.startswith("~")):
+        # Quoted glob characters are the characters: `'[x]'/*` is inside the folder `[x]`.
+        found += shell_matches(cwd, word.pattern, home) or []
+    return list(dict.fromkeys(found))

@@ -44,6 +44,13 @@ class Word:
     glob: bool = False
     brace: bool = False
     tilde: bool = False
+    # The value as a shell glob reads it: quoted or escaped `*?[]\\` escaped with a backslash
+    # (`'[x]'/*` names the folder `[x]`, not `x`). Set only when it differs from the value.
+    pattern: str | None = None
+
+    @property
+    def glob_pattern(self) -> str | None:
+        return self.pattern if self.pattern is not None else self.value
 
     @property
     def literal(self) -> bool:
@@ -248,6 +255,9 @@ class _Parser:
     def parse_word(self) -> Word:
         start = self.i
         value: list[str] = []
+        # Where the word's quoted text starts and ends in `value`: a glob reads those characters
+        # literally (Word.pattern).
+        quoted: list[tuple[int, int]] = []
         glob = brace = False
         tilde = self.peek() == "~"
         dynamic = False
@@ -265,6 +275,7 @@ class _Parser:
                 if self.peek(1) == "\n":
                     self.i += 2
                     continue
+                quoted.append((len(value), len(value) + 1))
                 value.append(self.peek(1))
                 self.i += 2
             elif c == "'":
@@ -272,13 +283,18 @@ class _Parser:
                 if close < 0:
                     self.opaque("an unclosed ' quote")
                     close = len(self.s)
+                quoted.append((len(value), len(value) + 1))
                 value.append(self.s[self.i + 1 : close])
                 self.i = close + 1
             elif c == '"':
                 self.i += 1
+                before = len(value)
                 dynamic |= self.double_quoted(value)
+                quoted.append((before, len(value)))
             elif c == "$":
+                before = len(value)
                 dynamic |= self.dollar(value)
+                quoted.append((before, len(value)))  # $"..." is quoted text too
             elif c == "`":
                 self.backtick()
                 dynamic = True
@@ -290,7 +306,8 @@ class _Parser:
                 value.append(c)
                 self.i += 1
         raw = self.s[start : self.i]
-        return Word(raw, None if dynamic else "".join(value), glob, brace, tilde)
+        pattern = _pattern(value, quoted) if glob and quoted and not dynamic else None
+        return Word(raw, None if dynamic else "".join(value), glob, brace, tilde, pattern)
 
     def braces(self) -> bool:
         """Whether the `{` at the cursor opens a brace expansion ({a,b} or {1..3})."""
@@ -398,6 +415,16 @@ class _Parser:
             self.opaque("nesting deeper than we read")
             return
         _Parser("".join(inner), self.out, self.depth + 1).parse_list(None, "substitution")
+
+
+def _pattern(pieces: list[str], quoted: list[tuple[int, int]]) -> str | None:
+    """The glob pattern of a word whose pieces `quoted` (index ranges into `pieces`) were quoted:
+    their `*?[]\\` escaped, so that a glob reads them as the characters they are."""
+    inside = {i for begin, end in quoted for i in range(begin, end)}
+    out = [
+        "".join("\\" + ch if ch in "*?[]\\" else ch for ch in piece) if i in inside else piece for i, piece in enumerate(pieces)
+    ]
+    return "".join(out)
 
 
 def parse(command: str) -> Parsed:

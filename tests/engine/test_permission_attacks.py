@@ -467,3 +467,66 @@ def test_a_wildcard_that_matches_too_much_to_check_is_asked(linked: Tree, monkey
     decision = permissions.decide("Bash", {"command": "cat many/*.txt"})
     assert decision.decision == "ask", decision.reason
     assert "cannot be known" in decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat [[:alpha:]]ocs/id_rsa",
+        "wc < [[:alpha:]]ocs/id_rsa",
+        "ls -R [[:alpha:]]*",
+        "cat [[=d=]]ocs/id_rsa",
+        "cat \\[x]/id_rs?",
+        "cat '[x]'/id_rs?",
+        'cat "[x]"/*',
+    ],
+)
+def test_a_wildcard_is_read_as_bash_reads_it(linked: Tree, command: str) -> None:
+    """POSIX classes (`[[:alpha:]]`) and quoted brackets (`'[x]'`, a folder of that name linked
+    to ~/.ssh) were read as Python's fnmatch reads them: they matched nothing, so only the folder
+    searched was checked and the read passed the deny."""
+    (linked.project / "[x]").symlink_to(linked.root / "home" / ".ssh")
+    decision = _permissions(linked, deny=["Read(~/.ssh/**)"]).decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+def test_a_negated_class_that_cannot_be_bounded_is_asked(linked: Tree) -> None:
+    decision = _permissions(linked).decide("Bash", {"command": "cat [![:alpha:]]ocs/id_rsa"})
+    assert decision.decision == "ask", decision.reason
+
+
+@pytest.mark.parametrize("command", ["cp x .[[:alpha:]]it/hooks/", "cp x .[[:alpha:]]laude/settings.local.json"])
+def test_a_class_spelling_a_protected_folder_is_still_asked(linked: Tree, command: str) -> None:
+    (linked.project / ".git" / "hooks").mkdir(parents=True, exist_ok=True)
+    (linked.project / ".claude").mkdir(exist_ok=True)
+    decision = _permissions(linked, allow=["Bash(cp *)", "Edit(./**)"]).decide("Bash", {"command": command})
+    assert decision.decision == "ask", decision.reason
+
+
+def test_a_read_that_cannot_be_known_is_asked_under_a_blanket_allow_with_a_read_deny(linked: Tree) -> None:
+    permissions = _permissions(linked, allow=["Bash"], deny=["Read(~/.ssh/**)"])
+    decision = permissions.decide("Bash", {"command": "cat */../docs/id_rsa"})
+    assert decision.decision == "ask", decision.reason
+    assert permissions.decide("Bash", {"command": "cat README.md"}).decision == "allow"
+
+
+@pytest.mark.parametrize("command", ["cat */" + "x" * 300, "ls -R " + "a" * 300, "cat " + "a" * 300])
+def test_a_name_too_long_for_the_system_is_decided_not_raised(linked: Tree, command: str) -> None:
+    assert _permissions(linked).decide("Bash", {"command": command}).decision in ("allow", "ask")
+
+
+def test_the_wildcards_of_one_line_share_one_bound(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forty copies of a wildcard through a loop of links (`a -> .`) cost what one may: past the
+    line's bound the line is asked, never walked forty times."""
+    import engine.pathreach
+
+    loop = linked.project / "loop"
+    loop.mkdir()
+    for i in range(6):
+        (loop / f"a{i}").symlink_to(".")
+    permissions = _permissions(linked)
+    one = "cat loop/*/*/zz"
+    assert permissions.decide("Bash", {"command": one}).decision == "allow"
+    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 100)
+    assert permissions.decide("Bash", {"command": " ".join([one] * 40)}).decision == "ask"
+    assert permissions.decide("Bash", {"command": "cat loop/*/" + "x/" * 100}).decision == "ask"
