@@ -31,6 +31,7 @@ class CatalogFeed:
         self.watch_disk = watch
         self.budget = budget
         self._watch: WatchHandle | None = None
+        self._stopped = False
         self._reload_pending = False
 
     @property
@@ -51,6 +52,8 @@ class CatalogFeed:
             self.load(reload=True)
 
     def stop(self) -> None:
+        # The first load may still be making the watcher in its thread: it stops it when done.
+        self._stopped = True
         if self._watch is not None:
             self._watch.stop()
 
@@ -85,8 +88,14 @@ class CatalogFeed:
                 self.node.post_message(CatalogArriving(view(catalog)))
 
         if self.watch_disk and self._watch is None:
-            self._watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
-            catalog = self._watch.catalog
+            watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
+            self._watch = watch
+            if self._stopped:
+                # The app quit while the first load read the disk: the watcher it made must not
+                # outlive it (its thread and inotify watches).
+                watch.stop()
+                return
+            catalog = watch.catalog
             assert catalog is not None
         else:
             catalog = workspace.load(progress=progress, partial=partial)

@@ -68,3 +68,29 @@ async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monk
         # The whole catalog kept the cursor where the user put it.
         assert app.selected is not None and app.selected.parent.name == "s005"
         await until(pilot, lambda: _facts(app).get("in model listing") == "yes", what="listed, once all are read")
+
+
+async def test_quitting_during_the_first_load_leaves_no_watcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app quit while the first load read the disk: the watcher that load then made kept its
+    thread and inotify watches for the rest of the process."""
+    go_on = threading.Event()
+    real = catalog_module.load_entry
+
+    def held(entry: Any, *args: Any, **kwargs: Any) -> Any:
+        if entry.path.parent.name == "s150":
+            assert go_on.wait(10)
+        return real(entry, *args, **kwargs)
+
+    monkeypatch.setattr(catalog_module, "load_entry", held)
+    app = SkilldeckApp(_project(tmp_path), PathDisplay.default(), blink=False, watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+    # The app is gone; the load goes on in its thread and makes the watcher.
+    go_on.set()
+    deadline = threading.Event()
+    for _ in range(200):
+        if app.feed.watching and not app.feed._watch._thread.is_alive():  # type: ignore[union-attr]
+            break
+        deadline.wait(0.05)
+    else:
+        raise AssertionError("the watcher made after quitting is still running (or was never made)")
