@@ -166,7 +166,23 @@ class Permissions:
         )
 
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
-        return self._in_mode(tool, self._checked(self._decide(tool, tool_input)))
+        return self._in_mode(tool, self._untrusted(tool, tool_input, self._checked(self._decide(tool, tool_input))))
+
+    def _untrusted(self, tool: str, tool_input: dict[str, Any], decision: Decision) -> Decision:
+        """An asked call that a rule of the project would allow, were the project trusted, says
+        so: "no rule allows" hid the user's own rule sitting in the file."""
+        if decision.decision != "ask" or self.settings.trust.trusted:
+            return decision
+        for placed in self.settings.rules:
+            if placed.behavior != "allow" or self.settings.ignored(placed) is None:
+                continue
+            if input_matches(placed.rule, tool, tool_input, placed.file, self.cwd, self.home, fold=False):
+                why = (
+                    f"{decision.reason} (the project's own {placed.text} ({placed.scope}) would allow it, but the "
+                    "project is not trusted: trust it to count its rules)"
+                )
+                return Decision("ask", decision.rule, why, decision.mode, decision.said)
+        return decision
 
     def _in_mode(self, tool: str, decision: Decision) -> Decision:
         """What the permission mode makes of a call: `plan` writes no file whatever the rules say

@@ -28,6 +28,14 @@ def test_an_untrusted_project_approves_nothing_itself(tree: Tree) -> None:
     assert ignored == ["Bash(touch *)", "Edit", "Bash"]
 
 
+def test_an_asked_call_names_the_project_rule_that_does_not_count(tree: Tree) -> None:
+    """ "no rule allows `touch x`" hid the project's own Bash(touch *) sitting in its file."""
+    _clone(tree)
+    decision = Permissions.load(tree.locations()).decide("Bash", {"command": "touch x"})
+    assert decision.decision == "ask"
+    assert "Bash(touch *)" in decision.reason and "not trusted" in decision.reason
+
+
 def test_the_users_own_rules_hold_in_an_untrusted_project(tree: Tree) -> None:
     _clone(tree)
     write(tree.user / "settings.json", json.dumps({"permissions": {"allow": ["Bash(touch *)"]}}))
