@@ -52,8 +52,9 @@ class Message:
     # What produced it: "command" (the visible /name line), "skill" (the rendered skill),
     # "text", "fork-result", "tool".
     kind: str = "text"
-    # What the user typed, where the model receives something else (a fork they started gets its
-    # result): kept so that a resumed conversation shows the command, never sent.
+    # What the user typed when it is not in the blocks (a fork they started, whose message holds
+    # its result): a resumed conversation shows the command, and the model gets it as Claude Code
+    # sends a typed fork (`as_sent`).
     command: str = ""
 
     @property
@@ -63,6 +64,12 @@ class Message:
     @property
     def text(self) -> str:
         return "".join(b.text for b in self.blocks if b.type == "text")
+
+    @property
+    def sent_texts(self) -> list[str]:
+        """The texts the model gets for it, one per message sent (a typed fork's three, as Claude
+        Code sends them: `as_sent`)."""
+        return [m.text for m in as_sent(self)]
 
     @classmethod
     def user(cls, text: str, meta: bool = False, kind: str = "text", command: str = "") -> Message:
@@ -119,12 +126,13 @@ def api_messages(messages: list[Message]) -> list[dict[str, Any]]:
     end of a final assistant message. Neighbouring user messages are sent as one, as Claude Code
     sends them (a typed skill's command block and its prompt; a Skill call's result and the
     skill's text): their blocks in order, tool results first, and a text block followed by
-    another text block gets a newline at its end."""
+    another text block gets a newline at its end. A fork the user typed is sent as Claude Code
+    sends it (`as_sent`)."""
     out: list[dict[str, Any]] = []
     asked: list[str] = []
     opened_by_attachment = False
     previous = ""
-    for message in messages:
+    for message in (sent for each in messages for sent in as_sent(each)):
         blocks = [b for b in message.blocks if _fits(b, message.role)]
         if message.role == "user":
             answered = {b.tool_use_id: b for b in blocks if b.type == "tool_result" and b.tool_use_id in asked}
@@ -204,6 +212,28 @@ def command_message(skill: Skill, args: str) -> Message:
 
 def fork_result_message(name: str, result: str) -> str:
     return f'Skill "{name}" completed (forked execution).\n{result}'
+
+
+# Claude Code's words before a command it ran itself, whose output went to the user (recorded:
+# run_typed_fork_resumed); the model reads them, so they are sent as Claude Code sends them.
+LOCAL_COMMAND_CAVEAT = (
+    "<local-command-caveat>The command below was run directly in Claude Code, not sent to you as a request, and its "
+    "output goes straight to the user. It's recorded here as context for later messages.</local-command-caveat>"
+)
+
+
+def as_sent(message: Message) -> list[Message]:
+    """What the model gets for a message. A fork the user typed is saved as one message (its
+    result, and the command typed, which a resumed conversation shows again), and sent as Claude
+    Code records and sends a typed fork (recorded: run_typed_fork_resumed): three user messages,
+    the local-command caveat, the typed text and the fork's answer in `<local-command-stdout>`,
+    which api_messages joins as it joins any. Every other message (a fork result saved without
+    the command typed, by an older skilldeck) is sent as it is."""
+    fork = parse_fork_result(message.text) if message.kind == "fork-result" and message.command else None
+    if fork is None:
+        return [message]
+    stdout = f"<local-command-stdout>{fork[1]}</local-command-stdout>"
+    return [Message.user(text, kind="fork-result") for text in (LOCAL_COMMAND_CAVEAT, message.command, stdout)]
 
 
 def parse_fork_result(text: str) -> tuple[str, str] | None:

@@ -10,7 +10,10 @@ the same conversation, and what it sent is compared with what Claude Code sent:
 - the model and effort (output_config.effort) of each main request and the tools it offers, of those skilldeck has (Claude Code's
   others, Agent, ToolSearch and so on, are not skilldeck's), and its listing: the place of the role "system" message that
   carries it in `messages` and its text, byte for byte (Claude Code's own entries and its other system messages left out);
-- per subagent, its model, its effort, its tools (of those skilldeck has), its task and its listing.
+- per subagent, its model, its effort, its tools (of those skilldeck has), its task and its listing;
+- for a case that goes on with the session (`then`: Claude Code resumed, skilldeck's Runner resumed
+  from its transcript), each main request's user and assistant messages, byte for byte (Claude
+  Code's context reminders and system messages left out).
 
 Claude Code joins the user messages that follow one another into one, putting a newline after
 each text but the last. The comparison reads skilldeck's messages before they are joined for
@@ -34,6 +37,7 @@ from engine import Locations, Transcript, Workspace
 from engine.llm import backend_for, listing_in_messages
 from engine.runner import Runner
 from tests.llm_server import Reply
+from tests.oracle.record_invoke import block as recorded_block
 from tests.oracle.server import SUBAGENT_ANSWER, ScriptServer
 from tests.oracle.workspace import HERE, build, load_cases, start_folder
 
@@ -119,8 +123,22 @@ def our_listing(body: dict[str, Any]) -> list[Any] | None:
     return None if found is None else [found[0], found[1]]
 
 
+def their_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """A main request's user and assistant messages, Claude Code's own blocks and system messages left out."""
+    kept = [
+        {"role": m["role"], "content": [b for b in m["content"] if not b.get("own")]} for m in _conversation(request["messages"])
+    ]
+    return [m for m in kept if m["content"]]
+
+
+def our_messages(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """skilldeck's request's user and assistant messages, each block as a recording keeps it."""
+    return [{"role": m["role"], "content": [recorded_block(b) for b in m["content"]]} for m in _conversation(body["messages"])]
+
+
 def theirs_summary(recording: dict[str, Any]) -> dict[str, Any]:
     return {
+        "messages": [their_messages(r) for r in recording["main"]] if recording.get("then") else None,
         "models": [r["model"] for r in recording["main"]],
         "efforts": [r["effort"] for r in recording["main"]],
         "tools": [_known(r["tools"]) for r in recording["main"]],
@@ -183,11 +201,14 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
         async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
             raise AssertionError(f"asked for {tool} {tool_input}: the run cases have no asked calls")
 
-        runner = Runner(
-            locations=locations, catalog=workspace.load(), backend=backend_for("anthropic", environ),
-            permissions=workspace.permissions(), transcript=Transcript.create("oracle", environ), ask=ask,
-            emit=lambda event: None, model=recording["main"][0]["model"], max_turns=len(case["calls"]) + 2,
-        )  # fmt: skip
+        def new_runner(transcript: Transcript) -> Runner:
+            return Runner(
+                locations=locations, catalog=workspace.load(), backend=backend_for("anthropic", environ),
+                permissions=workspace.permissions(), transcript=transcript, ask=ask, emit=lambda event: None,
+                model=recording["main"][0]["model"], max_turns=len(case["calls"]) + 2,
+            )  # fmt: skip
+
+        runner = new_runner(Transcript.create("oracle", environ))
         prompt = places.fill(case["prompt"])
         if prompt.startswith("/"):
             # Typed: the skill's command, as the app and `skilldeck run` send it.
@@ -195,10 +216,18 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
             asyncio.run(runner.invoke(name, args.strip()))
         else:
             asyncio.run(runner.send(prompt))
+        for then in case.get("then", []):
+            # Going on with the saved session, as Claude Code's `--resume` run did: a new runner
+            # that reads the conversation back from its transcript.
+            path = runner.transcript.path
+            runner = new_runner(Transcript(path, path.stem))
+            runner.resume(path)
+            asyncio.run(runner.send(places.fill(then)))
         requests = list(server.requests)
     main = [r for r in requests if not is_fork(r)]
     subagents = [r for r in requests if is_fork(r)]
     ours = {
+        "messages": [our_messages(r) for r in main] if case.get("then") else None,
         "models": [r["model"] for r in main],
         "efforts": [(r.get("output_config") or {}).get("effort") for r in main],
         "tools": [_known([t["name"] for t in r["tools"]]) for r in main],
@@ -259,6 +288,7 @@ def test_a_run_sends_what_claude_code_sent(name: str, tmp_path: Path) -> None:
     for index, (cc, sd) in enumerate(pairs):
         call = load_cases("invoke")[name]["calls"][index]
         assert sd == cc, f"call {index} {call['tool']} {json.dumps(call['input'])}: Claude Code {VERSION} sent {cc}"
+    assert ours["messages"] == theirs["messages"], "each main request's messages after the session went on"
     assert ours["models"] == theirs["models"], "the model of each main request"
     assert ours["efforts"] == theirs["efforts"], "the effort (output_config.effort) of each main request"
     assert ours["tools"] == theirs["tools"], "tools offered in each main request"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine import Transcript, Workspace, parse_fork_result
+from engine.conversation import LOCAL_COMMAND_CAVEAT
 from engine.listing import HEADER
 from engine.llm import Usage, backend_for, listing_in_messages
 from engine.runner import SKILL_DESCRIPTION, Added, Call, Failed, Fork, Runner
@@ -215,6 +216,35 @@ async def test_fork_runs_a_fresh_subagent_and_returns_only_its_answer(tree: Tree
     assert Transcript.load(fork[2].transcript)[0].text.endswith("Find the entry point.\n")
     assert len([e for e in events if isinstance(e, Usage)]) == 3, "the fork's tokens count too"
     assert not [e for e in events if isinstance(e, Call)], "the fork's calls are steps, not the main conversation's"
+
+
+async def test_a_typed_fork_is_sent_next_turn_as_claude_code_sends_it(tree: Tree, server: MessagesServer) -> None:
+    """Recorded: run_typed_fork_resumed (the oracle case compares it byte for byte)."""
+    tree.skill("look", skill_text(body="Find $ARGUMENTS.\n", name="look", description="Looks.", context="fork"))
+    server.script(Reply(text="Hi."), Reply(text="In main.py."), Reply(text="Ok."), Reply(text="Ok again."))
+    runner, _ = _runner(tree, server)
+    await runner.send("hello")
+    await runner.invoke("look", "the entry point")
+    await runner.send("next")
+    caveat, typed, stdout = (
+        LOCAL_COMMAND_CAVEAT + "\n",
+        "/look the entry point\n",
+        "<local-command-stdout>In main.py.</local-command-stdout>\n",
+    )
+    assert _conversation(server.requests[2])[-1]["content"] == [
+        {"type": "text", "text": t} for t in (caveat, typed, stdout, "next")
+    ], "three user messages joined with the next one, as Claude Code sends them"
+    saved = Transcript.load(runner.transcript.path)
+    assert saved[2].kind == "fork-result" and parse_fork_result(saved[2].text) == ("look", "In main.py."), "saved as before"
+    # A session saved by an older skilldeck (no command typed kept) loads and is sent as it was saved.
+    old = runner.transcript.path.with_name("old.jsonl")
+    old.write_text(
+        "".join(json.dumps({k: v for k, v in m.to_dict().items() if k != "command"} | {"session": "old"}) + "\n" for m in saved)
+    )
+    resumed, _ = _runner(tree, server)
+    resumed.resume(old)
+    await resumed.send("again")
+    assert _text_blocks(server.requests[3])[2:4] == ['Skill "look" completed (forked execution).\nIn main.py.\n', "next"]
 
 
 async def test_cancel_mid_run_leaves_a_valid_conversation(tree: Tree, server: MessagesServer) -> None:

@@ -17,12 +17,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from tests.oracle.classify import classify, hook_settings
-from tests.oracle.server import ScriptServer, is_main, result_text
+from tests.oracle.server import ScriptServer, is_main, is_subagent, result_text
 from tests.oracle.workspace import RECORDINGS, Places, build, load_cases, start_folder
 
 REPO = Path(__file__).resolve().parents[2]
@@ -162,21 +162,30 @@ def run_case(name: str, case: dict[str, Any], keep: Path) -> dict[str, Any]:
 
 
 def run_claude(
-    case: dict[str, Any], places: Places, prompt: str, calls: list[dict[str, Any]], keep: Path
+    case: dict[str, Any],
+    places: Places,
+    prompt: str,
+    calls: list[dict[str, Any]],
+    keep: Path,
+    subagent: Callable[[dict[str, Any]], bool] = is_subagent,
+    session: str | None = None,
 ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
     """Run Claude Code once in print mode on a built workspace, against a server playing `calls`
-    (listing and invocation cases): its bundled skills off unless the case keeps them, the case's
-    environment and flags, a fresh debug file (it appends). The raw stream, stderr, requests and
-    debug log stay in `keep` to look at."""
+    (listing and invocation cases; `subagent` tells which requests get the subagent's answer):
+    its bundled skills off unless the case keeps them, the case's environment and flags, a fresh
+    debug file (it appends). No session is saved, unless `session` is given: "" saves a new one,
+    an id resumes that one (`--resume`). The raw stream, stderr, requests and debug log stay in
+    `keep` to look at."""
     debug = keep / "debug.log"
     debug.unlink(missing_ok=True)
-    with ScriptServer(calls, lambda index, block: None) as server:
+    with ScriptServer(calls, lambda index, block: None, subagent) as server:
         env = claude_env(places, server.port)
         if not case.get("cc_bundled"):
             env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
         env.update(places.fill(case.get("env", {})))
+        persistence = ["--no-session-persistence"] if session is None else ["--resume", session] if session else []
         argv = [str(CLAUDE), "-p", prompt, "--output-format", "stream-json", "--verbose",
-                "--debug-file", str(debug), "--no-session-persistence", *places.fill(case.get("args", []))]  # fmt: skip
+                "--debug-file", str(debug), *persistence, *places.fill(case.get("args", []))]  # fmt: skip
         proc = subprocess.run(
             argv, cwd=start_folder(case, places), env=env, capture_output=True, text=True,
             timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,

@@ -6,10 +6,14 @@ An invocation case (tests/oracle/cases/invoke/*.json) is a workspace as in works
     "calls": [{"tool": "Skill", "input": {"skill": "deploy", "args": "x"}}],   # scripted model calls
     "env": {"CLAUDE_CODE_EFFORT_LEVEL": "high"},          # more environment (placeholders allowed)
     "args": ["--model", "claude-opus-4-5"],               # more command-line flags
-    "cc_bundled": true                                    # keep Claude Code's bundled skills (default: off)
+    "cc_bundled": true,                                   # keep Claude Code's bundled skills (default: off)
+    "then": ["next"]                                      # prompts for the same session, resumed
 
 Claude Code runs once per case in print mode (private HOME, loopback only) against server.py,
-which answers the main conversation with the case's calls, one per turn, then "done". The
+which answers the main conversation with the case's calls, one per turn, then "done", and every
+subagent (a typed fork's too) with the subagent's answer. With `then`, the first run saves its
+session and each later prompt is a run of its own that resumes it (`--resume`), as a user goes
+on with a conversation the next day; `main` and `subagents` hold the requests of every run. The
 recording keeps only what skilldeck must predict, with the workspace folders as placeholders
 (`{project}`, `{home}`, `{outside}`, `{root}`) and the session id as `{session}`:
 
@@ -51,6 +55,7 @@ from typing import Any
 from engine.listing import HEADER
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
+from tests.oracle.server import is_subagent
 from tests.oracle.workspace import HERE, Places, build
 
 RECORDINGS = HERE / "recordings" / "invoke"
@@ -158,12 +163,31 @@ def final_result(stream: str) -> str | None:
     return stream_event(stream, "result").get("result")
 
 
-def run(case: dict[str, Any], keep: Path, now_ms: int) -> tuple[list[dict[str, Any]], str, int, Places, str | None]:
-    """Run Claude Code once on the case: the requests it sent, its stream, its exit status."""
+def run(
+    case: dict[str, Any], keep: Path, now_ms: int, head: str = ""
+) -> tuple[list[dict[str, Any]], str, int, Places, str | None]:
+    """Run Claude Code on the case (once, or once per prompt with `then`): the requests it sent,
+    its last stream, its exit status (the first that is not 0). `head`, the main system prompt's
+    opening: a request offering tools without it is a subagent's, answered as one (Claude Code
+    marks a fork the model calls, not the one a user types in print mode)."""
     tmp = tempfile.mkdtemp(prefix="oracle-")
     places = build(case, Path(os.path.realpath(tmp)), now_ms=now_ms)
-    proc, requests = run_claude(case, places, places.fill(case["prompt"]), [places.fill(c) for c in case.get("calls", [])], keep)
-    return requests, proc.stdout, proc.returncode, places, init_event(proc.stdout).get("session_id")
+    calls = [places.fill(c) for c in case.get("calls", [])]
+
+    def subagent(body: dict[str, Any]) -> bool:
+        return is_subagent(body) or bool(head and body.get("tools") and prompt_head(body) != head)
+
+    then = case.get("then", [])
+    proc, requests = run_claude(case, places, places.fill(case["prompt"]), calls, keep, subagent, "" if then else None)
+    session = init_event(proc.stdout).get("session_id")
+    status = proc.returncode
+    if then and not session:
+        raise RuntimeError("the first run named no session to resume")
+    for step, prompt in enumerate(then, 1):
+        (keep / f"then{step}").mkdir(exist_ok=True)
+        proc, more = run_claude(case, places, places.fill(prompt), calls, keep / f"then{step}", subagent, session)
+        requests, status = requests + more, status or proc.returncode
+    return requests, proc.stdout, status, places, session
 
 
 def subagent(
@@ -203,7 +227,7 @@ def known(now_ms: int) -> Known:
 def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, now_ms: int) -> dict[str, Any]:
     keep = ORACLE / "runs" / "invoke" / name
     keep.mkdir(parents=True, exist_ok=True)
-    requests, stream, status, places, session = run(case, keep, now_ms)
+    requests, stream, status, places, session = run(case, keep, now_ms, plain.head)
     try:
         main = [b for b in requests if is_main(b, plain.head)]
         others = [b for b in requests if b.get("tools") and not is_main(b, plain.head)]
@@ -219,6 +243,7 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, n
             "case": name,
             "about": case.get("about", ""),
             "prompt": case["prompt"],
+            **({"then": case["then"]} if case.get("then") else {}),
             "main": [
                 {"model": b.get("model"), "tools": tool_names(b), "effort": effort(b), "messages": conversation(b, plain.context)}
                 for b in main

@@ -59,9 +59,14 @@ def is_main(body: dict[str, Any]) -> bool:
 
 
 class ScriptServer:
-    def __init__(self, calls: list[dict[str, Any]], between: Between) -> None:
+    def __init__(
+        self, calls: list[dict[str, Any]], between: Between, subagent: Callable[[dict[str, Any]], bool] = is_subagent
+    ) -> None:
         self.calls = calls
         self.between = between
+        # Which requests are a subagent's, answered SUBAGENT_ANSWER (the invocation recorder also
+        # knows a typed fork's, which Claude Code does not mark in print mode).
+        self.subagent = subagent
         self.requests: list[dict[str, Any]] = []
         self.results: dict[int, dict[str, Any]] = {}
         self.done = threading.Event()
@@ -118,7 +123,7 @@ class ScriptServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def _reply(self, body: dict[str, Any]) -> Reply:
-        if is_subagent(body):
+        if self.subagent(body):
             # A fork's final answer, in two lines so that the result's layout shows.
             return Reply(text=SUBAGENT_ANSWER)
         if not is_main(body):

@@ -123,12 +123,14 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
         def lines(text: str) -> list[str]:
             return [line.rstrip() for line in text.rstrip().splitlines()]
 
-        # Below each label, exactly the text the model received: the fork's result, the command tags, the skill prompt
-        # (Claude Code joins neighbouring user messages into one: compare block by block). The listing's system
-        # message is not a message of the conversation: the request context above shows it.
+        # Below each label, exactly the text the model received: the typed fork as Claude Code sends it (its caveat,
+        # the typed text, its answer as the command's output), the command tags, the skill prompt (Claude Code joins
+        # neighbouring user messages into one: compare block by block). The listing's system message is not a
+        # message of the conversation: the request context above shows it.
         shown = [lines(text_of(m))[1:] for m in metas]
         sent = [lines(b["text"]) for m in server.requests[1]["messages"] if m["role"] != "system" for b in m["content"]]
-        assert shown == sent and sent[2][0].startswith("Base directory for this skill:")
+        assert shown == sent and sent[-1][0].startswith("Base directory for this skill:")
+        assert sent[0][0].startswith("<local-command-caveat>") and sent[2][0].startswith("<local-command-stdout>")
 
 
 async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: MessagesServer) -> None:

@@ -323,9 +323,11 @@ class ConversationPane(Vertical):
             if self._fork is None:
                 self._mount(Static(Text(printable(message.text)), classes="fork-result"))
                 return
-            # The fork's block already shows the answer; the message as the model gets it is meta.
+            # The fork's block already shows the answer; the message as the model gets it (a typed
+            # fork's as Claude Code sends it) is meta.
             self._mount(Static(Text(printable(message.text.split("\n", 1)[0]), "dim"), classes="fork-result"))
-            self._mount(Static(Text.assemble(("sent as\n", "dim"), printable(message.text)), classes="meta"))
+            for sent in message.sent_texts:
+                self._mount(Static(Text.assemble(("sent as\n", "dim"), printable(sent)), classes="meta"))
             self._fork = None
             return
         if message.kind == "command":
