@@ -3,7 +3,8 @@
 skilldeck cannot ship them (they are Claude Code's, and change with its version), yet they share
 the listing's budget with the user's skills. A comparison keeps what it recorded, per project
 folder: the Claude Code version, which binary said it (its resolved path, size and modification
-time), when, and each entry's name, text and place in the listing, in
+time), when, and each entry's name, text, place in the listing and whether Claude Code keeps it
+whole over budget (`fixed`: its bundled prompt skills; not its `init` and `security-review`), in
 `$XDG_STATE_HOME/skilldeck/claude-own/<folder hash>.json`. `Workspace.listing` puts the latest
 recording in (labelled with its version), so the app counts them without running `claude` at
 every start; a new comparison replaces it.
@@ -11,6 +12,9 @@ every start; a new comparison replaces it.
 The record holds for one Claude Code: when the `claude` on PATH is another file, or the same one
 changed (an upgrade), it is stale and not counted (`load_own` says None; `stale_own` says why, to
 run `skilldeck compare` again). Telling costs a PATH lookup and a stat, never a run of `claude`.
+A record from before FORMAT 2 is stale too: its comparison read an entry as one line, so with
+Claude Code's bundled skills on it cut `claude-api` at its first newline and lost the entries
+after it, and it did not say which entries are fixed.
 
 The file is skilldeck's own, but it is read as untrusted all the same: bounded, every field
 checked, anything unexpected ignored.
@@ -37,6 +41,8 @@ from .safeio import read_regular
 READ_CAP = 512 * 1024
 MAX_ENTRIES = 200
 MAX_TEXT = 2_000
+# 2: entries keep their newlines and say whether they are `fixed`.
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class OwnSkills:
     entries: tuple[Foreign, ...]
     # The binary that listed them, as `binary_of` saw it; None when none was known.
     binary: dict[str, Any] | None = None
+    format: int = FORMAT
 
     @property
     def label(self) -> str:
@@ -86,10 +93,11 @@ def save_own(
     path = own_path(environ, project)
     record = {
         "project": str(project),
+        "format": FORMAT,
         "version": version,
         "binary": binary_of(claude if claude is not None else claude_on_path(environ)),
         "recorded_ms": int(time.time() * 1000),
-        "entries": [{"name": e.name, "text": e.text, "position": e.position} for e in entries[:MAX_ENTRIES]],
+        "entries": [{"name": e.name, "text": e.text, "position": e.position, "fixed": e.fixed} for e in entries[:MAX_ENTRIES]],
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,9 +133,11 @@ def read_own(environ: Mapping[str, str], project: Path) -> OwnSkills | None:
             continue
         name, text, position = item.get("name"), item.get("text"), item.get("position")
         if isinstance(name, str) and isinstance(text, str) and isinstance(position, int) and 0 < len(name) <= 200:
-            entries.append(Foreign(name, text[:MAX_TEXT], max(position, 0), bundled=True))
+            entries.append(Foreign(name, text[:MAX_TEXT], max(position, 0), fixed=item.get("fixed") is not False))
     binary = _binary(record.get("binary"))
-    return OwnSkills(version[:40], recorded, tuple(entries), binary) if entries else None
+    form = record.get("format")
+    form = form if isinstance(form, int) and not isinstance(form, bool) else 1
+    return OwnSkills(version[:40], recorded, tuple(entries), binary, form) if entries else None
 
 
 def _binary(raw: Any) -> dict[str, Any] | None:
@@ -142,6 +152,11 @@ def _binary(raw: Any) -> dict[str, Any] | None:
 def stale_own(environ: Mapping[str, str], own: OwnSkills) -> str | None:
     """Why a recording no longer holds for the user's Claude Code (the `claude` on PATH, else the
     binary that was recorded), to run `skilldeck compare` again; None while it holds."""
+    if own.format < FORMAT:
+        return (
+            f"Claude Code's own skills recorded from Claude Code {own.version} are not counted: an older skilldeck "
+            "recorded them (some may be missing or cut short); run `skilldeck compare` again to record them"
+        )
     now = claude_on_path(environ)
     if now is None and own.binary is not None:
         now = own.binary["path"]

@@ -5,12 +5,14 @@ line, then one `- name: text` line per listed skill in catalog order. The text i
 description (with ` - when_to_use`), cut to `skillListingMaxDescChars` (1,536) UTF-16 units with
 an ellipsis; `<` and `>` are escaped. A skill whose `name:` differs from its folder is labelled
 `- folder (name)` when that name would find it. When the lines exceed the budget, Claude Code's
-bundled skills and `name-only` overrides keep their lines, every other skill drops to its name,
-and descriptions come back greedily, most used first (then in listing order), while they fit.
+bundled prompt skills and `name-only` overrides keep their lines, every other entry (its
+built-in `init` and `security-review` too) drops to its name, and descriptions come back
+greedily, most used first (then in listing order), while they fit.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -175,8 +177,10 @@ class Foreign:
     name: str
     text: str
     position: int
-    # Claude Code's bundled skills always keep their text under budget pressure.
-    bundled: bool = False
+    # Kept whole under budget pressure, as Claude Code keeps its bundled prompt skills (dataviz,
+    # update-config, claude-api, ...). Its built-in commands it lists (init, security-review) are
+    # not: they drop to their name like the user's skills (recorded: listing_cc_bundled_edge_*).
+    fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +203,8 @@ class Listing:
     text: str
     entries: tuple[ListingEntry, ...]
     budget: float
-    # Characters the entries take as sent (lines and the newlines between them; the header is
-    # not counted against the budget).
+    # Characters the entries take as sent (their display width, and the newlines between them;
+    # the header is not counted against the budget).
     used: int
     # What the entries would take with every description kept.
     wanted: int
@@ -257,13 +261,32 @@ def _json_number(value: float) -> float | str:
 
 # Said wherever the listing is shown without Claude Code's own skills in it.
 OWN_SKILLS_NOTE = (
-    "Claude Code adds its own skills (update-config, dataviz, ...) to this listing; they always keep their "
-    "text and take part of the budget. skilldeck cannot ship them: `skilldeck compare` records them from your "
+    "Claude Code adds its own skills (update-config, dataviz, ...) to this listing; most always keep their "
+    "text, and all take part of the budget. skilldeck cannot ship them: `skilldeck compare` records them from your "
     "Claude Code once, and every listing of this project counts them from then on."
 )
 
 
 _ASCII_LABEL = re.compile(r"[A-Za-z0-9_:.-]+")
+
+
+def display_width(text: str) -> int:
+    """The width Claude Code 2.1.328 counts an entry at against the budget: Bun.stringWidth with
+    ambiguous characters narrow. Control characters (a newline, as in its own `claude-api` text),
+    format characters and combining marks take 0, wide and full-width ones (CJK, most emoji) 2,
+    every other character 1 (recorded: listing_cc_bundled_edge_*). The description cap counts UTF-16
+    units instead (entry_text). Not modelled: Bun counts an emoji sequence joined by U+200D as
+    one emoji, and leaves ANSI escape sequences out."""
+    if text.isascii():
+        return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch < "\x7f")
+    return sum(map(_char_width, text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _char_width(ch: str) -> int:
+    if unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def valid_label(name: str) -> bool:
@@ -402,11 +425,12 @@ def build_listing(
         rows.append(_Row(skill.name, f"{head}: {text}", head, capped, "on", False, usage.get(skill.name, 0.0)))
     for extra in sorted(foreign, key=lambda f: f.position):
         head = f"- {extra.name}"
-        row = _Row(extra.name, f"{head}: {extra.text}", head, False, "foreign", extra.bundled, 0.0)
+        row = _Row(extra.name, f"{head}: {extra.text}", head, False, "foreign", extra.fixed, usage.get(extra.name, 0.0))
         rows.insert(min(extra.position, len(rows)), row)
 
-    full = [utf16_len(r.full) for r in rows]
-    short = [utf16_len(r.short) for r in rows]
+    # Display widths, as Claude Code sums them (display_width), not UTF-16 units.
+    full = [display_width(r.full) for r in rows]
+    short = [display_width(r.short) for r in rows]
     gaps = max(0, len(rows) - 1)  # the newlines between lines count too
     wanted = sum(full) + gaps
     keep = [True] * len(rows)

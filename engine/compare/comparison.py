@@ -99,8 +99,14 @@ def compare_with_claude(
     workspace = Workspace(replace(locations, bundled=False))
     catalog = workspace.load()
     baseline = recorded.runs["baseline"]
-    own_names = {theirs.entry_name(line) for line in (theirs.listing_lines(baseline) or [])[2:]} - set(catalog.skills)
-    listing, own, foreign = _listing_rows(workspace, catalog, run, own_names)
+    own_lines = {theirs.entry_name(line): line for line in (theirs.listing_lines(baseline) or [])[2:]}
+    for skill in catalog.skills:
+        own_lines.pop(skill, None)
+    # Those Claude Code keeps whole at a budget of 1: its bundled prompt skills, not init or
+    # security-review (they drop to their name like the user's skills).
+    fixed = {theirs.entry_name(line) for line in (theirs.listing_lines(recorded.runs["own_fixed"]) or [])[2:]
+             if theirs.entry_text(line)}  # fmt: skip
+    listing, own, foreign = _listing_rows(workspace, catalog, run, own_lines, fixed)
     # Kept for this project, so that every listing counts them from now on (engine/claude_own.py).
     save_own(locations.environ, locations.project, claude.version, foreign, claude.path)
     invocation: list[Row] = []
@@ -117,13 +123,16 @@ def compare_with_claude(
 
 
 def _listing_rows(
-    workspace: Workspace, catalog: Catalog, run: Run, own_names: set[str]
+    workspace: Workspace, catalog: Catalog, run: Run, own_lines: dict[str, str], fixed: set[str]
 ) -> tuple[list[Row], list[str], list[Foreign]]:
     lines = theirs.listing_lines(run)
     entries = [(theirs.entry_name(line), line) for line in (lines or [])[2:]]
-    # Claude Code's own entries go into skilldeck's listing where they stood, with their text,
-    # so that the budget is shared as Claude Code shared it.
-    foreign = [Foreign(n, theirs.entry_text(line), i, bundled=True) for i, (n, line) in enumerate(entries) if n in own_names]
+    own_names = set(own_lines)
+    # Claude Code's own entries go into skilldeck's listing where they stood, with their whole
+    # text (the empty home's, when this run dropped it to the name), so that the budget is
+    # shared as Claude Code shared it.
+    foreign = [Foreign(n, theirs.entry_text(line) or theirs.entry_text(own_lines[n]), i, fixed=n in fixed)
+               for i, (n, line) in enumerate(entries) if n in own_names]  # fmt: skip
     listing = workspace.listing(catalog, foreign=foreign, recorded_own=False)
     ours = [(theirs.entry_name(e.line), e.line) for e in listing.entries if e.override != "foreign"]
     header_theirs = lines[0] if lines else None

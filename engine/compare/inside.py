@@ -98,8 +98,10 @@ def run_one(plan: dict[str, Any], run: dict[str, Any], folder: Path, deadline: f
 
 
 def baseline_run(run: dict[str, Any], scratch: Path) -> dict[str, Any]:
-    """An empty home and project: what Claude Code lists of its own and which reminders it adds."""
-    home, project = scratch / "empty" / "home", scratch / "empty" / "project"
+    """An empty home and project: what Claude Code lists of its own and which reminders it adds.
+    Each baseline run has its own (two may run side by side)."""
+    empty = scratch / f"empty-{run['key']}"
+    home, project = empty / "home", empty / "project"
     (home / ".claude").mkdir(parents=True)
     project.mkdir(parents=True)
     environ = {k: v for k, v in run["environ"].items() if k != "CLAUDE_CONFIG_DIR"}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Sink
+from ..listing import BUDGET_ENV
 from ..locations import Locations
 from ..sources.plugins.installed import installed_plugins
 from .claude import ClaudeCode
@@ -77,7 +78,11 @@ def plan_for(claude: ClaudeCode, locations: Locations, prompts: list[tuple[str, 
         environ["CLAUDE_CONFIG_DIR"] = str(locations.user)
     runs: list[dict[str, Any]] = [{"key": key, "prompt": prompt, "cwd": str(locations.project), "environ": environ, "args": args}
             for key, prompt in prompts]  # fmt: skip
-    runs.append({"key": "baseline", "baseline": True, "prompt": "hi", "cwd": "", "environ": environ, "args": []})
+    # Claude Code's own entries, in an empty home: all of them whole (a budget no listing of its
+    # own reaches), and at a budget of 1, where only those it always keeps whole keep their text.
+    for key, budget in (("baseline", "1000000000"), ("own_fixed", "1")):
+        runs.append({"key": key, "baseline": True, "prompt": "hi", "cwd": "", "args": [],
+                     "environ": {**environ, BUDGET_ENV: budget}})  # fmt: skip
     return {"claude": str(claude.path), "timeout": max(1.0, timeout - 3),
             "overlays": [str(f) for f in writable_folders(locations)], "runs": runs}  # fmt: skip
 
@@ -92,9 +97,10 @@ def record(
     timeout: float = TIMEOUT_S,
     stop: threading.Event | None = None,
 ) -> Recorded:
-    """Run `claude -p PROMPT` once per (key, prompt), plus a baseline in an empty home, side by
-    side. Contained unless the kernel cannot (then CompareError, unless `allow_network`). All of
-    it, the check for namespaces and a second try included, within `timeout`."""
+    """Run `claude -p PROMPT` once per (key, prompt), plus two baselines in an empty home
+    ("baseline" and "own_fixed", see plan_for), side by side. Contained unless the kernel cannot
+    (then CompareError, unless `allow_network`). All of it, the check for namespaces and a second
+    try included, within `timeout`."""
     say = progress or (lambda text: None)
     deadline = time.monotonic() + timeout
     why_not = can_contain(timeout)

@@ -58,17 +58,25 @@ def listing_lines(run: Run) -> list[str] | None:
 
 
 def listing_in(requests: list[dict[str, Any]]) -> list[str] | None:
-    """The first listing these requests carry. Each entry is one line starting `- ` (an entry never
-    holds a newline); whatever follows the entries is not the listing's."""
+    """The first listing these requests carry: the header, the blank line, then one item per
+    entry. An entry starts with `- `; a non-empty line that does not continues the entry before it
+    (Claude Code's own `claude-api` text holds newlines: lines starting `TRIGGER`, `SKIP`), and
+    the item keeps those newlines. The listing ends at the first empty line (whatever follows
+    is not the listing's)."""
     for body in requests:
         for message in body.get("messages") or []:
             for text in texts(message):
                 if HEADER in text:
                     rest = text[text.index(HEADER) :].split("\n")
-                    end = 2
-                    while end < len(rest) and rest[end].startswith("- "):
-                        end += 1
-                    return rest[:end]
+                    out = rest[:2]
+                    for line in rest[2:]:
+                        if line.startswith("- "):
+                            out.append(line)
+                        elif line and len(out) > 2:
+                            out[-1] += "\n" + line
+                        else:
+                            break
+                    return out
     return None
 
 

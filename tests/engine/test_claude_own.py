@@ -43,12 +43,42 @@ def test_a_broken_or_foreign_record_is_ignored(tmp_path: Path) -> None:
         path.write_text(content)
         assert load_own(env, project) is None
     entries = [{"name": "ok", "text": "x" * 10_000, "position": 1}, {"name": 3}, "junk", {"name": "", "text": "", "position": 0}]
-    path.write_text(json.dumps({"project": str(project), "version": "2.1.328", "recorded_ms": 1, "entries": entries}))
+    path.write_text(
+        json.dumps({"project": str(project), "format": 2, "version": "2.1.328", "recorded_ms": 1, "entries": entries})
+    )
     own = load_own(env, project)
     assert own is not None and [e.name for e in own.entries] == ["ok"] and len(own.entries[0].text) == 2_000
     path.unlink()
     os.mkfifo(path)  # a FIFO where the record should be: not read (it would block), no record
     assert load_own(env, project) is None
+
+
+def test_which_entries_stay_whole_is_kept_and_an_older_record_is_stale(tmp_path: Path) -> None:
+    """Each entry says whether Claude Code keeps it whole over budget (its bundled prompt skills)
+    or drops it to its name like a user skill (its init and security-review). A record kept by an
+    older skilldeck says neither, and read `claude-api` only to its first newline: stale."""
+    workspace = _workspace(tmp_path)
+    env, project = workspace.locations.environ, workspace.locations.project
+    text = "Reference.\nTRIGGER — read it first.\nSKIP only when not."
+    own = [Foreign("claude-api", text, 0, fixed=True), Foreign("init", "Initialize a new CLAUDE.md file", 1, fixed=False)]
+    save_own(env, project, "2.1.328", own)
+    kept = load_own(env, project)
+    assert kept is not None and list(kept.entries) == own
+    listing = workspace.listing(workspace.load(), budget=1)
+    assert {e.name: e.line for e in listing.entries if e.override == "foreign"} == {
+        "claude-api": f"- claude-api: {text}",
+        "init": "- init",
+    }
+    path = own_path(env, project)
+    record = json.loads(path.read_text())
+    del record["format"]
+    for entry in record["entries"]:
+        del entry["fixed"]
+    path.write_text(json.dumps(record))
+    old = read_own(env, project)
+    assert old is not None and load_own(env, project) is None
+    assert "run `skilldeck compare` again" in (stale_own(env, old) or "")
+    assert not workspace.listing(workspace.load()).own_counted
 
 
 def _claude(folder: Path, version: str) -> Path:

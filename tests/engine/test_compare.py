@@ -23,6 +23,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from engine import ClaudeCode, CompareError, Comparison, ComparisonCache, Locations, compare_with_claude, find_claude
+from engine.compare import theirs
 from engine.compare.claude import DUMMY_KEY, child_environ
 from engine.compare.rows import AGREE, listing_rows
 from engine.compare.server import MAX_BODY, RecordingServer
@@ -107,17 +108,25 @@ def test_listing_is_identical_and_nothing_changes(name: str, claude: ClaudeCode,
     assert all(any(p.is_relative_to(o) for o in comparison.overlaid) for p in (places.home, places.project))
 
 
-@pytest.mark.parametrize("name", ["budget_model_default", "corpus_plugins"])
-def test_a_listing_over_budget_is_identical(name: str, claude: ClaudeCode, tmp_path: Path) -> None:
-    """Over budget, with Claude Code's bundled skills off as in the recording (its one built-in
-    plugin skill stays, named apart and put in skilldeck's listing where it stood). With them on,
-    skilldeck does not yet count the bundled skills Claude Code counts but does not list."""
+OFF = {"CLAUDE_CODE_DISABLE_BUNDLED_SKILLS": "1"}
+
+
+@pytest.mark.parametrize(
+    ("name", "environ", "own"),
+    [("budget_model_default", {}, 13), ("corpus_plugins", {}, 13), ("budget_model_default", OFF, 1), ("corpus_plugins", OFF, 1)],
+)
+def test_a_listing_over_budget_is_identical(
+    name: str, environ: dict[str, str], own: int, claude: ClaudeCode, tmp_path: Path
+) -> None:
+    """Over budget, with Claude Code's bundled skills on (its own entries, `claude-api`'s newlines
+    and all, put in skilldeck's listing where they stood: the prompt skills whole, init and
+    security-review through the greedy step) and off (its one built-in plugin skill stays)."""
     case = load_cases("listing")[name]
     places = build(case, Path(os.path.realpath(tmp_path)))
-    comparison = compare_with_claude(claude, case_locations(case, places, {"CLAUDE_CODE_DISABLE_BUNDLED_SKILLS": "1"}))
+    comparison = compare_with_claude(claude, case_locations(case, places, environ))
     assert any("over budget" in line for line in comparison.skipped)
     assert disagreeing(comparison) == []
-    assert len(comparison.own) == 1
+    assert len(comparison.own) == own
 
 
 INVOKE_CASES = ["typed_args", "typed_shell_readonly", "typed_fork", "typed_not_user_invocable", "typed_named_args"]
@@ -184,6 +193,22 @@ def test_order_differences_are_named() -> None:
     moved = [r for r in rows if r.status == "differs"]
     assert len(moved) == 1 and moved[0].name in "ab" and moved[0].difference.startswith("order: entry ")
     assert [r.status for r in rows if r is not moved[0]] == ["identical", "identical"]
+
+
+def test_an_entry_whose_text_holds_newlines_is_one_entry() -> None:
+    """Claude Code's own `claude-api` text holds newlines (lines starting `TRIGGER`, `SKIP`): they
+    continue its entry, the entries after it are still read, and the listing ends at a blank line."""
+    sent = (
+        "# Environment\n - Platform: linux\n\n"
+        f"{theirs.HEADER}\n\n- a: one\n- claude-api: Reference.\nTRIGGER — read it.\nSKIP only when not.\n"
+        "- b: two\n- c\n\nToday's date is 2026-11-26.\n- d: not an entry"
+    )
+    body = {"tools": [{}], "messages": [{"role": "user", "content": [{"type": "text", "text": sent}]}]}
+    lines = theirs.listing_in([body])
+    assert lines == [theirs.HEADER, "", "- a: one", "- claude-api: Reference.\nTRIGGER — read it.\nSKIP only when not.",
+                     "- b: two", "- c"]  # fmt: skip
+    assert theirs.entry_text(lines[3]) == "Reference.\nTRIGGER — read it.\nSKIP only when not."
+    assert [theirs.entry_name(line) for line in lines[2:]] == ["a", "claude-api", "b", "c"]
 
 
 HOOK = "touch {markers}/"

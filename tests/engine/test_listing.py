@@ -102,10 +102,29 @@ def test_overrides_and_foreign_entries(tree: Tree) -> None:
     tree.skill("c", skill_text(description="c"))
     skills = list(tree.load().skills.values())
     overrides = {"a": "name-only", "c": "user-invocable-only"}
-    theirs = Foreign("theirs", "t" * 100, position=0, bundled=True)
+    theirs = Foreign("theirs", "t" * 100, position=0, fixed=True)
     listing = build_listing(skills, budget=50, overrides=overrides, foreign=[theirs])
     assert [e.line for e in listing.entries] == ["- theirs: " + "t" * 100, "- a", "- b"]
     assert listing.left_out == {"c": "skillOverrides: user-invocable-only"}
+
+
+def test_claude_codes_own_commands_drop_to_their_name_like_the_users_skills(tree: Tree) -> None:
+    """Over budget, Claude Code keeps its bundled prompt skills whole (fixed), but its built-in
+    commands it lists (init, security-review) go through the greedy step with the user's skills:
+    most used first, then in listing order (recorded: listing_cc_bundled_edge_*)."""
+    tree.skill("aa", skill_text(description="x" * 20))
+    skills = list(tree.load().skills.values())
+    own = [Foreign("dataviz", "d" * 100, 1, fixed=True), Foreign("init", "i" * 30, 2), Foreign("security-review", "s" * 40, 3)]
+    whole = 111 + 26 + 38 + 59 + 3  # the lines and the newlines between them
+    assert build_listing(skills, budget=whole, foreign=own).trimmed == ()
+    # Room for one more description after the fixed line and the names: the first in listing order.
+    names = 111 + 4 + 6 + 17 + 3
+    assert build_listing(skills, budget=names + 22, foreign=own).trimmed == ("init", "security-review")
+    assert build_listing(skills, budget=names + 21, foreign=own).trimmed == ("aa", "init", "security-review")
+    assert build_listing(skills, budget=names + 32, foreign=own).trimmed == ("init", "security-review")
+    # Most used first: an own command's usage counts as a user skill's does.
+    used = build_listing(skills, budget=names + 32, foreign=own, usage={"init": 3.0})
+    assert used.trimmed == ("aa", "security-review")
 
 
 def test_budget_sources() -> None:
@@ -151,3 +170,15 @@ def test_deferred_and_scoped_skills(tree: Tree) -> None:
     listing = build_listing(catalog.skills.values(), budget=10_000, deferred=catalog.deferred)
     assert [e.name for e in listing.entries] == ["now"]
     assert "paths:" in (listing.left_out or {})["later"]
+
+
+def test_entries_are_summed_in_display_width() -> None:
+    """Claude Code sums entries in display width (Bun.stringWidth, ambiguous narrow): a newline or a
+    combining mark takes none, a CJK character two; its debug line's totals for a skill `u` with
+    these descriptions, over its own entries' 6,208, were 6,222, 6,216, 6,218 and 6,219."""
+    from engine.listing import display_width
+
+    assert [display_width(f"- u: {d}") + 1 for d in ("漢字漢字", "e\u0301e\u0301", "a😀b", "ab cd")] == [14, 8, 10, 11]
+    assert display_width("- claude-api: Reference — it.\nTRIGGER\nSKIP") == 40
+    # The 1,536-unit description cap stays in UTF-16 units.
+    assert display_width("\u6f22" * 3) == 6 and display_width("a\tb\x7f") == 2

@@ -53,14 +53,30 @@ def skilldeck_side(case: dict[str, Any], recording: dict[str, Any], root: Path) 
     workspace = Workspace(locations)
     catalog = workspace.load()
     foreign = [
-        # A placeholder line as long as Claude Code's own entry was; its own skills always keep
-        # their text (recorded: budget_model_claude_haiku_4_5).
-        Foreign(o["name"], "x" * (o["chars"] - len(f"- {o['name']}: ")), o["position"], bundled=True)
+        # A placeholder as long (UTF-16 units) and as wide as Claude Code's own entry was, and
+        # whether it stays whole over budget (`fixed`: its bundled prompt skills, not init or
+        # security-review; older recordings hold only plugin-authoring, which does:
+        # budget_model_claude_haiku_4_5).
+        Foreign(
+            o["name"],
+            placeholder(o["chars"], o.get("width", o["chars"]), len(f"- {o['name']}: ")),
+            o["position"],
+            fixed=o.get("fixed", True),
+        )
         for o in recording["own"]
     ]
     # The model as asked for: the request drops a `[1m]` suffix that sized the budget.
     model = (flag_values(args, "--model") or [recording["model"]])[-1]
     return catalog, workspace.listing(catalog, model=model, now_ms=now_ms, foreign=foreign), places, workspace
+
+
+def placeholder(chars: int, width: int, prefix: int) -> str:
+    """A text that makes a line of `chars` UTF-16 units and `width` display width after a prefix:
+    newlines take no width (claude-api's text holds two), a CJK character two."""
+    if chars >= width:
+        return "x" * (width - prefix) + "\n" * (chars - width)
+    wide = width - chars
+    return "x" * (chars - prefix - wide) + "漢" * wide
 
 
 def our_lines(listing: Listing) -> list[str] | None:
@@ -97,6 +113,9 @@ def compare(name: str, root: Path) -> dict[str, Any]:
         "contradicting": contradicting,
         "theirs": recording["listing"],
         "ours": our_lines(listing),
+        # Claude Code's own entries: where each stood and whether it kept its text.
+        "own_theirs": [(o["name"], o["position"], o["full"]) for o in recording["own"]],
+        "own_ours": [(e.name, i, not e.trimmed) for i, e in enumerate(listing.entries) if e.override == "foreign"],
         "commands_theirs": recording["commands"],
         "commands_ours": [s.name for s in workspace.slash_commands(catalog)],
         "undiagnosed": missing,
@@ -113,6 +132,7 @@ def test_every_case_is_recorded_with_the_pinned_version() -> None:
 def test_listing_equals_claude_code(name: str, tmp_path: Path) -> None:
     seen = compare(name, Path(os.path.realpath(tmp_path)))
     assert seen["ours"] == seen["theirs"]
+    assert seen["own_ours"] == seen["own_theirs"]
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))

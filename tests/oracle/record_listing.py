@@ -12,8 +12,9 @@ server that answers every request with "ok", and the recording keeps only what s
 predict:
 
 - `listing`: the listing's lines as sent (the header, the blank line, one line per entry), with
-  the entries of Claude Code's own skills left out; `own` says where they were and how long,
-  never their text (Claude Code's texts stay out of the project), so that a budget can be
+  the entries of Claude Code's own skills left out; `own` says where they were, how long (`chars`,
+  UTF-16 units; `width`, as Claude Code sums it against the budget) and whether Claude Code
+  keeps them whole over budget (`fixed`), never their text (Claude Code's texts stay out of the project), so that a budget can be
   replayed with them in place;
 - `skills`, `commands`: the names the stream-json init event reports (the model-invocable
   ones, and all the slash commands), Claude Code's own left out;
@@ -38,6 +39,7 @@ from typing import Any
 
 from engine.compare.theirs import listing_in as listing_lines
 from engine.frontmatter.js import utf16_len
+from engine.listing import display_width
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.workspace import HERE, Places, build
 
@@ -119,7 +121,8 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], now_ms: int) ->
                 # whether it was sent whole, and whether it is a bundled skill (never shortened);
                 # never its text.
                 own_entries.append({"name": entry, "position": index, "chars": own["chars"].get(entry, utf16_len(line)),
-                                    "full": ": " in line, "bundled": entry in own["bundled"]})  # fmt: skip
+                                    "width": own["width"].get(entry, display_width(line)), "full": ": " in line,
+                                    "bundled": entry in own["bundled"], "fixed": entry in own["fixed"]})  # fmt: skip
             else:
                 kept.append(line)
     loaded = next((m.groups() for line in seen["debug"] if (m := LOADED.search(line))), None)
@@ -153,10 +156,14 @@ def case_names(case: dict[str, Any]) -> set[str]:
 
 def baseline(now_ms: int) -> dict[str, Any]:
     """Claude Code's own skills and commands: what an empty workspace lists and reports, with and
-    without its bundled skills; for each listed one the length of its full line."""
+    without its bundled skills; for each listed one the length and width of its full line; and
+    which it keeps whole at a budget of 1 (`fixed`: its bundled prompt skills, not init or
+    security-review)."""
     keep = ORACLE / "runs" / "listing" / "_baseline"
     keep.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Any] = {"listing": set(), "skills": set(), "commands": set(), "chars": {}, "bundled": set()}
+    out: dict[str, Any] = {"listing": set(), "skills": set(), "commands": set(), "chars": {}, "width": {}, "bundled": set()}
+    tight = run({"cc_bundled": True, "env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1"}}, keep, now_ms)
+    out["fixed"] = {entry_name(line) for line in (tight["listing"] or [])[2:] if ": " in line}
     for bundled in (False, True):
         seen = run({"cc_bundled": bundled}, keep, now_ms)
         names = {entry_name(line) for line in (seen["listing"] or [])[2:]}
@@ -165,6 +172,7 @@ def baseline(now_ms: int) -> dict[str, Any]:
             out["bundled"] = names - out["listing"]
         out["listing"] |= names
         out["chars"].update({entry_name(line): utf16_len(line) for line in (seen["listing"] or [])[2:]})
+        out["width"].update({entry_name(line): display_width(line) for line in (seen["listing"] or [])[2:]})
         out["skills"] |= set(seen["skills"])
         out["commands"] |= set(seen["commands"])
     return out
