@@ -66,17 +66,25 @@ def _may_climb(part: str) -> bool:
     alternatives = brace_alternatives(part)
     if alternatives is None:
         return True
+    # Braces read both ways: as Bash reads them, and as a glob library reads `{..}` (a choice of one).
+    alternatives.append(part.replace("{", "").replace("}", ""))
     return any(".." in alt or (alt[:1] in ".[" and fnmatch.fnmatchcase("..", alt)) for alt in alternatives)
 
 
 def brace_alternatives(text: str, cap: int = 256) -> list[str] | None:
-    """`text` with its brace alternatives expanded (`a{b,c}` is `ab`, `ac`); None past `cap`."""
-    open_at = text.find("{")
+    """`text` with its brace alternatives expanded as Bash expands them (`a{b,c}` is `ab`, `ac`;
+    `{x}`, with no comma, stays as written; a backslash-escaped brace or comma is a character);
+    None past `cap`, or for a sequence (`{1..3}`), whose members are not spelled out here."""
+    open_at = _unescaped(text, "{", 0)
     if open_at < 0:
         return [text]
     depth = 0
     commas = []
-    for j in range(open_at, len(text)):
+    j = open_at
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+            continue
         if text[j] == "{":
             depth += 1
         elif text[j] == "}":
@@ -85,8 +93,15 @@ def brace_alternatives(text: str, cap: int = 256) -> list[str] | None:
                 break
         elif text[j] == "," and depth == 1:
             commas.append(j)
+        j += 1
     else:
         return [text]  # an unclosed brace is a plain character
+    if not commas:
+        if ".." in text[open_at + 1 : j]:
+            return None
+        # No comma: the braces are characters; expand what follows them.
+        rest = brace_alternatives(text[j + 1 :], cap)
+        return None if rest is None else [text[: j + 1] + alt for alt in rest]
     bounds = [open_at, *commas, j]
     out: list[str] = []
     for start, end in itertools.pairwise(bounds):
@@ -98,6 +113,19 @@ def brace_alternatives(text: str, cap: int = 256) -> list[str] | None:
                 return None
             out.append(alt)
     return out
+
+
+def _unescaped(text: str, char: str, start: int) -> int:
+    """The index of the first `char` at or after `start` that no backslash escapes, or -1."""
+    i = start
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == char:
+            return i
+        else:
+            i += 1
+    return -1
 
 
 def glob_reach(root: Path, pattern: str, home: Path) -> Path | None:
@@ -159,12 +187,12 @@ def shell_matches(root: Path, pattern: str, home: Path) -> list[Path] | None:
                 return None
             found = [f / part for f in found]
             continue
-        alternatives = brace_alternatives(part)
-        if alternatives is None:
+        # No brace expansion here: a caller hands in each alternative of a word Bash would expand
+        # (mentions.py), and a brace that reaches this point is a character (`{x}`, `'{a,b}'`).
+        matcher = shell_part_regex(part)
+        if matcher is None:
             return None
-        matchers = [shell_part_regex(alt) for alt in alternatives]
-        if any(m is None for m in matchers):
-            return None
+        matchers = [matcher]
         matched: list[Path] = []
         for folder in found:
             try:
@@ -196,8 +224,8 @@ _POSIX_CLASSES = {
     "word": r"\w",
     "space": r"\s",
     "blank": r"\s",
-    "punct": r"\W",
-    "cntrl": r"\x00-\x1f\x7f-\x9f",
+    "punct": r"\W_",
+    "cntrl": r"\W",
     "graph": r"\s\S",
     "print": r"\s\S",
 }

@@ -61,6 +61,9 @@ class _Paths:
     # Every place a word could name (mentions.py), with the tools whose deny rules it meets and
     # whether the command may take a whole folder there: checked against deny rules only.
     mentions: list[tuple[Path, str, tuple[str, ...], bool]]
+    # Words whose places cannot all be known (a wildcard past its bound): asked where a deny rule
+    # on paths could be among them.
+    unknown: list[str]
 
 
 def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
@@ -108,7 +111,7 @@ def _arguments(inv: Invocation) -> list[Word]:
 
 
 def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
-    found = _Paths([], [], [], [], [], [])
+    found = _Paths([], [], [], [], [], [], [])
     # Where each command may run. A `cd` may fail (`cd nothere; cat ../x`) or run in a subshell
     # that does not outlive it (`(cd src); cat ../x`, `cd src | true`), so the folder before it
     # stays possible: every path is checked from every folder the line may be in.
@@ -173,20 +176,29 @@ def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: Permissions) -> N
     for redirect in inv.command.redirects if not inv.peeled else ():
         if redirect.target is not None:
             tools = ("Read", "Write") if redirect.op == "<>" else ("Read",) if not redirect.writes else ("Write",)
-            found.mentions.extend((p, redirect.target.raw, tools, False) for p in places(redirect.target, cwd, home))
+            for p in places(redirect.target, cwd, home):
+                _mentioned(found, p, redirect.target.raw, tools, False)
     if read_only(inv):
         # Its options are known and harmless, its other words are not paths (echo, date), except
         # for what reads files: cat's `$HOME/x`, git's `HEAD:secrets/key.txt` and `-- secrets/`.
         if inv.name == "git" or inv.name in READS_PATHS:
             for word in _arguments(inv):
                 for value in (word, *_after_colon(word)):
-                    found.mentions.extend((p, word.raw, ("Read",), _is_dir(p)) for p in places(value, cwd, home))
+                    for p in places(value, cwd, home):
+                        _mentioned(found, p, word.raw, ("Read",), p is not None and _is_dir(p))
         return
     # Any other program may read or write whatever its words name (`dd of=`, `sed -i`, `cp`).
     whole = inv.name in RECURSIVE or inv.name in WRITES_PATHS or _recursive_flag(inv)
     for word in inv.words:
         for place in places(word, cwd, home):
-            found.mentions.append((place, word.raw, ("Read", "Write"), whole and (word.glob or _is_dir(place))))
+            _mentioned(found, place, word.raw, ("Read", "Write"), whole and (word.glob or (place is not None and _is_dir(place))))
+
+
+def _mentioned(found: _Paths, place: Path | None, raw: str, tools: tuple[str, ...], within: bool) -> None:
+    if place is None:
+        found.unknown.append(raw)
+    else:
+        found.mentions.append((place, raw, tools, within))
 
 
 def _is_dir(place: Path) -> bool:
@@ -293,6 +305,15 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
             decision = perms.decide_path(tool, place, within)
             if decision.decision == "deny":
                 return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
+    unknown = next(iter(paths.unknown), None)
+    guarded = _path_deny(perms) if unknown is not None else None
+    if guarded is not None:
+        # Some of what a word names could not be checked (a wildcard past its bound): any of it
+        # may be what the deny forbids.
+        return Decision(
+            "ask", None, f"`{unknown}` names more places than can be checked, which may include what "
+            f"{guarded.text} ({guarded.scope}) forbids, so it is asked",
+        )  # fmt: skip
     # Writes to what configures the next run are asked whatever the rules (as in Claude Code).
     for place, raw in [*paths.writes, *paths.changes]:
         if place is None:

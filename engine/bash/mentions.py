@@ -50,7 +50,7 @@ def _texts(word: Word, home: Path) -> list[str]:
     return [text for text in dict.fromkeys(out) if text]
 
 
-def _place(text: str, cwd: Path, home: Path) -> list[Path]:
+def _place(text: str, cwd: Path, home: Path) -> list[Path | None]:
     if text.startswith("~") and not text.startswith("~/") and text != "~":
         user, _, rest = text[1:].partition("/")
         # `~root/x`, `~me/.bashrc`: that user's home, as the shell expands it.
@@ -59,14 +59,20 @@ def _place(text: str, cwd: Path, home: Path) -> list[Path]:
     if any(ch in text for ch in "*?["):
         # The folder searched, and each path it names now (`*/id_rsa` through `docs -> ~/.ssh`).
         reach = glob_reach(cwd, text, home)
-        return [*([reach] if reach else []), *(shell_matches(cwd, text, home) or [])]
+        matches = shell_matches(cwd, text, home)
+        # None: matches past the bound, which cannot all be checked (the caller asks).
+        return [*([reach] if reach else []), *(matches if matches is not None else [None])]
     return [expand_path(text, cwd, home)]
 
 
-def places(word: Word, cwd: Path, home: Path) -> list[Path]:
-    """Every place `word`, given to some program run in `cwd`, could name."""
-    found = [p for text in _texts(word, home) for p in _place(text, cwd, home)]
-    if word.pattern is not None and (word.tilde or not word.pattern.startswith("~")):
+def places(word: Word, cwd: Path, home: Path) -> list[Path | None]:
+    """Every place `word`, given to some program run in `cwd`, could name; None for a wildcard
+    whose matches are past the bound."""
+    texts = _texts(word, home)
+    if word.pattern is not None:
         # Quoted glob characters are the characters: `'[x]'/*` is inside the folder `[x]`.
-        found += shell_matches(cwd, word.pattern, home) or []
-    return list(dict.fromkeys(found))
+        texts.append(word.pattern)
+    if not word.tilde:
+        # A quoted `~` is a folder of that name (as well as, read widely, the home).
+        texts += ["./" + text for text in texts if text.startswith("~")]
+    return list(dict.fromkeys(p for text in texts for p in _place(text, cwd, home)))

@@ -530,3 +530,34 @@ def test_the_wildcards_of_one_line_share_one_bound(linked: Tree, monkeypatch: py
     monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 100)
     assert permissions.decide("Bash", {"command": " ".join([one] * 40)}).decision == "ask"
     assert permissions.decide("Bash", {"command": "cat loop/*/" + "x/" * 100}).decision == "ask"
+
+
+@pytest.mark.parametrize("command", ["cat {x}*/id_rsa", "cat '{a,b}'*/id_rsa", 'cat "{a,b}"*/id_rsa', "cat */id[[:punct:]]rsa"])
+def test_braces_and_classes_are_read_as_bash_reads_them(linked: Tree, command: str) -> None:
+    """`{x}` with no comma and quoted braces are characters in Bash, and `[[:punct:]]` holds `_`:
+    each was read otherwise, and the read through a link to ~/.ssh passed the deny."""
+    for name in ("{x}", "{a,b}"):
+        (linked.project / name).symlink_to(linked.root / "home" / ".ssh")
+    decision = _permissions(linked, deny=["Read(~/.ssh/**)"]).decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
+
+
+@pytest.mark.parametrize("command", ["python3 */id_rsa", 'python3 "~"/id_r*'])
+def test_an_allowed_program_meets_the_deny_through_every_wildcard(linked: Tree, command: str) -> None:
+    """A program a rule allows may read whatever its words name: a wildcard past the bound, or a
+    quoted `~` (a folder of that name), was dropped from the deny check."""
+    (linked.project / "~").symlink_to(linked.root / "home" / ".ssh")
+    permissions = _permissions(linked, allow=["Bash(python3 *)"], deny=["Read(~/.ssh/**)"])
+    assert permissions.decide("Bash", {"command": command}).decision == "deny"
+
+
+def test_an_allowed_program_with_a_wildcard_past_the_bound_is_asked(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.pathreach
+
+    for i in range(30):
+        write(linked.project / "many" / f"f{i}" / "x.txt", "x")
+    permissions = _permissions(linked, allow=["Bash(python3 *)"], deny=["Read(~/.ssh/**)"])
+    assert permissions.decide("Bash", {"command": "python3 many/*/x.txt"}).decision == "allow"
+    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 10)
+    decision = permissions.decide("Bash", {"command": "python3 many/*/x.txt"})
+    assert decision.decision == "ask", decision.reason
