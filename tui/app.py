@@ -248,7 +248,7 @@ class SkilldeckApp(App[None]):
         conversation's answers are drawn in full."""
         skill, _ = self._current()
         shown = skill is None or (self.body_shown_for == skill.path and self.query_one(SkillDetails).body_fits)
-        return self.loaded_once and shown and self.conversation.settled
+        return self.loaded_once and shown and self.conversation.settled and self.query_one(RulesPane).settled
 
     @property
     def body_shown_for(self) -> Path | None:

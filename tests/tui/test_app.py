@@ -10,7 +10,7 @@ from textual.widgets import Static, TabbedContent
 
 from tui.app import SkilldeckApp
 from tui.editor import editor_command
-from tui.rules.pane import RulesTree
+from tui.rules.pane import RulesPane, RulesTree
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.diagnostics import DiagnosticsTree
@@ -290,6 +290,8 @@ async def test_rules_pane_decides_for_the_skill_and_edits_settings(tmp_path: Pat
         await _walk_to(pilot, "release-notes")
         await pilot.press("5")
         assert app.query_one(TabbedContent).active == "rules"
+        # Worked out in a thread (deciding reads the disk): wait for it.
+        await until(pilot, lambda: app.query_one(RulesPane).settled, what="the rules summary")
         summary = text_of(app.query_one("#rules-skill", Static))
         assert "Model's Skill tool: allow" in summary and "Skill(release-notes)" in summary
         assert "Bash(git log *): pre-approved" in summary

@@ -100,6 +100,8 @@ class RulesPane(Vertical):
         self.deck = deck
         self.permissions: Permissions | None = None
         self.skill: Skill | None = None
+        # The skill whose summary (what the rules decide for it) is on screen.
+        self.summary_for: Skill | None = None
         # Whether this session already asked to trust the project.
         self.trust_asked = False
 
@@ -191,13 +193,30 @@ class RulesPane(Vertical):
 
     def show_skill(self, skill: Skill | None) -> None:
         self.skill = skill
-        target = self.query_one("#rules-skill", Static)
-        if self.permissions is None:
+        permissions, paths = self.permissions, self.deck.paths
+        if permissions is None:
             return
         if skill is None:
-            target.update(Text("Select a skill to see what the rules decide for it.", "dim"))
-        else:
-            target.update(skill_summary(self.permissions, skill, self.deck.paths))
+            self.query_one("#rules-skill", Static).update(Text("Select a skill to see what the rules decide for it.", "dim"))
+            return
+
+        def build() -> None:
+            # In a thread: deciding reads the disk (where paths lead, what a wildcard in an
+            # allowed-tools rule matches), which a cloned skill can make slow.
+            summary = skill_summary(permissions, skill, paths)
+            self.app.call_from_thread(self._show_summary, skill, permissions, summary)
+
+        self.deck.start(self, build, "Working out what the rules decide", thread=True, exclusive=True, group="rules-skill")
+
+    def _show_summary(self, skill: Skill, permissions: Permissions, summary: Group) -> None:
+        if skill is self.skill and permissions is self.permissions:  # else a newer one is on its way
+            self.query_one("#rules-skill", Static).update(summary)
+            self.summary_for = skill
+
+    @property
+    def settled(self) -> bool:
+        """The summary shown is the selected skill's (for tests and screenshots to wait on)."""
+        return self.permissions is None or self.skill is None or self.summary_for is self.skill
 
     # Keys -------------------------------------------------------------------------------------
     def action_edit(self, behavior: str) -> None:
