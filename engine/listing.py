@@ -216,6 +216,8 @@ class Listing:
     # Where Claude Code's own entries came from, when they were put in from a recording
     # (engine/claude_own.py): "Claude Code 2.1.328 (recorded 2026-11-25)".
     own_from: str = ""
+    # Why a recording of Claude Code's own skills is not counted (another Claude Code now), or "".
+    own_stale: str = ""
 
     def entry(self, name: str) -> ListingEntry | None:
         return (self.by_name or {}).get(name)
@@ -242,6 +244,7 @@ class Listing:
             "over_budget": self.over,
             "ends_over_budget": self.used > self.budget,
             "claude_code_own_skills_counted": self.own_counted,
+            "claude_code_own_skills_stale": self.own_stale,
             "entries": [
                 {"name": e.name, "line": e.line, "full_line": e.full_line, "description_dropped": e.trimmed,
                  "capped": e.capped, "override": e.override, "always_whole": e.fixed, "usage_score": _json_number(e.score)}

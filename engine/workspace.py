@@ -175,10 +175,14 @@ class Workspace:
         skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own); when
         none are given (and `recorded_own`), those the last `skilldeck compare` in this project
         recorded (engine/claude_own.py), named in `Listing.own_from`."""
-        from .claude_own import load_own
+        from .claude_own import read_own, stale_own
         from .listing import Budget, build_listing, listing_budget, usage_scores
 
-        own = load_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
+        own = read_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
+        # A recording from another Claude Code than the user's now is not counted, and says why.
+        stale = stale_own(self.locations.environ, own) if own is not None else None
+        if stale is not None:
+            own = None
         if own is not None:
             foreign = own.entries
         settings = read_settings(self.locations)
@@ -203,7 +207,9 @@ class Workspace:
             foreign=foreign,
             deferred=catalog.deferred,
         )
-        return replace(listing, own_from=own.label) if own is not None else listing
+        if own is not None:
+            return replace(listing, own_from=own.label)
+        return replace(listing, own_stale=stale) if stale is not None else listing
 
 
 def _override(settings: Settings, skill: Skill) -> str:

@@ -273,7 +273,7 @@ def listing_summary(listing: Listing) -> None:
         + "[/]"
     )
     if not listing.own_counted:
-        err.print(f"[dim]{_m(OWN_SKILLS_NOTE)}[/]")
+        err.print(f"[yellow]{_m(listing.own_stale)}[/]" if listing.own_stale else f"[dim]{_m(OWN_SKILLS_NOTE)}[/]")
     elif listing.own_from:
         err.print(f"[dim]Claude Code's own skills counted as {_m(listing.own_from)} listed them (skilldeck compare)[/]")
 

@@ -108,9 +108,12 @@ def test_a_record_from_another_claude_code_is_stale_and_not_counted(tmp_path: Pa
     (bin_dir / "claude").unlink()
     (bin_dir / "claude").symlink_to(new)
     assert load_own(env, project) is None
-    assert not workspace.listing(catalog).own_counted
+    listing = workspace.listing(catalog)
+    assert not listing.own_counted
     note = stale_own(env, own)
     assert note is not None and "2.1.328" in note and "run `skilldeck compare` again" in note
+    # The listing says why (the pane and `skilldeck listing` show it): they did not just vanish.
+    assert listing.own_stale == note and listing.to_dict()["claude_code_own_skills_stale"] == note
     # Back to the recorded file, then upgraded in place: stale again.
     (bin_dir / "claude").unlink()
     (bin_dir / "claude").symlink_to(old)

@@ -63,7 +63,10 @@ def _not_listed(listing: Listing) -> Text:
             text.append(f"  {times} × {reason}", "yellow")
             text.append(f"  ({printable(', '.join(names))}{more})\n", "dim")
     if not listing.own_counted:
-        text.append(OWN_SKILLS_NOTE, "dim")
+        if listing.own_stale:
+            text.append(printable(listing.own_stale), "yellow")
+        else:
+            text.append(OWN_SKILLS_NOTE, "dim")
     elif listing.own_from:
         text.append(f"Claude Code's own skills counted as {printable(listing.own_from)} listed them (skilldeck compare)", "dim")
     return text
