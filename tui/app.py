@@ -29,7 +29,7 @@ from .deck import Deck
 from .editor import open_in_editor
 from .evals.pane import EvalsPane
 from .feed import CatalogFeed
-from .heap import CHECK_EVERY_S, collect_between_frames
+from .heap import CHECK_EVERY_S, collect_when_idle, note_input
 from .keys import APP_BINDINGS
 from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, Notice, PermissionsLoaded
 from .rules.pane import RulesPane
@@ -134,10 +134,15 @@ class SkilldeckApp(App[None]):
         self.sub_title = printable(self.paths(self.workspace.locations.project))
         self.query_one(SearchBox).display = False
         self.query_one(TiersTree).focus()
-        self.set_interval(CHECK_EVERY_S, collect_between_frames)
+        self.set_interval(CHECK_EVERY_S, collect_when_idle)
         # Start reading only once the first frame is up: the loading thread competes for
         # the GIL, and the first screen must not wait for a large catalog.
         self.call_after_refresh(self._first_paint)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown | events.MouseScrollUp):
+            note_input()  # the full collection waits for a pause (tui/heap.py)
+        await super().on_event(event)
 
     def _first_paint(self) -> None:
         if not self.marks.first_paint():

@@ -77,3 +77,31 @@ def test_the_full_collection_comes_between_frames_at_cpythons_pace() -> None:
     done = subprocess.run([sys.executable, "-c", FULL_BETWEEN_FRAMES], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+WAITS_FOR_A_PAUSE = """
+import gc
+from tui import heap
+heap.settle_imports()
+
+def due():
+    kept.extend([] for _ in range(20_000))
+    for _ in range(heap.FULL_EVERY):
+        gc.collect(1)
+
+kept = []
+gc.collect()
+due()
+heap.note_input()
+assert not heap.collect_when_idle(), "a key was just pressed: the collection waits"
+assert gc.get_count()[2] >= heap.FULL_EVERY, "and nothing was collected in full"
+heap.QUIET_S = 0.0  # the pause has come (the app's timer looks again every CHECK_EVERY_S)
+assert heap.collect_when_idle() and gc.get_count()[2] == 0, "done once the user pauses"
+print("ok")
+"""
+
+
+def test_the_full_collection_waits_for_a_pause_in_the_keys() -> None:
+    done = subprocess.run([sys.executable, "-c", WAITS_FOR_A_PAUSE], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
