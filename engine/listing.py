@@ -12,7 +12,6 @@ greedily, most used first (then in listing order), while they fit.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import sys
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .frontmatter.js import JS_TRIM, utf16_cut, utf16_len
+from .frontmatter.js import JS_TRIM, display_width, utf16_cut, utf16_len
 from .llm import ALIASES, DEFAULT_MODEL_ID
 from .model import LoadedFrom, Skill, SourceKind
 
@@ -271,25 +270,6 @@ OWN_SKILLS_NOTE = (
 
 
 _ASCII_LABEL = re.compile(r"[A-Za-z0-9_:.-]+")
-
-
-def display_width(text: str) -> int:
-    """The width Claude Code 2.1.328 counts an entry at against the budget: Bun.stringWidth with
-    ambiguous characters narrow. Control characters (a newline, as in its own `claude-api` text),
-    format characters and combining marks take 0, wide and full-width ones (CJK, most emoji) 2,
-    every other character 1 (recorded: listing_cc_bundled_edge_*). The description cap counts UTF-16
-    units instead (entry_text). Not modelled: Bun counts an emoji sequence joined by U+200D as
-    one emoji, and leaves ANSI escape sequences out."""
-    if text.isascii():
-        return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch < "\x7f")
-    return sum(map(_char_width, text))
-
-
-@functools.lru_cache(maxsize=8192)
-def _char_width(ch: str) -> int:
-    if unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me"):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def valid_label(name: str) -> bool:

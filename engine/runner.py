@@ -26,9 +26,10 @@ from typing import Any
 from .agents import AgentError
 from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
-from .expand import ExpansionError, ShellMode
+from .expand import ExpansionError
+from .expanding import Expanding
 from .forks import Forks
-from .invoke import Prompt, build_prompt, not_typeable, session_effort
+from .invoke import not_typeable, session_effort
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, with_listing
 from .locations import Locations
@@ -43,14 +44,12 @@ from .runevents import (
     Failed,
     Fork,
     Notice,
-    Preparing,
     Result,
     RunEvent,
     Sending,
     Streamed,
 )
 from .settings_edit import SettingsEditError, add_scoped_rule
-from .shell import CommandStop
 from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
 from .tools import Tool, ToolContext, builtin_tools, offered
@@ -79,7 +78,7 @@ def no_such_tool(name: str, denied: bool) -> str:
     return tool_use_error(f"Error: No such tool available: {name}")
 
 
-class Runner(SkillCalls, Forks):
+class Runner(SkillCalls, Forks, Expanding):
     def __init__(
         self,
         *,
@@ -214,54 +213,6 @@ class Runner(SkillCalls, Forks):
         self.active_model = skill.model
         self.active_effort = skill.effort
         await self._loop()
-
-    async def _expanded(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt:
-        """What invoking the skill sends, its allowed `!` commands run. In a thread: the skill file
-        is read again and each command may take up to 120 s, while the app's loop keeps drawing.
-        Cancelling the run (`escape`) kills the running command's process group at once."""
-        await self._confirm_shell(skill, args, fork, typed)
-        self.emit(Preparing(skill.name, args))
-        stop = CommandStop()
-        try:
-            return await asyncio.to_thread(self._prompt, skill, args, fork, typed, stop)
-        except asyncio.CancelledError:
-            stop.stop()
-            raise
-
-    async def _confirm_shell(self, skill: Skill, args: str, fork: bool | None, typed: bool) -> None:
-        """In a project the user has not trusted, the commands the skill would run are shown to
-        the user first (a preview runs nothing); ExpansionError when the user says no."""
-        if self.confirm_shell is None or self.permissions.settings.trust.trusted:
-            return
-        preview = await asyncio.to_thread(self._prompt, skill, args, fork, typed, None, "preview")
-        commands = [run.command for run in preview.shell if run.decision == "allow"]
-        if commands and not await self.confirm_shell(skill.name, commands):
-            raise ExpansionError(
-                f"/{skill.name} was not run: you chose not to run its commands in this project, which is not "
-                "trusted (trust it in the Rules pane, or with skilldeck trust --yes, to stop being asked)"
-            )
-
-    def _prompt(
-        self,
-        skill: Skill,
-        args: str,
-        fork: bool | None,
-        typed: bool = False,
-        stop: CommandStop | None = None,
-        shell: ShellMode = "execute",
-    ) -> Prompt:
-        return build_prompt(
-            self.locations,
-            self.catalog,
-            skill.name,
-            args,
-            fork=fork,
-            session_id=self.transcript.session_id,
-            permissions=self.permissions,
-            shell=shell,  # a real run: the allowed `!` commands run, as in Claude Code
-            typed=typed,  # typed: the arguments trimmed as Claude Code trims a typed command's
-            stop=stop,
-        )
 
     # The loop ----------------------------------------------------------------------------------
     def offered(self) -> dict[str, Tool]:

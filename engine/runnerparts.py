@@ -15,12 +15,14 @@ if TYPE_CHECKING:
 
     from .catalog import Catalog
     from .conversation import Message, Transcript
+    from .expand import ShellMode
     from .invoke import Prompt
     from .llm import Backend, Error
     from .locations import Locations
     from .model import Skill
     from .permissions import Decision, Permissions
     from .runevents import Ask, ConfirmShell, Emit, RunEvent
+    from .shell import CommandStop
 
 
 class RunnerParts(Protocol):
@@ -50,6 +52,18 @@ class RunnerParts(Protocol):
     ) -> str | None: ...
 
     async def _expanded(self, skill: Skill, args: str, fork: bool | None, typed: bool = False) -> Prompt: ...
+
+    async def _confirm_shell(self, skill: Skill, args: str, fork: bool | None, typed: bool) -> None: ...
+
+    def _prompt(
+        self,
+        skill: Skill,
+        args: str,
+        fork: bool | None,
+        typed: bool = False,
+        stop: CommandStop | None = None,
+        shell: ShellMode = "execute",
+    ) -> Prompt: ...
 
     def _from_fork(self, skill: str, event: RunEvent) -> None: ...
 

@@ -249,8 +249,7 @@ class SkilldeckApp(App[None]):
 
     @property
     def settled(self) -> bool:
-        """Loaded, the details show the body of the skill under the cursor (if any), and the
-        conversation's answers are drawn in full."""
+        """Loaded; the details and the rules pane show the selected skill's; the answers are drawn."""
         skill, _ = self._current()
         shown = skill is None or (self.body_shown_for == skill.path and self.query_one(SkillDetails).body_fits)
         return self.loaded_once and shown and self.conversation.settled and self.query_one(RulesPane).settled

@@ -305,13 +305,14 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
             decision = perms.decide_path(tool, place, within)
             if decision.decision == "deny":
                 return Decision("deny", decision.rule, f"{decision.reason} (for `{raw}`)")
-    unknown = next(iter(paths.unknown), None)
+    # What a word names that could not be checked (`*/../x`, a wildcard past its bound) may be the
+    # very file a deny on paths names, even under a rule that allows every command.
+    unknown = next((raw for place, raw in [*paths.reads, *paths.sweeps] if place is None), None)
+    unknown = unknown or next(iter(paths.unknown), None)
     guarded = _path_deny(perms) if unknown is not None else None
     if guarded is not None:
-        # Some of what a word names could not be checked (a wildcard past its bound): any of it
-        # may be what the deny forbids.
         return Decision(
-            "ask", None, f"`{unknown}` names more places than can be checked, which may include what "
+            "ask", None, f"`{unknown}` names places that cannot all be checked, which may include what "
             f"{guarded.text} ({guarded.scope}) forbids, so it is asked",
         )  # fmt: skip
     # Writes to what configures the next run are asked whatever the rules (as in Claude Code).
@@ -330,15 +331,6 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
             # `Bash` allows anything, but `c?rl`, `$x` or an alias may be the very command a deny
             # rule names: the rule cannot be checked, so the line is asked rather than allowed.
             return Decision("ask", None, f"{hidden}, which may be what {narrow.text} ({narrow.scope}) forbids, so it is asked")
-        unknown = next((raw for place, raw in [*paths.reads, *paths.sweeps] if place is None), None)
-        guarded = _path_deny(perms) if unknown is not None else None
-        if guarded is not None:
-            # Likewise a read of a place that cannot be known (`*/../x`, a wildcard past its
-            # bound) may be the very file a Read deny names.
-            return Decision(
-                "ask", None, f"`{unknown}` leads to a place that cannot be known, which may be what {guarded.text} "
-                f"({guarded.scope}) forbids, so it is asked",
-            )  # fmt: skip
         return Decision("allow", blanket, f"allow rule {blanket.text} ({blanket.scope}) allows every command")
     for place, raw in paths.writes:
         decision = perms.decide_path("Write", place)

@@ -1,9 +1,12 @@
 """Text and values as JavaScript sees them, which is how Claude Code does: `String()` of a number
-or of what its YAML parser gives, the blanks of `trim()` and `\\s`, lengths and cuts in UTF-16 units."""
+or of what its YAML parser gives, the blanks of `trim()` and `\\s`, lengths and cuts in UTF-16 units, and
+the width Bun's stringWidth gives (the listing budget's)."""
 
 from __future__ import annotations
 
+import functools
 import math
+import unicodedata
 from typing import Any
 
 # JavaScript's `\s`: what Claude Code's frontmatter pattern counts as blank.
@@ -85,3 +88,22 @@ def js_string(value: Any) -> str:
     if isinstance(value, dict):
         return "[object Object]"
     return str(value)
+
+
+def display_width(text: str) -> int:
+    """The width Claude Code 2.1.328 counts an entry at against the budget: Bun.stringWidth with
+    ambiguous characters narrow. Control characters (a newline, as in its own `claude-api` text),
+    format characters and combining marks take 0, wide and full-width ones (CJK, most emoji) 2,
+    every other character 1 (recorded: listing_cc_bundled_edge_*). The description cap counts UTF-16
+    units instead (entry_text). Not modelled: Bun counts an emoji sequence joined by U+200D as
+    one emoji, and leaves ANSI escape sequences out."""
+    if text.isascii():
+        return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch < "\x7f")
+    return sum(map(_char_width, text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _char_width(ch: str) -> int:
+    if unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
