@@ -72,15 +72,7 @@ def run_one(plan: dict[str, Any], run: dict[str, Any], folder: Path, deadline: f
             proc = subprocess.Popen(
                 argv, cwd=run["cwd"], env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, start_new_session=True
             )
-            try:
-                status: int | None = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                status = None
-            finally:
-                # Whatever it started goes with it (its group), finished or not.
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            status = _wait_group(proc, max(1.0, deadline - time.monotonic()))
         requests = list(server.requests)
     events = stream_events(read_bounded(out, STREAM_BYTES))
     return {
@@ -124,16 +116,21 @@ def probe_one(claude: str, flag: str, env: dict[str, str], folder: Path, limit: 
     with open(out, "wb") as stdout:
         proc = subprocess.Popen([claude, flag], cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
                                 stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-        try:
-            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            finished = True
-        except subprocess.TimeoutExpired:
-            finished = False
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        finished = _wait_group(proc, max(0.1, deadline - time.monotonic())) is not None
     return read_bounded(out, limit) if finished else None
+
+
+def _wait_group(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
+    """The exit status of `proc` (started in a session of its own), None when it outlived
+    `timeout`. Whatever it started goes with it (its group), finished or not."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def probe(plan: dict[str, Any], scratch: Path) -> dict[str, Any]:

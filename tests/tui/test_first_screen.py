@@ -30,21 +30,27 @@ def _project(tmp_path: Path) -> Locations:
     return Locations(project=project, user_dir=empty / "u", managed_dir=empty / "m", bundled=False, environ={})
 
 
-@pytest.mark.parametrize("watch", [True, False])
-async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watch: bool) -> None:
-    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_S", 0.0)
-    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_FILES", 0)
-    monkeypatch.setattr(catalog_module, "PARTIAL_EVERY_S", 60.0)
+def _hold_the_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The loading thread waits at s150 (past the first snapshot of 100 files) until the event
+    the test sets once it has looked."""
     go_on = threading.Event()
     real = catalog_module.load_entry
 
     def held(entry: Any, *args: Any, **kwargs: Any) -> Any:
         if entry.path.parent.name == "s150":
-            # Past the first snapshot (100 files): wait until the test has looked.
             assert go_on.wait(10)
         return real(entry, *args, **kwargs)
 
     monkeypatch.setattr(catalog_module, "load_entry", held)
+    return go_on
+
+
+@pytest.mark.parametrize("watch", [True, False])
+async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watch: bool) -> None:
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_S", 0.0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_FILES", 0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_EVERY_S", 60.0)
+    go_on = _hold_the_load(monkeypatch)
     app = SkilldeckApp(_project(tmp_path), PathDisplay.default(), blink=False, watch=watch)
     async with app.run_test(size=(120, 36)) as pilot:
         try:
@@ -73,15 +79,7 @@ async def test_the_first_skills_show_while_the_rest_is_read(tmp_path: Path, monk
 async def test_quitting_during_the_first_load_leaves_no_watcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The app quit while the first load read the disk: the watcher that load then made kept its
     thread and inotify watches for the rest of the process."""
-    go_on = threading.Event()
-    real = catalog_module.load_entry
-
-    def held(entry: Any, *args: Any, **kwargs: Any) -> Any:
-        if entry.path.parent.name == "s150":
-            assert go_on.wait(10)
-        return real(entry, *args, **kwargs)
-
-    monkeypatch.setattr(catalog_module, "load_entry", held)
+    go_on = _hold_the_load(monkeypatch)
     app = SkilldeckApp(_project(tmp_path), PathDisplay.default(), blink=False, watch=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
