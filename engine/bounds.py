@@ -25,6 +25,12 @@ MAX_NESTING = 64
 # 5 and 43 million (recorded offline); a tenth of a million is already far past any real file
 # and keeps what walks the value (listing, `show`, the app's details) fast.
 MAX_ALIAS_NODES = 100_000
+# Characters that aliases may add once expanded (each alias counts all the text of what it points
+# at, keys included). Counting nodes alone let one 100,000-character scalar, anchored once and
+# named 20,000 times, stand for 2 GB of text: 7.8 GB and 99 s to list, a MemoryError in the app.
+# Claude Code 2.1.328 reads that file at 4.7 GB in 37 s. A megabyte is four times the largest
+# frontmatter skilldeck parses at all, and a thousand times the largest in the corpus.
+MAX_ALIAS_CHARS = 1_000_000
 # A frontmatter larger than this is not parsed. The largest in the corpus is about 2 KB; parsing
 # this much takes about 0.1 s, so the bound keeps a hostile file's cost small.
 MAX_FRONTMATTER_CHARS = 256 * 1024
@@ -80,12 +86,13 @@ class _Events(Protocol):
 
 
 def _walk_events(loader: _Events) -> str | None:
-    # One running node count per open collection, the expanded size of each anchor, and the
-    # nodes aliases have added so far.
-    open_sizes: list[int] = []
+    # Per open collection its running (nodes, characters); per anchor the expanded size of what
+    # it names; and what aliases have added so far. A size counts the text of every scalar
+    # below (keys too), so an alias is charged for all it stands for, aliases inside included.
+    open_sizes: list[list[int]] = []
     open_anchors: list[str | None] = []
-    anchors: dict[str, int] = {}
-    added = 0
+    anchors: dict[str, tuple[int, int]] = {}
+    added_nodes = added_chars = 0
     while True:
         event = loader.get_event()
         if event is None or isinstance(event, yaml.StreamEndEvent):
@@ -94,29 +101,46 @@ def _walk_events(loader: _Events) -> str | None:
             if len(open_sizes) >= MAX_NESTING:
                 line = event.start_mark.line + 1 if event.start_mark else "?"
                 return f"it nests more than {MAX_NESTING} levels deep (line {line} of the block; Claude Code reads it)"
-            open_sizes.append(1)
+            open_sizes.append([1, 0])
             open_anchors.append(event.anchor)
             continue
         if isinstance(event, yaml.CollectionEndEvent):
-            size, anchor = open_sizes.pop(), open_anchors.pop()
+            nodes, chars = open_sizes.pop()
+            anchor = open_anchors.pop()
         elif isinstance(event, yaml.AliasEvent):
-            # An alias always names an anchor; an unknown one counts as one node.
-            size = anchors.get(event.anchor, 1) if event.anchor is not None else 1
-            added += size
-            if added > MAX_ALIAS_NODES:
-                return (
-                    f"its aliases (*{event.anchor} and others) expand to more than {MAX_ALIAS_NODES:,} values "
-                    "(Claude Code refuses such a frontmatter too, from a few million values)"
-                )
+            # An alias always names an anchor; an unknown one counts as one empty node.
+            nodes, chars = anchors.get(event.anchor, (1, 0)) if event.anchor is not None else (1, 0)
+            added_nodes += nodes
+            added_chars += chars
+            problem = _alias_problem(event, added_nodes, added_chars)
+            if problem is not None:
+                return problem
             anchor = None
         elif isinstance(event, yaml.ScalarEvent):
-            size, anchor = 1, event.anchor
+            nodes, chars, anchor = 1, len(event.value), event.anchor
         else:
             continue
         if anchor is not None:
-            anchors[anchor] = size
+            anchors[anchor] = (nodes, chars)
         if open_sizes:
-            open_sizes[-1] += size
+            open_sizes[-1][0] += nodes
+            open_sizes[-1][1] += chars
+
+
+def _alias_problem(event: yaml.AliasEvent, nodes: int, chars: int) -> str | None:
+    where = f"line {event.start_mark.line + 1} of the block" if event.start_mark else "the block"
+    if nodes > MAX_ALIAS_NODES:
+        return (
+            f"its aliases (*{event.anchor} at {where}, and others) expand to more than {MAX_ALIAS_NODES:,} values; "
+            "remove the aliases or write the values out (Claude Code refuses such a frontmatter too, "
+            "from a few million values)"
+        )
+    if chars > MAX_ALIAS_CHARS:
+        return (
+            f"its aliases (*{event.anchor} at {where}, and others) expand to more than {MAX_ALIAS_CHARS:,} characters "
+            "of text; remove the aliases or write the values out (Claude Code reads it, taking gigabytes of memory)"
+        )
+    return None
 
 
 def json_too_deep(text: str) -> bool:

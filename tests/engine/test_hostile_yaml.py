@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bounds import MAX_ALIAS_NODES, MAX_FRONTMATTER_CHARS, MAX_NESTING
+from engine.bounds import MAX_ALIAS_CHARS, MAX_ALIAS_NODES, MAX_FRONTMATTER_CHARS, MAX_NESTING, yaml_problem
 from engine.frontmatter import parse
 from tests.conftest import Tree, codes
 
@@ -119,6 +119,34 @@ def test_an_alias_bomb_is_refused_and_nothing_expands_it(tree: Tree, key: str) -
     skill = catalog.skills["bad"]
     assert (skill.metadata, skill.arguments, skill.hooks) == (None, (), None)
     assert time.perf_counter() - started < 5
+
+
+def _text_bomb(key: str, copies: int = 20_000) -> str:
+    # One 100,000-character scalar anchored once and named `copies` times: 200 KB on disk.
+    return f"big: &t {'x' * 100_000}\n{key}:\n" + "  - *t\n" * copies
+
+
+def test_aliases_are_charged_for_the_text_they_stand_for() -> None:
+    # Before: 20,000 aliases are 20,000 nodes, under the node bound, so the 2 GB they stand for
+    # was parsed and walked (99 s and 7.8 GB for list --json).
+    text = "description: d\n" + _text_bomb("allowed-tools")
+    assert len(text) < MAX_FRONTMATTER_CHARS and MAX_ALIAS_NODES > 20_000
+    problem = yaml_problem(text)
+    assert problem is not None and f"more than {MAX_ALIAS_CHARS:,} characters" in problem
+    assert "line 14 of the block" in problem  # the eleventh alias crossed the bound: where to look
+    # Ten copies of the same text are fine (a megabyte in all).
+    assert yaml_problem("description: d\n" + _text_bomb("allowed-tools", copies=9)) is None
+
+
+@pytest.mark.parametrize("key", ["allowed-tools", "arguments", "argument-hint", "when_to_use", "paths"])
+def test_a_text_alias_bomb_is_refused_in_every_field(tree: Tree, key: str) -> None:
+    bad = _with_good(tree, "---\ndescription: d\n" + _text_bomb(key) + "---\nBody.\n")
+    catalog = tree.load()
+    assert {"good", "bad"} <= set(catalog.skills)
+    found = [d for d in catalog.diagnostics if d.path == bad and d.code == "frontmatter-bounds"]
+    assert len(found) == 1 and "characters of text" in found[0].message and found[0].line == 2
+    skill = catalog.skills["bad"]
+    assert (skill.allowed_tools, skill.arguments, skill.paths, skill.when_to_use) == ((), (), (), None)
 
 
 def test_aliases_that_claude_code_accepts_still_work() -> None:
