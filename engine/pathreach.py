@@ -18,6 +18,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .globmatch import ANY, NOT_SLASH, Alt, Char, Item, Opt, Pattern, Star
+
 _GLOB = frozenset("*?[{")
 
 
@@ -189,7 +191,7 @@ def shell_matches(root: Path, pattern: str, home: Path) -> list[Path] | None:
             continue
         # No brace expansion here: a caller hands in each alternative of a word Bash would expand
         # (mentions.py), and a brace that reaches this point is a character (`{x}`, `'{a,b}'`).
-        matcher = shell_part_regex(part)
+        matcher = shell_part_pattern(part)
         if matcher is None:
             return None
         matchers = [matcher]
@@ -231,42 +233,43 @@ _POSIX_CLASSES = {
 }
 
 
-def shell_part_regex(part: str) -> re.Pattern[str] | None:
-    """One `/`-free part of a shell glob as a regular expression, as Bash reads it: `*`, `?`,
-    `[...]` with `!` or `^` to negate, POSIX classes (`[[:alpha:]]`), equivalence and collating
-    elements (`[[=a=]]`, `[[.a.]]`), and backslash escapes (a quoted `[` is the character).
-    Wider than Bash where a locale decides; None where wider could be narrower (a negated
-    bracket with a class in it) or the bracket cannot be read."""
-    out: list[str] = []
+def shell_part_pattern(part: str) -> Pattern | None:
+    """One `/`-free part of a shell glob as a pattern, as Bash reads it: `*`, `?`, `[...]` with
+    `!` or `^` to negate, POSIX classes (`[[:alpha:]]`), equivalence and collating elements
+    (`[[=a=]]`, `[[.a.]]`), and backslash escapes (a quoted `[` is the character). Wider than
+    Bash where a locale decides; None where wider could be narrower (a negated bracket with a
+    class in it) or the bracket cannot be read. Matched in linear time (engine/globmatch.py):
+    `*a*a*a…Q` against a file named `aaaa…` hung a regular expression."""
+    out: list[Item] = []
     i = 0
     while i < len(part):
         c = part[i]
         if c == "\\" and i + 1 < len(part):
-            out.append(re.escape(part[i + 1]))
+            out.append(Char(part[i + 1]))
             i += 2
         elif c == "*":
-            out.append(".*")
+            out.append(Star(ANY))
             i += 1
         elif c == "?":
-            out.append(".")
+            out.append(Char(ANY))
             i += 1
         elif c == "[":
             bracket = _bracket(part, i)
             if bracket is None:
-                out.append(re.escape(c))  # no closing `]`: a plain `[`, as in Bash
+                out.append(Char(c))  # no closing `]`: a plain `[`, as in Bash
                 i += 1
                 continue
             body, i, negated, classed = bracket
             if negated and classed:
                 return None
-            out.append(f"[{'^' if negated else ''}{body}]")
+            try:
+                out.append(Char(re.compile(f"[{'^' if negated else ''}{body}]", re.S)))
+            except re.error:
+                return None
         else:
-            out.append(re.escape(c))
+            out.append(Char(c))
             i += 1
-    try:
-        return re.compile("".join(out), re.S)
-    except re.error:
-        return None
+    return Pattern(out)
 
 
 def _bracket(part: str, start: int) -> tuple[str, int, bool, bool] | None:
@@ -309,54 +312,55 @@ def _bracket(part: str, start: int) -> tuple[str, int, bool, bool] | None:
     return None
 
 
-def glob_regex(pattern: str, anywhere: bool = False) -> re.Pattern[str]:
-    """A glob pattern for paths relative to the searched folder, as a regular expression:
-    `**` crosses folders, `*` and `?` stay in one, `[...]` and `{a,b}` as in a shell. With
-    `anywhere`, a pattern without a `/` matches a file's name at any depth, as ripgrep's
-    `--glob` does (Grep); without, it matches in the searched folder only (Glob)."""
-    out: list[str] = []
-    i = 0
-    depth = 0
+def glob_pattern(pattern: str, anywhere: bool = False) -> Pattern:
+    """A glob pattern for paths relative to the searched folder: `**` crosses folders, `*` and
+    `?` stay in one, `[...]` and `{a,b}` as in a shell. With `anywhere`, a pattern without a `/`
+    matches a file's name at any depth, as ripgrep's `--glob` does (Grep); without, it matches
+    in the searched folder only (Glob). Matched in linear time (engine/globmatch.py)."""
+    items, _ = _glob_items(pattern, 0, 0)
+    if anywhere and "/" not in pattern:
+        items = [Opt((Star(ANY), Char("/"))), *items]
+    return Pattern(items)
+
+
+def _glob_items(pattern: str, i: int, depth: int) -> tuple[list[Item], int]:
+    """The items from `i` to the end, or (inside braces) to the `,` or `}` that ends this choice."""
+    out: list[Item] = []
     while i < len(pattern):
         c = pattern[i]
         if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
+            out.append(Opt((Star(ANY), Char("/"))))
             i += 3
             continue
         if pattern.startswith("**", i):
-            out.append(".*")
+            out.append(Star(ANY))
             i += 2
             continue
         if c == "*":
-            out.append("[^/]*")
+            out.append(Star(NOT_SLASH))
         elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            close = pattern.find("]", i + 2)
-            if close < 0:
-                out.append(re.escape(c))
-            else:
-                body = pattern[i + 1 : close].replace("\\", "\\\\")
-                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
-                i = close
-        elif c == "{":
-            depth += 1
-            out.append("(?:")
-        elif c == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif c == "," and depth:
-            out.append("|")
+            out.append(Char(NOT_SLASH))
+        elif c == "[" and (close := pattern.find("]", i + 2)) >= 0:
+            body = pattern[i + 1 : close].replace("\\", "\\\\")
+            try:
+                out.append(Char(re.compile("[" + ("^" + body[1:] if body.startswith("!") else body) + "]", re.S)))
+            except re.error:
+                out.extend(Char(ch) for ch in pattern[i : close + 1])
+            i = close
+        elif c == "{" and depth < GLOB_PARTS:
+            choices: list[tuple[Item, ...]] = []
+            while True:
+                choice, i = _glob_items(pattern, i + 1, depth + 1)
+                choices.append(tuple(choice))
+                if i >= len(pattern) or pattern[i] == "}":
+                    break
+            out.append(Alt(tuple(choices)))
+        elif c in ",}" and depth:
+            return out, i
         else:
-            out.append(re.escape(c))
+            out.append(Char(c))
         i += 1
-    regex = "".join(out) + ")" * depth
-    if anywhere and "/" not in pattern:
-        regex = "(?:.*/)?" + regex
-    try:
-        return re.compile(regex, re.S)
-    except re.error:
-        return re.compile(re.escape(pattern))
+    return out, i
 
 
 # Files that configure what runs next: Claude Code asks before any write to them, even under a

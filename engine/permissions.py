@@ -34,6 +34,7 @@ from typing import Any
 from .locations import Locations
 from .model import Skill, SourceKind
 from .pathreach import expand_path, glob_reach, inside, protected, real
+from .ruleindex import RuleIndex
 from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
 
@@ -118,6 +119,7 @@ class Permissions:
         # skills live (their allowed-tools wait for workspace trust).
         self.repo_dirs = repo_dirs or (cwd,)
         self.mode = default_mode(settings)
+        self._indexes: dict[str, RuleIndex] = {}
 
     @classmethod
     def load(cls, locations: Locations) -> Permissions:
@@ -151,9 +153,15 @@ class Permissions:
         rules = self.settings.rules_for(behavior)
         return [*rules, *self.extra_allow] if behavior == "allow" else rules
 
+    def _index(self, behavior: str) -> RuleIndex:
+        index = self._indexes.get(behavior)
+        if index is None:
+            index = self._indexes[behavior] = RuleIndex(self._rules(behavior))
+        return index
+
     def first_rule(self, behavior: str, tool: str, tool_input: dict[str, Any]) -> PlacedRule | None:
         """The first `behavior` rule that covers this call as given (no parsing, no paths)."""
-        for placed in self._rules(behavior):
+        for placed in self._index(behavior).candidates(tool, tool_input):
             if input_matches(placed.rule, tool, tool_input, placed.file, self.cwd, self.home, fold=behavior != "allow"):
                 return placed
         return None
@@ -250,7 +258,7 @@ class Permissions:
     def path_rule(self, behavior: str, tool: str, path: Path, resolved: bool, within: bool = False) -> PlacedRule | None:
         """The first `behavior` rule for `tool` that covers `path` (a tool-wide rule covers all);
         with `within`, also a rule covering anything inside the folder `path`."""
-        for placed in self._rules(behavior):
+        for placed in self._index(behavior).candidates(tool):
             spec = placed.rule.specifier
             if not tool_matches(placed.rule, tool):
                 continue

@@ -16,12 +16,15 @@ The matching follows Claude Code's documented semantics (BEHAVIOR.md §6 and the
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+
+from .globmatch import ANY, NOT_SLASH, Char, Item, Opt, Pattern, Star, StarGlob
 
 _RULE = re.compile(r"\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*", re.S)
 READ_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
@@ -65,41 +68,77 @@ def tool_matches(rule: Rule, tool: str) -> bool:
 
 
 # Bash ------------------------------------------------------------------------------------
-def _glob(text: str) -> str:
-    return ".*".join(re.escape(part) for part in text.split("*"))
-
-
-def bash_pattern(spec: str, fold: bool = False) -> re.Pattern[str]:
-    """The rule as a regular expression; with `fold`, case does not count (see input_matches)."""
-    flags = re.S | (re.I if fold else 0)
+def bash_glob(spec: str, fold: bool = False) -> StarGlob:
+    """The rule's pattern; with `fold`, for a command that is casefolded too (see input_matches)."""
+    if fold:
+        spec = spec.casefold()
     if spec.endswith(":*"):
         spec = spec[:-2] + " *"
     if spec.endswith(" *"):
-        return re.compile(_glob(spec[:-2]) + r"(?:\s.*)?", flags)
-    return re.compile(_glob(spec), flags)
+        return StarGlob(spec[:-2], tail=True)
+    return StarGlob(spec, tail=False)
+
+
+def bash_rule_word(spec: str) -> str | None:
+    """The first word of every command the rule matches (casefolded), or None when the rule
+    does not fix it (a wildcard or a space first, or no space before the first wildcard):
+    what engine/ruleindex.py files a Bash rule under. A command's first word is what
+    str.split() gives, so the word ends at the first character str.isspace() takes."""
+    if spec.endswith(":*"):
+        spec = spec[:-2] + " *"
+    literal = spec.split("*", 1)[0]
+    end = next((at for at, c in enumerate(literal) if c.isspace()), 0)
+    return literal[:end].casefold() if end else None
 
 
 # Paths -----------------------------------------------------------------------------------
-def _path_glob(pattern: str) -> str:
-    out = []
+_ANY_FOLDERS = Opt((Star(ANY), Char("/")))
+_INSIDE = Opt((Char("/"), Star(ANY)))
+_WILDCARDS = re.compile(r"[*?]")
+
+
+def _path_items(pattern: str) -> list[Item]:
+    out: list[Item] = []
     i = 0
     while i < len(pattern):
         if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
+            out.append(_ANY_FOLDERS)
             i += 3
         elif pattern.startswith("**", i):
-            out.append(".*")
+            out.append(Star(ANY))
             i += 2
         elif pattern[i] == "*":
-            out.append("[^/]*")
+            out.append(Star(NOT_SLASH))
             i += 1
         elif pattern[i] == "?":
-            out.append("[^/]")
+            out.append(Char(NOT_SLASH))
             i += 1
         else:
-            out.append(re.escape(pattern[i]))
+            out.append(Char(pattern[i]))
             i += 1
-    return "".join(out)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_pattern(pattern: str, whole: bool) -> Pattern:
+    """The rule's pattern for a path relative to its base; with `whole`, as path_matches uses
+    it (gitignore's any depth for a pattern without `/`, and what is inside a folder it names)."""
+    items = _path_items(pattern)
+    if whole:
+        items = [*([_ANY_FOLDERS] if "/" not in pattern else []), *items, _INSIDE]
+    return Pattern(items)
+
+
+def _may_match(spec: str, target: str) -> bool:
+    """False when a literal piece of the rule is missing from the path: most rules of a long
+    list are ruled out by this one substring search, before any folder is resolved."""
+    if spec == "~":
+        return True
+    for prefix in ("//", "~/", "./", "/"):
+        if spec.startswith(prefix):
+            spec = spec[len(prefix) :]
+            break
+    return all(piece in target for piece in _WILDCARDS.split(spec))
 
 
 def settings_root(rule_file: Path | None, cwd: Path) -> Path:
@@ -141,19 +180,18 @@ def path_matches(
     path is a real path (symlinks followed) and the rule's base folder is resolved the same way,
     so that a rule for `./src/**` and a link inside src/ are compared in one world. With `fold`,
     case does not count (see _folded)."""
-    base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
     target = Path(os.path.normpath(path if os.path.isabs(path) else cwd / path))
+    if not _may_match(spec.casefold() if fold else spec, str(target).casefold() if fold else str(target)):
+        return False
+    base, pattern = _rule_base(spec, rule_file, cwd, home, resolved)
     base, pattern, target = _folded(base, pattern, target, fold)
     try:
         rel = target.relative_to(base).as_posix()
     except ValueError:
         return False
-    regex = _path_glob(pattern)
-    if "/" not in pattern:
-        # gitignore: a pattern without a slash matches at any depth.
-        regex = "(?:.*/)?" + regex
-    # A rule for a folder covers what is inside it.
-    return re.fullmatch(regex + "(?:/.*)?", rel, re.S) is not None
+    # gitignore: a pattern without a slash matches at any depth; a rule for a folder covers
+    # what is inside it.
+    return _path_pattern(pattern, True).fullmatch(rel)
 
 
 def path_rule_reaches_into(
@@ -176,7 +214,7 @@ def path_rule_reaches_into(
     for have, want in zip(rel, pattern.split("/"), strict=False):
         if want == "**":
             return True
-        if not re.fullmatch(_path_glob(want), have, re.S):
+        if not _path_pattern(want, False).fullmatch(have):
             return False
     return True
 
@@ -197,14 +235,15 @@ def input_matches(
 ) -> bool:
     """Whether `rule` covers this call. For Bash, `tool_input["command"]` must already be one
     simple command (see engine/bash). With `fold` (for deny and ask rules), a Bash rule holds
-    whatever the case: on a case-insensitive disk (macOS) `CURL x` runs curl."""
+    whatever the case (both casefolded): on a case-insensitive disk (macOS) `CURL x` runs curl."""
     if not tool_matches(rule, tool):
         return False
     spec = rule.specifier
     if spec is None or spec == "*":
         return True
     if tool == "Bash":
-        return bash_pattern(spec, fold).fullmatch(str(tool_input.get("command", "")).strip()) is not None
+        command = str(tool_input.get("command", "")).strip()
+        return bash_glob(spec, fold).fullmatch(command.casefold() if fold else command)
     if tool == "Skill":
         return skill_matches(spec, str(tool_input.get("skill", "")))
     if tool in READ_TOOLS or tool in EDIT_TOOLS:

@@ -10,6 +10,7 @@ their allow rules are kept for display but do not allow. Nothing here writes; se
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -76,7 +77,16 @@ class Settings:
     trust: Trust = field(default_factory=lambda: Trust(False, "trust not checked"))
 
     def rules_for(self, behavior: str) -> list[PlacedRule]:
-        return [r for r in self.rules if r.behavior == behavior and self.ignored(r) is None]
+        return list(self._counted.get(behavior, ()))
+
+    @functools.cached_property
+    def _counted(self) -> dict[str, tuple[PlacedRule, ...]]:
+        """The rules that count, by behavior: worked out once (a file may hold 100,000 rules)."""
+        counted: dict[str, list[PlacedRule]] = {}
+        for rule in self.rules:
+            if self.ignored(rule) is None:
+                counted.setdefault(rule.behavior, []).append(rule)
+        return {behavior: tuple(rules) for behavior, rules in counted.items()}
 
     def ignored(self, rule: PlacedRule) -> str | None:
         """Why a rule written in a settings file does not count, or None when it does."""

@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..pathreach import glob_regex, split_glob
+from ..globmatch import Pattern
+from ..pathreach import glob_pattern, split_glob
 from .base import RESULT_CAP, ToolContext, ToolResult, capped, resolve, schema
 
 MAX_RESULTS = 100
@@ -29,7 +30,7 @@ GREP_FILE_CAP = 16 * 1024 * 1024
 _WORKER = Path(__file__).with_name("grep_worker.py")
 
 
-def _walk(base: Path, regex: re.Pattern[str] | None) -> tuple[list[Path], bool]:
+def _walk(base: Path, regex: Pattern | None) -> tuple[list[Path], bool]:
     """Files under `base` whose path relative to it matches `regex` (all files when None), and
     whether the walk stopped at WALK_CAP. Symlinked folders are not entered; `.git` is skipped."""
     if base.is_file():
@@ -77,7 +78,7 @@ class GlobTool:
         base, rest = split
 
         def find() -> tuple[list[Path], bool]:
-            found, stopped = _walk(base, glob_regex(rest) if rest else None)
+            found, stopped = _walk(base, glob_pattern(rest) if rest else None)
             return _newest_first([p for p in found if ctx.may_show(p, base)]), stopped
 
         found, stopped = await asyncio.to_thread(find)
@@ -120,7 +121,7 @@ class GrepTool:
         base, rest = split
 
         def files() -> tuple[list[str], bool]:
-            found, stopped = _walk(base, glob_regex(rest, anywhere=True) if rest else None)
+            found, stopped = _walk(base, glob_pattern(rest, anywhere=True) if rest else None)
             return [str(p) for p in found if ctx.may_show(p, base)], stopped
 
         paths, stopped = await asyncio.to_thread(files)
