@@ -367,7 +367,9 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
     app = SkilldeckApp(locations, paths, backend=args.backend, model=args.model, resume=resume)
     settle_imports()
     app.run()
-    return 0
+    # Textual sets 1 when an exception ended the app (it prints the traceback): a script or a
+    # shell must not read a crash as success.
+    return app.return_code or 0
 
 
 if __name__ == "__main__":

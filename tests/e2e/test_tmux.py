@@ -167,3 +167,18 @@ def test_cli_output_in_a_terminal_is_laid_out_to_its_width(tmp_path: Path) -> No
         row = next(line for line in screen.splitlines() if "release-notes" in line)
         assert row.rstrip().endswith("…") and len(row) <= 120, row
         assert "\x1b[" in terminal.tmux("capture-pane", "-p", "-e", "-t", terminal.name), "colour in a terminal"
+
+
+def test_an_app_that_dies_of_an_exception_exits_non_zero() -> None:
+    # Before: the traceback was printed and the status was 0 (a MemoryError in the details pane
+    # ended the app that way). The crash is planted in the real app's on_mount.
+    script = (
+        "import tui.app as a\n"
+        "def boom(self): raise RuntimeError('planted crash')\n"
+        "a.SkilldeckApp.on_mount = boom\n"
+        "from tui.cli import main\n"
+        "raise SystemExit(main(['--demo', '--backend', 'offline']))\n"
+    )
+    with open_terminal(f'sh -c \'{sys.executable} -c "$0"; echo exit status $?; exec cat\' "{script}"') as terminal:
+        screen = terminal.wait_for("exit status", timeout=60)
+        assert "exit status 1" in screen, screen
