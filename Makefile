@@ -76,6 +76,7 @@ oracle: $(STAMP)
 	$(BIN)/python -m tests.oracle.record
 	$(BIN)/python -m tests.oracle.record_listing
 	$(BIN)/python -m tests.oracle.record_invoke
+	$(BIN)/python -m tests.oracle.record_usage
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from .spec import with_missing_skill_md
     from .toolcheck import suggested_rule
     from .trust import Trust
+    from .usage import SkillUsage, UsageReport, collect_usage, parse_since
     from .watch import WatchHandle
     from .why import Why, trace_why
     from .why.find import close_names
@@ -170,6 +171,10 @@ _WHERE: dict[str, tuple[str, str]] = {
     "with_missing_skill_md": ("spec", "with_missing_skill_md"),
     "suggested_rule": ("toolcheck", "suggested_rule"),
     "Trust": ("trust", "Trust"),
+    "SkillUsage": ("usage", "SkillUsage"),
+    "UsageReport": ("usage", "UsageReport"),
+    "collect_usage": ("usage", "collect_usage"),
+    "parse_since": ("usage", "parse_since"),
     "WatchHandle": ("watch", "WatchHandle"),
     "Why": ("why", "Why"),
     "trace_why": ("why", "trace_why"),
@@ -257,12 +262,14 @@ __all__ = [
     "ShortenDescription",
     "Skill",
     "SkillScore",
+    "SkillUsage",
     "Source",
     "SourceKind",
     "Streamed",
     "Transcript",
     "Trust",
     "Usage",
+    "UsageReport",
     "WatchHandle",
     "WhatIf",
     "Why",
@@ -270,6 +277,7 @@ __all__ = [
     "build_listing",
     "call_from_rule",
     "close_names",
+    "collect_usage",
     "compare_listings",
     "compare_with_claude",
     "eval_files",
@@ -282,6 +290,7 @@ __all__ = [
     "next_to_lose",
     "offline_request",
     "parse_fork_result",
+    "parse_since",
     "plan_evals",
     "printable",
     "read_regular",

@@ -188,3 +188,21 @@ def prompt_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
         help="run the skill's allowed ! commands, as a real run does (by default none runs: each is shown with its verdict)",
     )
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+
+
+def usage_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "usage",
+        parents=[loc],
+        help="which skills were used: typed, called by the model, failed (from Claude Code's transcripts)",
+        description="Counts every skill of the catalog, and every name the transcripts hold, from Claude Code's "
+        "own session files (<config>/projects/). Prints names, counts and dates only, never message text.",
+    )
+    p.add_argument("--since", metavar="SPAN", default=None, help="only uses in this span: 30d, 12h, 2w (default: all)")
+    p.add_argument("--no-cache", action="store_true", help="read every transcript again (the cache is in skilldeck's state)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help='{"skills": [{"name", "typed", "model", "failed", "last", "sessions", "projects", ...}]}',
+    )
