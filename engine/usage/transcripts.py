@@ -182,30 +182,62 @@ def _assistant(record: dict[str, Any], state: Progress) -> None:
         state.uses.append(_use(record, name.strip().lstrip("/"), "model", uuid=uuid))
 
 
-def _relevant(line: bytes, state: Progress) -> bool:
-    if b'"name":"Skill"' in line or b"<command-name>" in line or b"local-command-caveat" in line:
-        return True
-    if state.caveat and b'"content":"/' in line:
-        return True
-    return bool(state.pending) and b'"tool_result"' in line and any(key.encode() in line for key in state.pending)
+# What a line that can mark a use holds, each searched over a whole piece at once with
+# bytes.find (a C loop, not one Python step per line): 1 GB costs little more than reading it.
+# (`command-` stands for both `<command-name>` and `local-command-caveat`.)
+_MARKERS = (b'"name":"Skill"', b"command-", b'"content":"/')
+
+
+def _marked(data: bytes) -> list[int]:
+    """Where some marker is, in order."""
+    found = []
+    for marker in _MARKERS:
+        at = data.find(marker)
+        while at >= 0:
+            found.append(at)
+            at = data.find(marker, at + len(marker))
+    return sorted(found)
+
+
+def _line_at(data: bytes, at: int) -> tuple[int, int]:
+    return data.rfind(b"\n", 0, at) + 1, (data.find(b"\n", at) + 1 or len(data) + 1) - 1
+
+
+def _parse(line: bytes) -> dict[str, Any] | None:
+    if len(line) > MAX_LINE:
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None  # torn or foreign: skipped, as Claude Code's own reader skips it
+    return record if isinstance(record, dict) else None
 
 
 def read_lines(data: bytes, state: Progress) -> None:
-    """Every complete line of `data` (which starts at a line start) into `state`."""
-    for line in data.split(b"\n"):
-        if len(line) > MAX_LINE or not _relevant(line, state):
+    """Every complete line of `data` (which starts at a line start) into `state`: first the lines
+    that can mark a use, in order; then the results of the Skill calls still waiting for one."""
+    seen: set[int] = set()
+    for at in _marked(data):
+        start, end = _line_at(data, at)
+        if start in seen:
             continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue  # torn or foreign: skipped, as Claude Code's own reader skips it
-        if not isinstance(record, dict):
-            continue
-        kind = record.get("type")
+        seen.add(start)
+        record = _parse(data[start:end])
+        kind = record.get("type") if record else None
         if kind == "user":
-            _user(record, state)
+            _user(record, state)  # type: ignore[arg-type]
         elif kind == "assistant":
-            _assistant(record, state)
+            _assistant(record, state)  # type: ignore[arg-type]
+    for use_id in list(state.pending):
+        at = data.find(use_id.encode(), 0) if use_id else -1
+        while at >= 0 and use_id in state.pending:
+            start, end = _line_at(data, at)
+            line = data[start:end]
+            if b'"tool_result"' in line:
+                record = _parse(line)
+                if record and record.get("type") == "user":
+                    _user(record, state)
+            at = data.find(use_id.encode(), end)
 
 
 def read_transcript(path: str, state: Progress, budget: int | None = None) -> Progress:
