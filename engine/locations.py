@@ -35,7 +35,10 @@ class Locations:
         env = self.environ
         user = self.user_dir or env.get("CLAUDE_CONFIG_DIR") or "~/.claude"
         managed = self.managed_dir or env.get("SKILLDECK_MANAGED_DIR") or DEFAULT_MANAGED_DIR
-        object.__setattr__(self, "project", _abs(self.project))
+        # Claude Code walks up from the real start folder: a folder reached through a symlink (even
+        # with PWD set to the link) is resolved first, and the link's parents are never read
+        # (recorded: load_symlink_start). realpath resolves `..` after the links, as the kernel does.
+        object.__setattr__(self, "project", Path(os.path.realpath(os.path.expanduser(str(self.project)))))
         object.__setattr__(self, "user_dir", _abs(user))
         object.__setattr__(self, "managed_dir", _abs(managed))
         object.__setattr__(self, "add_dirs", tuple(_abs(p) for p in self.add_dirs))
