@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -93,17 +94,67 @@ def js_string(value: Any) -> str:
 def display_width(text: str) -> int:
     """The width Claude Code 2.1.328 counts an entry at against the budget: Bun.stringWidth with
     ambiguous characters narrow. Control characters (a newline, as in its own `claude-api` text),
-    format characters and combining marks take 0, wide and full-width ones (CJK, most emoji) 2,
-    every other character 1 (recorded: listing_cc_bundled_edge_*). The description cap counts UTF-16
-    units instead (entry_text). Not modelled: Bun counts an emoji sequence joined by U+200D as
-    one emoji, and leaves ANSI escape sequences out."""
+    format characters, combining marks and Hangul vowel and final jamo take 0, wide and full-width
+    ones (CJK, most emoji) 2, every other character 1 (recorded: listing_cc_bundled_edge_*). An
+    emoji sequence counts once, as 2: a skin tone after its emoji, what a U+200D joins on, the
+    second of a pair of regional indicators (a flag; a lone one is 2), and U+FE0F makes a narrow
+    character wide (a keycap `1️⃣`, `❤️`) (recorded: width_*). Other clusters are the sum of
+    their characters (`क्षि` is 3). The description cap counts UTF-16 units instead (entry_text).
+    ANSI escapes never reach it: Claude Code strips them from the texts first (cc_text)."""
     if text.isascii():
         return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch < "\x7f")
-    return sum(map(_char_width, text))
+    if _SEQUENCE.search(text) is None:
+        return sum(map(_char_width, text))
+    total = 0
+    cluster = 0  # the width of the emoji or character the next modifier or joiner applies to
+    picture = joined = paired = False
+    for ch in text:
+        code = ord(ch)
+        if code == 0x200D:
+            joined = picture
+            continue
+        if code == 0xFE0F:
+            if cluster == 1:
+                total, cluster = total + 1, 2
+            continue
+        if joined and _pictographic(code):
+            joined = False
+            continue
+        joined = False
+        if 0x1F3FB <= code <= 0x1F3FF and picture:
+            continue
+        width = _char_width(ch)
+        if 0x1F1E6 <= code <= 0x1F1FF:
+            if paired:
+                paired = False
+                continue
+            # Narrow in Unicode's table, drawn as an emoji: a flag's first half, or alone.
+            paired, width = True, 2
+        else:
+            paired = False
+        if width or unicodedata.category(ch) not in ("Mn", "Me", "Cf"):
+            cluster, picture = width, _pictographic(code)
+        total += width
+    return total
+
+
+# The characters that make a cluster count otherwise than the sum of its characters' widths:
+# U+200D, U+FE0F, skin tones and regional indicators.
+_SEQUENCE = re.compile("[\u200d\ufe0f\U0001f1e6-\U0001f1ff\U0001f3fb-\U0001f3ff]")
+
+
+def _pictographic(code: int) -> bool:
+    """An emoji a joiner or a skin tone attaches to: the emoji and symbol blocks (Unicode's
+    Extended_Pictographic, near enough: Python has no such property)."""
+    return 0x1F000 <= code <= 0x1FAFF or 0x2190 <= code <= 0x2BFF or code in (0xA9, 0xAE, 0x203C, 0x2049, 0x2122, 0x3030, 0x303D)
 
 
 @functools.lru_cache(maxsize=8192)
 def _char_width(ch: str) -> int:
+    code = ord(ch)
+    if 0x1160 <= code <= 0x11FF or 0xD7B0 <= code <= 0xD7FF:
+        # Hangul vowel and final jamo join the initial before them: one wide syllable (width_hangul_jamo).
+        return 0
     if unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me"):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1

@@ -119,6 +119,9 @@ def compare(name: str, root: Path) -> dict[str, Any]:
         "commands_theirs": recording["commands"],
         "commands_ours": [s.name for s in workspace.slash_commands(catalog)],
         "undiagnosed": missing,
+        # The whole listing's width as Claude Code logs it when over budget ("N chars > B budget").
+        "wanted_theirs": (recording.get("budget") or {}).get("chars"),
+        "wanted_ours": listing.wanted,
     }
 
 
@@ -133,6 +136,15 @@ def test_listing_equals_claude_code(name: str, tmp_path: Path) -> None:
     seen = compare(name, Path(os.path.realpath(tmp_path)))
     assert seen["ours"] == seen["theirs"]
     assert seen["own_ours"] == seen["own_theirs"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in RECORDED.items() if r.get("budget")))
+def test_width_over_budget_equals_claude_code(name: str, tmp_path: Path) -> None:
+    """The width skilldeck sums for a listing over budget is the one Claude Code logged: per
+    visible cluster (emoji sequences, flags, keycaps, combining marks), ANSI escapes left out
+    (recorded: width_*)."""
+    seen = compare(name, Path(os.path.realpath(tmp_path)))
+    assert seen["wanted_ours"] == seen["wanted_theirs"]
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
