@@ -12,6 +12,7 @@ import yaml
 from ..bounds import yaml_problem
 from ..yamlload import Loader
 from .js import js_string
+from .yaml12 import MAX_PAIR_RETRIES, hide_breaks, join_surrogates, restore_breaks
 
 # PyYAML's C loader, reading values as Claude Code does where PyYAML would raise (yamlload.py).
 _LOADER = Loader
@@ -155,15 +156,33 @@ def _build_plain(loader: Any, node: Any) -> dict[Any, Any]:
     return data
 
 
-def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
+def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]], str]:
+    """The node, the value and the notes of `src`, read as YAML 1.2 reads it (yaml12.py), and the
+    text the marks point into (a joined surrogate pair shortens its line)."""
+    for _ in range(MAX_PAIR_RETRIES):
+        try:
+            node, data, notes = _compose_once(src)
+            return node, data, notes, src
+        except yaml.YAMLError as exc:
+            joined = join_surrogates(src, exc)
+            if joined is None:
+                raise
+            src = joined
+    node, data, notes = _compose_once(src)
+    return node, data, notes, src
+
+
+def _compose_once(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
     problem = yaml_problem(src)
     if problem is not None:
         raise _Refused(problem)
-    loader = _LOADER(src)
+    hidden, back = hide_breaks(src)
+    loader = _LOADER(hidden)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, None, []
+        restore_breaks(node, back)
         try:
             data = _build_plain(loader, node) if _plain(node) else loader.construct_document(node)
         except yaml.YAMLError:
@@ -275,7 +294,7 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         return result
     src = yaml_text
     try:
-        node, data, notes = _compose(src)
+        node, data, notes, src = _compose(src)
     except _FAILURES as exc:
         result.error = _failure(exc, first_line)
         if result.error.refused:
@@ -285,7 +304,7 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         if not changed:
             return result
         try:
-            node, data, notes = _compose(src)
+            node, data, notes, src = _compose(src)
         except _FAILURES:
             return result
         result.repaired_lines = [first_line + i for i in changed]
