@@ -54,7 +54,9 @@ def file_diagnostics(
         )
         first = ""
     else:
-        lists = f"lists this as `{name}: {cc_text(fallback()[0])[:120]}`"
+        # As the listing writes it: `<` and `>` escaped (recorded: fm_html_ansi).
+        shown = cc_text(fallback()[0])[:120].replace("<", "&lt;").replace(">", "&gt;")
+        lists = f"lists this as `{name}: {shown}`"
         first = " (its first line)"
     lists_as = f"Claude Code {lists}"
     if not data.strip():

@@ -37,13 +37,9 @@ def first_line_description(body: str, default: str, start: int = 0) -> tuple[str
 
 
 # Claude Code's clean-up of a description, when_to_use and argument hint at load time: ANSI
-# escape sequences are removed, then each run of control, format, private-use, unassigned,
-# surrogate and default-ignorable characters becomes one space, except the joiners and
-# selectors that spell an emoji or an Indic conjunct.
-_ANSI = re.compile(
-    r"[\x1b\x9b][\[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07"
-    r"|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~])"
-)
+# escape sequences are removed (strip_ansi), then each run of control, format, private-use,
+# unassigned, surrogate and default-ignorable characters becomes one space, except the joiners
+# and selectors that spell an emoji or an Indic conjunct.
 _IGNORABLE = (
     (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
     (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F),
@@ -128,10 +124,61 @@ def _kept(text: str, i: int) -> bool:
     return False
 
 
+# What starts an escape sequence: ESC, and the C1 controls that introduce a CSI, an OSC or a
+# control string (a lone ST, U+009C, is not one: it becomes a space as any control does).
+_ESCAPES = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
+# What ends a control string: BEL, U+009C (ST) or `ESC \\` (ST in 7 bits).
+_STRING_END = re.compile("\x07|\x9c|\x1b\\\\")
+_C1 = {"\x9b": "[", "\x9d": "]", "\x90": "P", "\x98": "X", "\x9e": "^", "\x9f": "_"}
+
+
+def strip_ansi(text: str) -> str:
+    """`text` without its escape sequences, as Claude Code 2.1.328 strips them (ECMA-48; recorded:
+    fm_html_ansi, fm_ansi_edges): a CSI (`ESC [` or U+009B) runs to its final byte (@ to ~),
+    whatever comes between (digits, a newline, é); an OSC or other control string (`ESC ]`,
+    `ESC P`, `ESC X`, `ESC ^`, `ESC _` or their C1 forms) to BEL, `ESC \\` or U+009C, else to
+    the end; any other ESC takes the bytes from space to / after it and one byte from 0 to ~
+    (`ESC 7`, `ESC ( B`, `ESC l`). An ESC before anything else (é, another ESC, the end) goes alone."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        found = _ESCAPES.search(text, i)
+        if found is None:
+            out.append(text[i:])
+            break
+        at = found.start()
+        out.append(text[i:at])
+        kind = _C1.get(text[at])
+        j = at + 1
+        if kind is None:  # ESC
+            nxt = text[j] if j < n else ""
+            if nxt and nxt in "[]PX^_":
+                kind, j = nxt, j + 1
+            else:
+                k = j
+                while k < n and " " <= text[k] <= "/":
+                    k += 1
+                i = k + 1 if k < n and "0" <= text[k] <= "~" else j
+                continue
+        if kind == "[":
+            while j < n and not "@" <= text[j] <= "~":
+                j += 1
+            i = j + 1
+        else:
+            i = _string_end(text, j)
+    return "".join(out)
+
+
+def _string_end(text: str, start: int) -> int:
+    """Where a control string that starts at `start` ends: after its terminator, else at the end."""
+    found = _STRING_END.search(text, start)
+    return len(text) if found is None else found.end()
+
+
 def cc_text(text: str) -> str:
     """A description, when_to_use or argument hint as Claude Code keeps it after loading."""
-    if "\x1b" in text or "\x9b" in text:
-        text = _ANSI.sub("", text)
+    if _ESCAPES.search(text):
+        text = strip_ansi(text)
     if text.isprintable() and (text.isascii() or not _IGNORABLE_RE.search(text)):
         return text  # (isprintable() passes the ignorable letters and marks: U+3164, U+FE0F, ...)
     keep_joiners = len(text) <= 4096 and any(j in text for j in _JOINERS)

@@ -3,14 +3,16 @@ for PyYAML without changing what it means, so that skilldeck reads the fields Cl
 
 - U+0085, U+2028 and U+2029 are line breaks in YAML 1.1 and ordinary characters in YAML 1.2:
   `description: before<U+2028>after` is a broken key for PyYAML and the text `before after`
-  (once cleaned) for Claude Code. They are swapped for private-use characters the text does not
-  hold before the parse (one for one: every position stays) and put back in every scalar after.
+  (once cleaned) for Claude Code. ESC, which YAML 1.1 refuses anywhere, Bun reads in a plain
+  scalar (`description: <ESC>[4munder<ESC>[0m`; Claude Code strips the escape later). They are
+  swapped for private-use characters the text does not hold before the parse (one for one:
+  every position stays) and put back in every scalar after.
 - A UTF-16 surrogate pair written as two escapes in double quotes (`"\\ud83d\\ude00"`) is one
   character for Bun (😀) and an error for libyaml, which reads each escape alone. The pairs in the
   quoted scalar the error names are rewritten as one `\\U0001F600` escape and the parse retried; a
   lone half stays an error, as in Claude Code ("Unexpected character").
 
-Recorded: tests/oracle/cases/listing/fm_yaml_unicode.json.
+Recorded: tests/oracle/cases/listing/fm_yaml_unicode.json, fm_html_ansi.json.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import yaml
 
-_BREAKS_1_1 = "\x85\u2028\u2029"
+_HIDDEN = "\x85\u2028\u2029\x1b"
 # Private-use characters tried as stand-ins, from the end of the BMP's private-use area down.
 _STAND_IN_TOP = 0xF8FF
 _STAND_IN_BOTTOM = 0xE000
@@ -34,11 +36,11 @@ _BAD_ESCAPE = "found invalid Unicode character escape code"
 def hide_breaks(src: str) -> tuple[str, dict[str, str]]:
     """`src` with each YAML 1.1 line break that is not a YAML 1.2 one replaced by a private-use
     character absent from it, and the map back (empty when there was nothing to replace)."""
-    if not any(ch in src for ch in _BREAKS_1_1):
+    if not any(ch in src for ch in _HIDDEN):
         return src, {}
     back: dict[str, str] = {}
     code = _STAND_IN_TOP
-    for ch in _BREAKS_1_1:
+    for ch in _HIDDEN:
         if ch not in src:
             continue
         while code >= _STAND_IN_BOTTOM and chr(code) in src:
