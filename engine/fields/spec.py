@@ -171,6 +171,9 @@ def spec_name_problems(name: str) -> list[str]:
     if len(name) <= SPEC_NAME_MAX and _SPEC_NAME.fullmatch(name):
         return []
     name = unicodedata.normalize("NFKC", name.strip())
+    if not name:
+        # `name: ""` passed every rule below; the spec wants 1 to 64 characters.
+        return [f"empty (the spec wants 1 to {SPEC_NAME_MAX} characters)"]
     problems = []
     if len(name) > SPEC_NAME_MAX:
         problems.append(f"longer than {SPEC_NAME_MAX} characters")

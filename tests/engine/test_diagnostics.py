@@ -36,6 +36,9 @@ def _diag(catalog: Catalog, code: str):  # type: ignore[no-untyped-def]
         ("dup", "---\nname: dup\ndescription: a\ndescription: b\n---\n", "duplicate-key", Severity.WARNING, 4, True),
         ("other", "---\nname: different\ndescription: d\n---\n", "name-mismatch", Severity.WARNING, 2, True),
         ("Bad_Name", "---\nname: Bad_Name\ndescription: d\n---\n", "spec-name", Severity.WARNING, 2, True),
+        # The spec wants 1 to 64 characters: an empty name (or only blanks) is not one.
+        ("emptyname", '---\nname: ""\ndescription: d\n---\n', "spec-name", Severity.WARNING, 2, True),
+        ("blankname", "---\nname: '  '\ndescription: d\n---\n", "spec-name", Severity.WARNING, 2, True),
         ("nodesc", "---\nname: nodesc\n---\nbody\n", "spec-description", Severity.WARNING, None, True),
         ("compat", "---\nname: compat\ndescription: d\ncompatibility: " + "x" * 501 + "\n---\n", "spec-compatibility", Severity.WARNING, 4, True),
         ("extra", "---\nname: extra\ndescription: d\nmodel: opus\n---\n", "spec-field", Severity.INFO, 4, True),
