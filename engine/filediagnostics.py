@@ -208,7 +208,7 @@ def file_diagnostics(
             "invalid-value",
             path,
             note[:300],
-            "remove the tag, or write the value the tag expects",
+            "nest fewer levels" if note.startswith("it nests") else "remove the tag, or write the value the tag expects",
             line=line,
             column=column,
             skill=name,

@@ -9,9 +9,10 @@ from typing import Any
 
 import yaml
 
-from ..bounds import yaml_problem
+from ..bounds import MAX_NESTING, yaml_problem
 from ..yamlload import Loader
 from .js import js_string
+from .shallow import shallow_fits, shallow_node
 from .yaml12 import MAX_PAIR_RETRIES, hide_breaks, join_surrogates, restore_breaks
 
 # PyYAML's C loader, reading values as Claude Code does where PyYAML would raise (yamlload.py).
@@ -83,6 +84,10 @@ class Parsed:
         if pair is None:
             return None
         return self.src[pair[1].start_mark.index : pair[1].end_mark.index]
+
+
+# How bounds.py begins its reason for a text nested too deep.
+_TOO_DEEP = "it nests more than"
 
 
 class _Refused(Exception):
@@ -174,12 +179,20 @@ def _compose(src: str) -> tuple[Any, Any, list[tuple[Any, str]], str]:
 
 def _compose_once(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
     problem = yaml_problem(src)
-    if problem is not None:
+    deep = None
+    if problem is not None and not (problem.startswith(_TOO_DEEP) and shallow_fits(src)):
         raise _Refused(problem)
     hidden, back = hide_breaks(src)
     loader = _LOADER(hidden)
     try:
-        node = loader.get_single_node()
+        if problem is not None:
+            # Nested past the bound: read down to it (shallow.py), as far as Claude Code's fields go.
+            deep = shallow_node(loader)
+            if deep is None:
+                raise _Refused(problem)
+            node = deep[0]
+        else:
+            node = loader.get_single_node()
         if node is None:
             return None, None, []
         restore_breaks(node, back)
@@ -191,6 +204,9 @@ def _compose_once(src: str) -> tuple[Any, Any, list[tuple[Any, str]]]:
             raise _ConstructFailed(exc, _failing_key(node)) from exc
     finally:
         loader.dispose()
+    if deep is not None and deep[1] is not None:
+        loader.notes.insert(0, (deep[1], f"{_TOO_DEEP} {MAX_NESTING} levels: skilldeck reads what lies above and "
+                                "leaves the rest out (Claude Code reads it all)"))  # fmt: skip
     return node, data, loader.notes
 
 

@@ -73,6 +73,8 @@ def _load_in_child(project: Path, user: Path, managed: Path) -> subprocess.Compl
 def test_metadata_nested_25000_deep_does_not_kill_the_process(tree: Tree) -> None:
     # Before: a segfault in PyYAML's C composer, at the start of every command and of the app.
     _with_good(tree, "---\ndescription: d\nmetadata: " + "[" * 25_000 + "]" * 25_000 + "\n---\nBody.\n")
+    # Past shallow.MAX_FLOW_BRACKETS even the read down to the bound is refused (libyaml's
+    # scanner is quadratic in the flow depth); Claude Code reads it (a stated difference).
     out = _load_in_child(tree.project, tree.user, tree.managed)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "['bad', 'good'] ['frontmatter-bounds']"
@@ -87,10 +89,23 @@ def test_metadata_nested_25000_deep_does_not_kill_the_process(tree: Tree) -> Non
     ],
     ids=["indented-mappings", "compact-sequences", "flow-mappings"],
 )
-def test_nesting_past_the_bound_is_refused_before_parsing(tree: Tree, block: str) -> None:
+def test_nesting_past_the_bound_is_read_down_to_the_bound(tree: Tree, block: str) -> None:
+    # The composer never sees it (it would recurse once per level); the fields above are read,
+    # as Claude Code reads them (recorded: fm_deep_metadata), and a warning says what was left out.
     bad = _with_good(tree, "---\ndescription: d\n" + block + "---\nBody.\n")
     catalog = tree.load()
     assert {"good", "bad"} <= set(catalog.skills)
+    assert catalog.skills["bad"].description == "d"
+    found = [d for d in catalog.diagnostics if d.path == bad and f"more than {MAX_NESTING} levels" in d.message]
+    assert len(found) == 1 and found[0].severity.value == "warning" and found[0].line is not None
+    assert catalog.skills["bad"].metadata is not None
+
+
+def test_nesting_past_the_bound_with_aliases_stays_refused(tree: Tree) -> None:
+    # Aliases are what bounds.py counts; the shallow read does not follow them.
+    block = "base: &b [x]\nmetadata: " + "[" * 100 + "*b" + "]" * 100 + "\n"
+    bad = _with_good(tree, "---\ndescription: d\n" + block + "---\nBody.\n")
+    catalog = tree.load()
     found = [d for d in catalog.diagnostics if d.path == bad and d.code == "frontmatter-bounds"]
     assert len(found) == 1 and f"more than {MAX_NESTING} levels" in found[0].message
     assert catalog.skills["bad"].metadata is None
