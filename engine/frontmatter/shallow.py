@@ -49,13 +49,16 @@ def shallow_node(loader: Any) -> tuple[Any, Any] | None:
             if isinstance(event, yaml.DocumentStartEvent) and root is not None:
                 return None
             node: Any = None
+            # (The C loader's marks are its own class; the nodes take them as PyYAML's own do.)
+            start: Any = event.start_mark
             if isinstance(event, yaml.ScalarEvent):
                 tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                node = yaml.ScalarNode(tag, event.value, start, start, style=event.style)
+                node.end_mark = event.end_mark
             elif isinstance(event, yaml.CollectionStartEvent):
                 kind = _KINDS[type(event)]
                 tag = event.tag if event.tag not in (None, "!") else loader.resolve(kind, None, event.implicit)
-                node = kind(tag, [], event.start_mark, event.end_mark, flow_style=event.flow_style)
+                node = kind(tag, [], start, start, flow_style=event.flow_style)
                 if len(stack) >= MAX_NESTING - 1:
                     cut = cut or node
                     skipping = 1

@@ -25,6 +25,7 @@ from .walk import (
     _skill_path,
     _symlink_problem,
     _Walk,
+    disk_order_ties,
     entry_order,
     in_collation_order,
     root_problem,
@@ -122,6 +123,7 @@ def scan_skills_root(
             linked.update(str(e.path) for e in known.entries)
     if not in_collation_order(found):
         found.sort(key=entry_order)
+        disk_order_ties(found, root)
     return found
 
 

@@ -38,6 +38,34 @@ def _plain_names_sort_alike() -> bool:
 _PLAIN_ORDER = _plain_names_sort_alike()
 
 
+def disk_order_ties(found: list[Entry], folder: Path) -> None:
+    """Put the entries whose names `localeCompare` cannot tell apart (`0`, `٠` and `०`; an NFC
+    and an NFD `é`) in the order the disk lists their folders in `folder`, as Claude Code's
+    stable sort of what it read leaves them (recorded: order_scripts); `found` is sorted by
+    entry_order, whose last tiebreak, the name, is then undone for them only."""
+    keys = [entry_order(e)[:3] for e in found]
+    if all(a != b for a, b in pairwise(keys)):
+        return
+    try:
+        with os.scandir(folder) as it:
+            disk = {e.name: i for i, e in enumerate(islice(it, MAX_NAMES_PER_ROOT))}
+    except OSError:
+        return
+    start = 0
+    for end in range(1, len(found) + 1):
+        if end == len(found) or keys[end] != keys[start]:
+            if end - start > 1:
+                found[start:end] = sorted(found[start:end], key=lambda e: disk.get(_first_part(e.path, folder), len(disk)))
+            start = end
+
+
+def _first_part(path: Path, folder: Path) -> str:
+    try:
+        return path.relative_to(folder).parts[0]
+    except (ValueError, IndexError):
+        return ""
+
+
 def in_collation_order(found: list[Entry]) -> bool:
     """Whether the entries of one folder, listed in code point order (as `_scandir` lists them),
     are already in Claude Code's order: when every name is plain (lower-case letters, digits

@@ -4,6 +4,7 @@ when listed by code point, any other name makes the scan sort by collation key."
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -37,3 +38,33 @@ def test_a_folder_lists_in_collation_order(tmp_path: Path, names: list[str]) -> 
         found = scan_skills_root(tmp_path, Sink(), namespace)
         assert [e.stem for e in found] == [e.stem for e in sorted(found, key=entry_order)]
         assert sorted(e.path.parent.name for e in found) == sorted(names)
+
+
+def test_names_localecompare_cannot_tell_apart_keep_the_disks_order(tmp_path: Path) -> None:
+    # `0`, `٠` (Arabic-Indic) and `०` (Devanagari) compare equal in ICU: Claude Code's stable sort
+    # leaves them in the order it read them, the disk's (recorded on ext4: ٠ ० 0, the order
+    # os.scandir gave there); the same holds for an NFC and an NFD `é`.
+    names = ["b", "0", "٠", "०", "a", "é", "e\u0301", "9"]
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "SKILL.md").write_text("---\ndescription: d\n---\n")
+    disk = [entry.name for entry in os.scandir(tmp_path)]
+    found = [e.path.parent.name for e in scan_skills_root(tmp_path, Sink(), "")]
+    zeros = [n for n in disk if n in ("0", "٠", "०")]
+    accents = [n for n in disk if n in ("é", "e\u0301")]
+    assert found == [*zeros, "9", "a", "b", *accents]
+
+
+@pytest.mark.parametrize(
+    ("shuffled", "ordered"),
+    [
+        # Recorded: order_scripts (Claude Code 2.1.328, ICU's root collation).
+        (
+            ["日本", "α", "а", "😀", "z", "ａ", "$", "0", "-x", "Α", "ﬁ", "가"],
+            ["-x", "😀", "$", "0", "ａ", "ﬁ", "z", "α", "Α", "а", "가", "日本"],
+        ),
+        (["Ⅳ", "ⅳ", "½", "²", "１", "ŉ", "ʼn"], ["１", "½", "²", "ⅳ", "Ⅳ", "ʼn", "ŉ"]),
+    ],
+)
+def test_names_of_other_scripts_sort_as_claude_code_sorts_them(shuffled: list[str], ordered: list[str]) -> None:
+    assert sorted(shuffled, key=collation_key) == ordered
