@@ -17,7 +17,6 @@ character outside the table sorts after every other, by code point.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
@@ -116,33 +115,11 @@ def _ascii_tables() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
 _P, _S, _T = _ascii_tables()
 
 
-def _printable_tables() -> tuple[bytes, bytes] | None:
-    """The primary and tertiary weights of the printable ASCII characters as byte translation
-    tables, when every one fits a byte and none has an accent weight (true of the table above):
-    a name of those characters then gets its key from two `bytes.translate`, in C throughout."""
-    printable = [chr(c) for c in range(0x20, 0x7F)]
-    if any(_P[c] > 255 or _S[c] or _T[c] > 255 for c in printable):
-        return None
-    primary, tertiary = bytearray(256), bytearray(256)
-    for c in printable:
-        primary[ord(c)], tertiary[ord(c)] = _P[c], _T[c]
-    return bytes(primary), bytes(tertiary)
-
-
-_BYTE_TABLES = _printable_tables()
-# Printable ASCII: no control character, whose weight (past _OUTSIDE) does not fit a byte.
-_PRINTABLE = re.compile(r"[ -~]*")
-
-
 @lru_cache(maxsize=65536)
 def collation_key(name: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
     """A sort key that orders names as `localeCompare` does: base letters, then accents, then
-    case; the name itself breaks the last ties so that the order never depends on the disk."""
-    if _BYTE_TABLES is not None and name.isascii() and _PRINTABLE.fullmatch(name):
-        # Nearly every name: the same weights as below, looked up by bytes.translate (half the
-        # time of a lookup per character at 15,000 names).
-        data = name.encode("ascii")
-        return tuple(data.translate(_BYTE_TABLES[0])), (0,) * len(data), tuple(data.translate(_BYTE_TABLES[1])), name
+    case; the name itself breaks the last ties (a skills folder then puts them in the disk's
+    order, as Claude Code does: scan.walk.disk_order_ties)."""
     if name.isascii():
         # Three lookups per character in C (a third of the time of the loop below).
         return tuple(map(_P.__getitem__, name)), tuple(map(_S.__getitem__, name)), tuple(map(_T.__getitem__, name)), name
