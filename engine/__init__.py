@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .expand import ExpansionError
     from .invoke import InvocationError, Prompt
     from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
+    from .listing_touch import TouchState, listing_update
     from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ
     from .llm.offline import offline_request
     from .locations import BUNDLED_DIR, Locations
@@ -126,6 +127,8 @@ _WHERE: dict[str, tuple[str, str]] = {
     "Listing": ("listing", "Listing"),
     "ListingEntry": ("listing", "ListingEntry"),
     "build_listing": ("listing", "build_listing"),
+    "TouchState": ("listing_touch", "TouchState"),
+    "listing_update": ("listing_touch", "listing_update"),
     "Backend": ("llm", "Backend"),
     "Request": ("llm", "Request"),
     "Usage": ("llm", "Usage"),
@@ -266,6 +269,7 @@ __all__ = [
     "Source",
     "SourceKind",
     "Streamed",
+    "TouchState",
     "Transcript",
     "Trust",
     "Usage",
@@ -284,6 +288,7 @@ __all__ = [
     "find_claude",
     "json_printable",
     "listing_in_messages",
+    "listing_update",
     "load_evals",
     "load_paths",
     "make_demo",

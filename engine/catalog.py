@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import repeat
@@ -23,6 +23,7 @@ from .scan import entry_order, plugin_skill_stem
 from .skillfile import Entry, load_entry
 from .sources import Tier
 from .sources.names import refusal
+from .sources.pathsglob import covers
 
 Progress = Callable[[int, int], None]
 # Called with a snapshot of the catalog so far (`Catalog.reading` set) while a long load goes on,
@@ -321,7 +322,8 @@ def build(
         )
     for skill in scoped:
         _add_scoped(skill, skills, shadowed, sink)
-    deferred = [_deferred_name(skill, skills, sink) for skill in deferred]
+    waiting = {s.name: s.paths for s in deferred if s.activation == "paths"}
+    deferred = [_deferred_name(skill, skills, sink, waiting) for skill in deferred]
     if progress is not None:
         progress(total, total)
     catalog = _snapshot(skills, shadowed, sink, sources, deferred, done, None, len(tiers), started)
@@ -409,8 +411,10 @@ def _add_scoped(skill: Skill, skills: dict[str, Skill], shadowed: list[Shadowed]
     )
 
 
-def _deferred_name(skill: Skill, skills: Mapping[str, Skill], sink: Sink) -> Skill:
-    """A deferred skill under the name it would get when it loads, with a note saying when."""
+def _deferred_name(skill: Skill, skills: Mapping[str, Skill], sink: Sink, waiting: Mapping[str, Sequence[str]]) -> Skill:
+    """A deferred skill under the name it would get when it loads, with a note saying when. A
+    nested skill named as a `paths:` skill that every file under its folder activates is scoped
+    too: the touch that loads it activates that one (recorded: run_nested_read_clash)."""
     if skill.activation == "paths":
         sink.info(
             "deferred",
@@ -422,11 +426,14 @@ def _deferred_name(skill: Skill, skills: Mapping[str, Skill], sink: Sink) -> Ski
         )
         return skill
     scope = skill.source.scope
-    name = f"{scope}:{skill.name}" if skill.name in skills and scope else skill.name
+    rival = waiting.get(skill.name)
+    clash = skill.name in skills or (rival is not None and covers(rival, scope))
+    name = f"{scope}:{skill.name}" if clash and scope else skill.name
+    also = f" (as /{scope}:{skill.name} if the `paths:` skill {skill.name} is active by then)" if rival and not clash else ""
     sink.info(
         "deferred",
         skill.path,
-        f"below the start folder: Claude Code loads it as /{name} only once a file under {scope or '.'}/ is read or edited",
+        f"below the start folder: Claude Code loads it as /{name} only once a file under {scope or '.'}/ is read or edited{also}",
         "start Claude Code in that folder to have it from the start",
         skill=name,
     )

@@ -27,6 +27,8 @@ recording keeps only what skilldeck must predict, with the workspace folders as 
   listing (whose lines are `listing`), `{"type": "text", "own": "system"}` for any other;
 - `listing`: the listing's lines as the first main request carried them, Claude Code's own
   entries left out (as record_listing does);
+- `updates` (when there are any): the listing updates the last main request carries, each as its
+  text: what a read or an edit brought in (engine/listing_touch.py predicts them);
 - `subagents`: every request that is not the main conversation and offers tools (a fork, an
   agent; told from the main conversation by its own system prompt, compared while recording
   with a plain run's): its `model`, `tools`, `effort`, first message (the task, its context
@@ -118,6 +120,21 @@ def listing_at(body: dict[str, Any]) -> int | None:
     """The index of the system message that carries the listing, or None."""
     messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
     return next((i for i, m in enumerate(messages) if m.get("role") == "system" and carries_listing(m)), None)
+
+
+UPDATE_OPENINGS = ("New skills discovered in ", HEADER)
+
+
+def listing_updates(bodies: list[dict[str, Any]]) -> list[str]:
+    """The listing updates the last request carries (system messages after a touch: the skills a
+    read or an edit brought in), each as its text. The first listing (inside Claude Code's own
+    environment text) is not one."""
+    out = []
+    for body in bodies:
+        for message in body.get("messages") or []:
+            if isinstance(message, dict) and message.get("role") == "system":
+                out += [t for b in blocks_of(message.get("content")) if (t := str(b.get("text", ""))).startswith(UPDATE_OPENINGS)]
+    return out
 
 
 def conversation(body: dict[str, Any], context: frozenset[str]) -> list[dict[str, Any]]:
@@ -249,6 +266,7 @@ def record(name: str, case: dict[str, Any], own: dict[str, Any], plain: Known, n
                 for b in main
             ],
             "listing": kept,
+            **({"updates": updates} if (updates := listing_updates(main[-1:])) else {}),
             # Sorted and once each: subagents run side by side and ask in no fixed order.
             "subagents": [json.loads(s) for s in sorted(subagents)],
             "result": final_result(stream),
