@@ -70,3 +70,32 @@ async def test_4_gives_the_listing_its_keys_and_keeps_the_place(tmp_path: Path) 
         await pilot.press("1", "4")
         await pilot.pause()
         assert pane.scroll_y == where, "coming back to the listing keeps the reader's place"
+
+
+async def test_t_shows_the_listing_update_after_touching_a_file(tmp_path: Path) -> None:
+    """T: the update Claude Code sends after the model reads apps/web/src/app.ts, which activates
+    the paths: skill x and loads apps/web/.claude/skills (recorded: run_nested_read_clash)."""
+    project = tmp_path / "proj"
+    files = {
+        ".claude/skills/x/SKILL.md": "---\ndescription: root x\npaths:\n  - apps/web/**\n---\nx\n",
+        "apps/web/.claude/skills/x/SKILL.md": "---\ndescription: web x\n---\nweb x\n",
+        "apps/web/src/app.ts": "export const app = 1;\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    locations = Locations(project=project, user_dir=tmp_path / "user", managed_dir=tmp_path / "managed", bundled=False, environ={})
+    app = SkilldeckApp(locations, PathDisplay.default(), blink=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("4")
+        pane = app.query_one(ListingPane)
+        await pilot.press("T", *"apps/web/src/app.ts", "enter")
+        await until(pilot, lambda: bool(pane.touched_said), what="the touch what-if")
+        said = pane.touched_said
+        assert said.startswith("After touching apps/web/src/app.ts: Claude Code sends this listing update")
+        assert "- apps/web:x: web x (scoped to apps/web/" in said and "\n- x: root x\n" in said
+        assert text_of(app.query_one("#listing-whatif", Static)).startswith("After touching apps/web/src/app.ts")
+        await pilot.press("T", *"README.md", "enter")
+        await until(pilot, lambda: "After touching README.md" in pane.touched_said, what="the second what-if")
+        assert "nothing new" in pane.touched_said

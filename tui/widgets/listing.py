@@ -1,12 +1,14 @@
 """The listing the model receives, the budget it uses, whose descriptions were dropped, (C) the
 same listing as the user's own Claude Code sends it, compared line by line, and what-if questions
 answered with no model (D disable a skill, S shorten a description, B set the budget): who gains or
-loses a description, and who would lose theirs next."""
+loses a description, and who would lose theirs next; T: what Claude Code adds to the listing after
+the model reads or edits a file (the update it sends)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from pathlib import Path
 
 from rich.console import Group
 from rich.rule import Rule
@@ -29,6 +31,7 @@ from engine import (
     RaiseBudget,
     ShortenDescription,
     WhatIf,
+    listing_update,
     printable,
     what_if,
 )
@@ -127,6 +130,7 @@ class ListingPane(VerticalScroll, can_focus=False):
         Binding("D", "what_if('disable')", "What if: disable a skill", id="listing.whatif.disable"),
         Binding("S", "what_if('shorten')", "What if: shorten a description", id="listing.whatif.shorten"),
         Binding("B", "what_if('budget')", "What if: set the budget", id="listing.whatif.budget"),
+        Binding("T", "touch", "What if: the model touches a file", id="listing.whatif.touch"),
     ]
     DEFAULT_CSS = """
     #listing-budget {
@@ -165,6 +169,7 @@ class ListingPane(VerticalScroll, can_focus=False):
         # What the what-if keys change: the catalog the listing was made from.
         self.catalog: Catalog | None = None
         self.what_if_result: tuple[WhatIfChange, WhatIf] | None = None
+        self.touched_said = ""
 
     def compose(self) -> ComposeResult:
         yield ListingKeys(id="listing-keys")
@@ -385,3 +390,38 @@ class ListingPane(VerticalScroll, can_focus=False):
         """The what-if section as plain text (for tests)."""
         result = self.what_if_result
         return what_if_text(*result).plain if result is not None else ""
+
+    # What if the model touches a file (T) -----------------------------------------------------
+    def action_touch(self) -> None:
+        """T: ask for a file, then show the listing update Claude Code would send after the model
+        reads or edits it (the `paths:` skills it activates, the nested skills it loads)."""
+        catalog = self.catalog
+        if catalog is None:
+            self.app.notify("Still loading…", severity="warning")
+            return
+        # Offered: the folders of the nested skills held back (a file there loads them).
+        folders = sorted({f"{s.source.scope}/" for s in catalog.deferred if s.source.scope})
+        question = AskScreen("What would Claude Code add to the listing after the model reads this file?", "path", folders)
+        self.app.push_screen(question, self._touch)
+
+    def _touch(self, answer: str | None) -> None:
+        if answer and answer.strip():
+            self.deck.start(self, self._touched(answer.strip()), "Working out the listing update", exclusive=True, group="whatif")
+
+    async def _touched(self, answer: str) -> None:
+        catalog = self.catalog
+        if catalog is None:
+            return
+        start = self.deck.workspace.locations.project
+        update = await asyncio.to_thread(listing_update, catalog, start, Path(answer))
+        said = Text.assemble((f"After touching {printable(answer)}: ", "bold"))
+        if update:
+            said.append("Claude Code sends this listing update\n", "bold")
+            said.append(printable(update))
+        else:
+            said.append("nothing new (no held-back paths: skill matches it, no nested skills folder holds it)", "dim")
+        self.touched_said = said.plain
+        target = self.query_one("#listing-whatif", Static)
+        target.update(said)
+        target.display = True
+        self.scroll_to_widget(target)
