@@ -40,10 +40,12 @@ def hide_breaks(src: str) -> tuple[str, dict[str, str]]:
         return src, {}
     back: dict[str, str] = {}
     code = _STAND_IN_TOP
+    # Once over the text: a hostile one holding most private-use characters costs no more.
+    present = set(src)
     for ch in _HIDDEN:
-        if ch not in src:
+        if ch not in present:
             continue
-        while code >= _STAND_IN_BOTTOM and chr(code) in src:
+        while code >= _STAND_IN_BOTTOM and chr(code) in present:
             code -= 1
         if code < _STAND_IN_BOTTOM:
             break  # every private-use character is taken: a hostile text, read as YAML 1.1

@@ -173,3 +173,15 @@ def test_repair_is_linear_on_a_long_run_of_blanks() -> None:
     started = time.perf_counter()
     parse(text)
     assert time.perf_counter() - started < 1
+
+
+def test_yaml_1_2_line_separators_and_surrogate_escapes() -> None:
+    # Bun's YAML 1.2 reads these; PyYAML's 1.1 broke the key (recorded: fm_yaml_unicode).
+    assert parse("description: before\u2028after\nname: n\x85m\n").data == {"description": "before\u2028after", "name": "n\x85m"}
+    assert parse('description: "\\ud83d\\ude00 \\uD83D\\uDE80"\n').data == {"description": "😀 🚀"}
+    # Outside double quotes a backslash is a backslash; a lone half stays an error, as there.
+    assert parse("description: '\\ud83d\\ude00'\n").data == {"description": "\\ud83d\\ude00"}
+    assert parse('description: "\\ud83d alone"\n').error is not None
+    # A text that already holds every private-use character has no stand-in left: read as YAML 1.1.
+    crowded = "description: a\u2028b\nx: '" + "".join(map(chr, range(0xE000, 0xF900))) + "'\n"
+    assert parse(crowded).data.get("description") is None
