@@ -84,7 +84,9 @@ async def test_t_shows_the_listing_update_after_touching_a_file(tmp_path: Path) 
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
-    locations = Locations(project=project, user_dir=tmp_path / "user", managed_dir=tmp_path / "managed", bundled=False, environ={})
+    locations = Locations(
+        project=project, user_dir=tmp_path / "user", managed_dir=tmp_path / "managed", bundled=False, environ={}
+    )
     app = SkilldeckApp(locations, PathDisplay.default(), blink=False)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
