@@ -3,12 +3,14 @@
 Rules in a settings file and the wildcards of a model's Bash line are written by strangers,
 and a pattern with many stars, turned into a backtracking regular expression, takes
 exponential time: `Bash(*e*e*e*e*e*e*e*e*e*e*e*e*e*Q)` against `echo eeee…` never answered
-(Claude Code 2.1.328 hangs on it too). Here a pattern is a small automaton (Thompson's
-construction) run over the text once, keeping the set of states it could be in: the cost is
-the text's length times the pattern's, whatever either holds.
+(Claude Code 2.1.328 hangs on it too). Here a pattern is run over the text once, bit-parallel
+(shift-and): its state is one integer with a bit per position of the pattern, and a character
+costs a few integer operations on it, whatever the pattern or the text holds. Memory is bounded
+by the pattern: no table of states grows with the text.
 
 A pattern is a sequence of items: `Char(test)` (one character), `Star(test)` (any run of
-such characters), `Opt(items)` and `Alt(choices)`. A test is one character (that character),
+such characters), `Opt(items)` and `Alt(choices)` (brace alternatives, expanded before the run:
+at most MAX_ALTERNATIVES). A test is one character (that character),
 `ANY`, `NOT_SLASH`, or a compiled one-character class (`re.compile("[a-z]")`), which cannot
 backtrack.
 """
@@ -61,102 +63,146 @@ def _accepts(test: Test, c: str) -> bool:
     return test.fullmatch(c) is not None
 
 
-# Transitions a pattern keeps (see Pattern); past this the table starts again, so a hostile
-# text's many distinct characters cost time, never unbounded memory.
-_MAX_TRANSITIONS = 50_000
+# Brace alternatives a pattern may expand to (`{a,b}{c,d}` is four); past this it is refused.
+MAX_ALTERNATIVES = 256
+# Characters whose masks a pattern remembers: a hostile text of many distinct characters costs
+# time, never memory past this.
+_MAX_REMEMBERED = 512
+
+
+class TooComplex(ValueError):
+    """A pattern with more brace alternatives than MAX_ALTERNATIVES."""
+
+
+def _alternatives(items: Sequence[Item]) -> list[list[Item]]:
+    """Every sequence without Alt that `items` stands for (Opt may stay: it is a skip)."""
+    out: list[list[Item]] = [[]]
+    for item in items:
+        if isinstance(item, Alt):
+            choices = [alt for choice in item.choices for alt in _alternatives(choice)]
+            out = [head + tail for head in out for tail in choices]
+        elif isinstance(item, Opt):
+            inner = _alternatives(item.items)
+            if len(inner) != 1:
+                raise TooComplex("a brace inside an optional part")
+            out = [[*head, Opt(tuple(inner[0]))] for head in out]
+        else:
+            out = [[*head, item] for head in out]
+        if len(out) > MAX_ALTERNATIVES:
+            raise TooComplex(f"more than {MAX_ALTERNATIVES} alternatives")
+    return out
+
+
+class _Flat:
+    """One alternative, run bit-parallel: bit i of the state means "the first i items matched".
+    A character moves every state at once with a few integer operations (shift-and), so a step
+    costs the same whatever the pattern holds: no set of states, no table that can grow."""
+
+    __slots__ = ("_by_test", "_eps", "_masks", "_room", "_start", "_steps", "_width")
+
+    def __init__(self, items: Sequence[Item]) -> None:
+        flat: list[Char | Star | None] = []
+        # Epsilon moves of the optional parts: (the position they leave from, how far they go).
+        skips: list[tuple[int, int]] = []
+        self._flatten(items, flat, skips)
+        self._width = len(flat)
+        self._by_test: dict[tuple[Test, bool], int] = {}
+        passable = 0  # positions left for the next one without reading: stars and entries
+        for at, item in enumerate(flat):
+            if item is None:
+                passable |= 1 << at
+                continue
+            star = isinstance(item, Star)
+            key = (item.test, star)
+            self._by_test[key] = self._by_test.get(key, 0) | (1 << at)
+            if star:
+                passable |= 1 << at
+        by_length: dict[int, int] = {}
+        for at, length in skips:
+            by_length[length] = by_length.get(length, 0) | (1 << at)
+        self._eps = [(1, passable), *sorted(by_length.items())]
+        self._masks: dict[str, tuple[int, int]] = {}
+        # Steps already taken, (state, character) -> state: a benign pattern meets few states, so
+        # most characters cost one lookup. Bounded by the pattern's width (a state is that many
+        # bits); a hostile one that meets a new state at every step only clears it more often.
+        self._steps: dict[tuple[int, str], int] = {}
+        self._room = 8192 if self._width <= 256 else max(16, 2**21 // self._width)
+        self._start = self._closure(1)
+
+    def _flatten(self, items: Sequence[Item], flat: list[Char | Star | None], skips: list[tuple[int, int]]) -> None:
+        for item in items:
+            if isinstance(item, Opt):
+                # An entry position (None, read past without a character) from which the skip
+                # leaves: a star's own position would let the skip follow characters it read.
+                start = len(flat)
+                flat.append(None)
+                self._flatten(item.items, flat, skips)
+                skips.append((start, len(flat) - start))
+            elif isinstance(item, Star) and flat and isinstance(flat[-1], Star) and flat[-1].test == item.test:
+                continue  # `**` of one kind is one star: it keeps the epsilon chains short
+            elif isinstance(item, Char | Star):
+                flat.append(item)
+            else:
+                raise TooComplex("an alternative inside a flat pattern")
+
+    def _closure(self, state: int) -> int:
+        while True:
+            more = state
+            for length, mask in self._eps:
+                more |= (state & mask) << length
+            if more == state:
+                return state
+            state = more
+
+    def _mask(self, c: str) -> tuple[int, int]:
+        known = self._masks.get(c)
+        if known is None:
+            chars = stars = 0
+            for (test, star), mask in self._by_test.items():
+                if _accepts(test, c):
+                    if star:
+                        stars |= mask
+                    else:
+                        chars |= mask
+            known = (chars, stars)
+            if len(self._masks) < _MAX_REMEMBERED:
+                self._masks[c] = known
+        return known
+
+    def _step(self, state: int, c: str) -> int:
+        chars, stars = self._mask(c)
+        after = ((state & chars) << 1) | (state & stars)
+        after = self._closure(after) if after else 0
+        if len(self._steps) >= self._room:
+            self._steps.clear()
+        self._steps[state, c] = after
+        return after
+
+    def fullmatch(self, text: str) -> bool:
+        state, steps = self._start, self._steps
+        for c in text:
+            after = steps.get((state, c))
+            if after is None:
+                after = self._step(state, c)
+            if not after:
+                return False
+            state = after
+        return bool(state >> self._width & 1)
 
 
 class Pattern:
-    """A compiled pattern: `fullmatch(text)` in O(len(text) * states), and in practice one dict
-    lookup per character: the sets of states met are numbered and their transitions kept as
-    they are first needed (a lazily built DFA), so a Glob over 40,000 paths costs ~0.1 s where
-    stepping the automaton each time cost 2 s."""
+    """A compiled pattern: `fullmatch(text)` in O(len(text)) integer steps per alternative, its
+    memory bounded by the pattern (issue 32: a 12 KB rule against a 6,000-character path took
+    2.4 GB as a lazily built DFA, and hostile file names made a new DFA state at every step).
+    Raises TooComplex for more than MAX_ALTERNATIVES brace alternatives."""
 
-    __slots__ = ("_accepting", "_end", "_ids", "_next", "_sets", "_split", "_start", "_tests", "_trans")
+    __slots__ = ("_flats",)
 
     def __init__(self, items: Sequence[Item]) -> None:
-        # State i reads one character passing _tests[i] and goes to _next[i]; a state whose test
-        # is None is a split: it goes, reading nothing, to every state in _split[i].
-        self._tests: list[Test | None] = []
-        self._next: list[int] = []
-        self._split: list[tuple[int, ...]] = []
-        self._end = self._new(None)
-        first = self._build(items, self._end)
-        # The DFA: numbered sets of states (0 is the empty set: no match possible), transitions.
-        self._sets: list[frozenset[int]] = []
-        self._ids: dict[frozenset[int], int] = {}
-        self._accepting: list[bool] = []
-        self._trans: dict[tuple[int, str], int] = {}
-        self._intern(frozenset())
-        self._start = self._intern(self._closure([first]))
-
-    def _new(self, test: Test | None, after: int = -1, split: tuple[int, ...] = ()) -> int:
-        self._tests.append(test)
-        self._next.append(after)
-        self._split.append(split)
-        return len(self._tests) - 1
-
-    def _build(self, items: Sequence[Item], after: int) -> int:
-        """The first state of `items`, which end in state `after` (built back to front)."""
-        for item in reversed(items):
-            if isinstance(item, Char):
-                after = self._new(item.test, after)
-            elif isinstance(item, Star):
-                loop = self._new(None, split=(after,))
-                step = self._new(item.test, loop)
-                self._split[loop] = (step, after)
-                after = loop
-            elif isinstance(item, Opt):
-                after = self._new(None, split=(self._build(item.items, after), after))
-            else:
-                after = self._new(None, split=tuple(self._build(choice, after) for choice in item.choices))
-        return after
-
-    def _closure(self, states: list[int]) -> frozenset[int]:
-        seen: set[int] = set()
-        stack = states
-        while stack:
-            state = stack.pop()
-            if state in seen:
-                continue
-            seen.add(state)
-            if self._tests[state] is None:
-                stack.extend(self._split[state])
-        return frozenset(seen)
-
-    def _intern(self, states: frozenset[int]) -> int:
-        known = self._ids.get(states)
-        if known is None:
-            known = self._ids[states] = len(self._sets)
-            self._sets.append(states)
-            self._accepting.append(self._end in states)
-        return known
-
-    def _step(self, at: int, c: str) -> int:
-        tests, nexts = self._tests, self._next
-        moved = [nexts[s] for s in self._sets[at] if (t := tests[s]) is not None and _accepts(t, c)]
-        after = self._closure(moved) if moved else frozenset()
-        if len(self._trans) >= _MAX_TRANSITIONS:
-            # Start the table again; `at` is a number of the old one, so this step is not kept.
-            start = self._sets[self._start]
-            self._sets, self._ids, self._accepting, self._trans = [], {}, [], {}
-            self._intern(frozenset())
-            self._start = self._intern(start)
-            return self._intern(after)
-        found = self._trans[at, c] = self._intern(after)
-        return found
+        self._flats = [_Flat(alternative) for alternative in _alternatives(items)]
 
     def fullmatch(self, text: str) -> bool:
-        at, trans = self._start, self._trans
-        for c in text:
-            found = trans.get((at, c))
-            if found is None:
-                found = self._step(at, c)
-                trans = self._trans
-            if not found:
-                return False
-            at = found
-        return self._accepting[at]
+        return any(flat.fullmatch(text) for flat in self._flats)
 
 
 class StarGlob:

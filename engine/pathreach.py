@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .globmatch import ANY, NOT_SLASH, Alt, Char, Item, Opt, Pattern, Star
+from .globmatch import ANY, NOT_SLASH, Alt, Char, Item, Opt, Pattern, Star, TooComplex
 
 _GLOB = frozenset("*?[{")
 
@@ -238,8 +238,11 @@ def shell_part_pattern(part: str) -> Pattern | None:
     `!` or `^` to negate, POSIX classes (`[[:alpha:]]`), equivalence and collating elements
     (`[[=a=]]`, `[[.a.]]`), and backslash escapes (a quoted `[` is the character). Wider than
     Bash where a locale decides; None where wider could be narrower (a negated bracket with a
-    class in it) or the bracket cannot be read. Matched in linear time (engine/globmatch.py):
-    `*a*a*a…Q` against a file named `aaaa…` hung a regular expression."""
+    class in it) or the bracket cannot be read, or it is longer than MAX_PART_CHARS. Matched in
+    linear time (engine/globmatch.py): `*a*a*a…Q` against a file named `aaaa…` hung a regular
+    expression."""
+    if len(part) > MAX_PART_CHARS:
+        return None
     out: list[Item] = []
     i = 0
     while i < len(part):
@@ -312,11 +315,21 @@ def _bracket(part: str, start: int) -> tuple[str, int, bool, bool] | None:
     return None
 
 
+# A real glob is a few dozen characters; past these a pattern is refused (Glob, Grep) or asked
+# (a shell's wildcard), as its cost per path grows with its length.
+MAX_GLOB_CHARS = 1024
+MAX_PART_CHARS = 1024
+
+
 def glob_pattern(pattern: str, anywhere: bool = False) -> Pattern:
     """A glob pattern for paths relative to the searched folder: `**` crosses folders, `*` and
     `?` stay in one, `[...]` and `{a,b}` as in a shell. With `anywhere`, a pattern without a `/`
     matches a file's name at any depth, as ripgrep's `--glob` does (Grep); without, it matches
-    in the searched folder only (Glob). Matched in linear time (engine/globmatch.py)."""
+    in the searched folder only (Glob). Matched in linear time (engine/globmatch.py). Raises
+    TooComplex past MAX_GLOB_CHARS or MAX_ALTERNATIVES: each character of each path costs the
+    pattern's length, and a walk meets up to 200,000 paths."""
+    if len(pattern) > MAX_GLOB_CHARS:
+        raise TooComplex(f"longer than {MAX_GLOB_CHARS:,} characters")
     items, _ = _glob_items(pattern, 0, 0)
     if anywhere and "/" not in pattern:
         items = [Opt((Star(ANY), Char("/"))), *items]

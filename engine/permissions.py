@@ -34,7 +34,7 @@ from typing import Any
 from .locations import Locations
 from .model import Skill, SourceKind
 from .pathreach import expand_path, glob_reach, inside, protected, real
-from .ruleindex import RuleIndex
+from .ruleindex import RuleBudgetExceeded, RuleIndex, rule_budget
 from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
 
@@ -174,7 +174,17 @@ class Permissions:
         )
 
     def decide(self, tool: str, tool_input: dict[str, Any]) -> Decision:
-        return self._in_mode(tool, self._untrusted(tool, tool_input, self._checked(self._decide(tool, tool_input))))
+        try:
+            with rule_budget():
+                decided = self._decide(tool, tool_input)
+        except RuleBudgetExceeded as exc:
+            decided = Decision(
+                "ask",
+                None,
+                f"the call meets {exc} against the settings' rules, so skilldeck asks instead of deciding "
+                "(a settings file with that many wildcard rules is not one Claude Code was made for)",
+            )
+        return self._in_mode(tool, self._untrusted(tool, tool_input, self._checked(decided)))
 
     def _untrusted(self, tool: str, tool_input: dict[str, Any], decision: Decision) -> Decision:
         """An asked call that a rule of the project would allow, were the project trusted, says

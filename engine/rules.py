@@ -79,16 +79,24 @@ def bash_glob(spec: str, fold: bool = False) -> StarGlob:
     return StarGlob(spec, tail=False)
 
 
-def bash_rule_word(spec: str) -> str | None:
-    """The first word of every command the rule matches (casefolded), or None when the rule
-    does not fix it (a wildcard or a space first, or no space before the first wildcard):
-    what engine/ruleindex.py files a Bash rule under. A command's first word is what
-    str.split() gives, so the word ends at the first character str.isspace() takes."""
+# How many characters of a command's start a Bash rule without a whole first word is filed by.
+PREFIX_KEY = 3
+
+
+def bash_rule_key(spec: str) -> tuple[str, str] | None:
+    """What engine/ruleindex.py files a Bash rule under: ("word", w) when every command it
+    matches has the first word w, ("prefix", p) when they only share their first characters p
+    (at most PREFIX_KEY), both casefolded; None when a wildcard or a space comes first. A
+    command's first word is what str.split() gives: it ends where str.isspace() says."""
     if spec.endswith(":*"):
         spec = spec[:-2] + " *"
     literal = spec.split("*", 1)[0]
+    if not literal or literal[0].isspace():
+        return None
     end = next((at for at, c in enumerate(literal) if c.isspace()), 0)
-    return literal[:end].casefold() if end else None
+    if end:
+        return "word", literal[:end].casefold()
+    return "prefix", literal.casefold()[:PREFIX_KEY]
 
 
 # Paths -----------------------------------------------------------------------------------
@@ -131,14 +139,20 @@ def _path_pattern(pattern: str, whole: bool) -> Pattern:
 
 def _may_match(spec: str, target: str) -> bool:
     """False when a literal piece of the rule is missing from the path: most rules of a long
-    list are ruled out by this one substring search, before any folder is resolved."""
+    list are ruled out by this one substring search, before any folder is resolved. A piece is
+    what lies between wildcards, cut at each `/` too (`a**/b` matches `ab`: the `/` after `**`
+    may be absent), and a `.` segment is left out (`./.` names the start folder itself)."""
     if spec == "~":
         return True
     for prefix in ("//", "~/", "./", "/"):
         if spec.startswith(prefix):
             spec = spec[len(prefix) :]
             break
-    return all(piece in target for piece in _WILDCARDS.split(spec))
+    for piece in _WILDCARDS.split(spec):
+        for segment in piece.split("/"):
+            if segment not in ("", ".") and segment not in target:
+                return False
+    return True
 
 
 def settings_root(rule_file: Path | None, cwd: Path) -> Path:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..globmatch import Pattern
+from ..globmatch import Pattern, TooComplex
 from ..pathreach import glob_pattern, split_glob
 from .base import RESULT_CAP, ToolContext, ToolResult, capped, resolve, schema
 
@@ -76,9 +76,13 @@ class GlobTool:
         if split is None:
             return ToolResult("Patterns with `..` after a wildcard are not supported: name the folder in `path`.", True)
         base, rest = split
+        try:
+            matcher = glob_pattern(rest) if rest else None
+        except TooComplex as exc:
+            return ToolResult(f"The pattern is too complex to search with ({exc}): write a shorter one.", True)
 
         def find() -> tuple[list[Path], bool]:
-            found, stopped = _walk(base, glob_pattern(rest) if rest else None)
+            found, stopped = _walk(base, matcher)
             return _newest_first([p for p in found if ctx.may_show(p, base)]), stopped
 
         found, stopped = await asyncio.to_thread(find)
@@ -119,9 +123,13 @@ class GrepTool:
         if split is None:
             return ToolResult("Globs with `..` after a wildcard are not supported: name the folder in `path`.", True)
         base, rest = split
+        try:
+            matcher = glob_pattern(rest, anywhere=True) if rest else None
+        except TooComplex as exc:
+            return ToolResult(f"The glob is too complex to search with ({exc}): write a shorter one.", True)
 
         def files() -> tuple[list[str], bool]:
-            found, stopped = _walk(base, glob_pattern(rest, anywhere=True) if rest else None)
+            found, stopped = _walk(base, matcher)
             return [str(p) for p in found if ctx.may_show(p, base)], stopped
 
         paths, stopped = await asyncio.to_thread(files)

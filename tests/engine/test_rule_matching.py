@@ -18,9 +18,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import Permissions, read_settings
-from engine.globmatch import Pattern, StarGlob
-from engine.pathreach import glob_pattern, shell_part_pattern
+from engine.globmatch import Pattern, StarGlob, TooComplex
+from engine.pathreach import MAX_GLOB_CHARS, glob_pattern, shell_part_pattern
 from engine.ruleindex import RuleIndex
 from engine.rules import _path_pattern, bash_glob
 from engine.settings import PlacedRule, parse_rule
@@ -156,3 +158,56 @@ def test_the_path_rule_prefilter_keeps_home_and_case(tree: Tree) -> None:
     # A deny holds whatever the case (a case-insensitive disk opens either).
     assert perms.decide("Read", {"file_path": str(tree.project / "SECRETS" / "k")}).decision == "deny"
     assert perms.decide("Read", {"file_path": str(Path(tree.project / "other"))}).decision == "allow"
+
+
+# The second attack (issue 32): hostile names and long patterns must cost bounded memory, and a
+# flood of rules that begin with a wildcard a bounded number of tests.
+
+
+def test_a_pattern_keeps_bounded_state_whatever_the_names_it_meets() -> None:
+    rng = random.Random(SEED)
+    pattern = shell_part_pattern("*a" + "[ab]" * 200 + "*")
+    assert pattern is not None
+    names = ["".join(rng.choice("ab") for _ in range(200)) for _ in range(300)]
+    assert not any(pattern.fullmatch(name) for name in names)
+    (flat,) = pattern._flats
+    assert len(flat._steps) <= flat._room and len(flat._masks) <= 512
+    rule = _path_pattern("*a" * 6000 + "*Q", True)
+    assert not rule.fullmatch("aQ" + "a" * 6000)
+    assert all(len(f._steps) <= f._room for f in rule._flats) and rule._flats[0]._room < 8192
+
+
+def test_globs_past_the_bounds_are_refused_or_asked() -> None:
+    with pytest.raises(TooComplex):
+        glob_pattern("a" * (MAX_GLOB_CHARS + 1))
+    with pytest.raises(TooComplex):
+        glob_pattern("{a,b}" * 9)  # 512 alternatives
+    assert glob_pattern("{a,b}" * 8).fullmatch("ab" * 4)
+    assert shell_part_pattern("?" * 2000) is None
+
+
+def test_a_flood_of_wildcard_rules_is_asked_not_tried_forever(tree: Tree) -> None:
+    deny = [f"Bash(*tok{i:06d}*)" for i in range(100_000)]
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"deny": deny}}))
+    perms = Permissions(read_settings(tree.locations()), tree.project, home=tree.root / "home")
+    decision = perms.decide("Bash", {"command": ";".join(["echo x"] * 1000)})
+    assert decision.decision == "ask" and "rule tests" in decision.reason
+    assert perms.decide("Bash", {"command": "echo tok000042"}).decision == "deny"
+
+
+def test_rules_without_a_whole_first_word_are_filed_by_their_start() -> None:
+    texts = ["Bash(rsync*)", "Bash(ls)", "Bash(*x*)", "mcp__github_", "mcp__git"]
+    index = RuleIndex([PlacedRule(r, "deny", None, "user") for r in map(parse_rule, texts) if r is not None])
+    assert [p.text for p in index.candidates("Bash", {"command": "echo hi"})] == ["Bash(*x*)"]
+    assert [p.text for p in index.candidates("Bash", {"command": "RSYNC -a x y"})] == ["Bash(rsync*)", "Bash(*x*)"]
+    assert [p.text for p in index.candidates("Bash", {"command": "ls"})] == ["Bash(ls)", "Bash(*x*)"]
+    # A server whose name ends in `_`: `mcp__github_` covers `mcp__github___create_issue`.
+    assert [p.text for p in index.candidates("mcp__github___create_issue", {})] == ["mcp__github_"]
+
+
+def test_the_prefilter_keeps_what_the_matcher_matches(tree: Tree) -> None:
+    rules = ["Read(a**/b)", "Read(./.)"]
+    write(tree.project / ".claude" / "settings.json", json.dumps({"permissions": {"deny": rules}}))
+    perms = Permissions(read_settings(tree.locations()), tree.project, home=tree.root / "home")
+    assert perms.decide("Read", {"file_path": str(tree.project / "ab")}).decision == "deny"
+    assert perms.decide("Glob", {"pattern": "x", "path": str(tree.project)}).decision == "deny"
