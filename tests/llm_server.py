@@ -83,6 +83,8 @@ class Reply:
     corrupt: tuple[int, bytes] | None = None
     # An error reply's message (default: "status N").
     message: str = ""
+    # Send these bytes as the whole body, with this Content-Encoding header (a compression bomb).
+    encoded: tuple[str, bytes] | None = None
 
     def events(self, model: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [
@@ -192,6 +194,15 @@ class MessagesServer:
             def _answer(self, body: dict[str, Any], reply: Reply, release: Callable[[], None]) -> None:
                 if reply.hang:
                     server.closing.wait()
+                    return
+                if reply.encoded is not None:
+                    self.send_response(reply.status)
+                    self.send_header("content-type", "text/event-stream" if reply.status == 200 else "application/json")
+                    self.send_header("content-encoding", reply.encoded[0])
+                    self.send_header("content-length", str(len(reply.encoded[1])))
+                    release()
+                    self.end_headers()
+                    self.wfile.write(reply.encoded[1])
                     return
                 if reply.status != 200:
                     payload = json.dumps(

@@ -13,14 +13,18 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from . import Error, Event, Request, has_key
-from .stream import MAX_RESPONSE_BYTES, Bounds, StreamFault, capped_http_client, read_stream
+from .capped import capped_http_client
+from .stream import MAX_RESPONSE_BYTES, Bounds, StreamFault, read_stream
 
 ADVICE = {
     "no-key": "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use the offline backend.",
     "auth": "The API key was refused (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN.",
     "forbidden": "Not allowed (403): this key cannot use this model or endpoint.",
+    "not-found": "The API has no such endpoint or model (404): check ANTHROPIC_BASE_URL and the model name.",
+    "request-too-large": "The request was too large for the API (413): start a new conversation, or send less.",
     "rate-limit": "Rate limited (429): wait a moment and retry.",
-    "server": "The API failed (500): retry in a moment.",
+    "refused": "The API refused the request ({status}).",
+    "server": "The API failed ({status}): retry in a moment.",
     "overloaded": "The API is overloaded (529): retry in a moment.",
     "connection": "The connection was lost: check the network or ANTHROPIC_BASE_URL, then retry.",
     "timeout": "The request timed out: retry, or check ANTHROPIC_BASE_URL.",
@@ -31,6 +35,9 @@ ADVICE = {
     "too-large": "The answer was larger than skilldeck accepts in one turn; it was dropped.",
 }
 RETRYABLE = ("rate-limit", "server", "overloaded", "connection", "timeout", "stalled", "malformed")
+# The kind of each HTTP status the API documents; any other 4xx is "refused", any other 5xx "server".
+STATUS_KINDS = {400: "bad-request", 401: "auth", 403: "forbidden", 404: "not-found", 413: "request-too-large",
+                429: "rate-limit", 529: "overloaded"}  # fmt: skip
 
 
 def _short(exc: BaseException, width: int = 300) -> str:
@@ -38,9 +45,23 @@ def _short(exc: BaseException, width: int = 300) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _error(kind: str, detail: str = "") -> Error:
-    message = ADVICE[kind] + (f" ({detail})" if detail else "")
+def _error(kind: str, detail: str = "", status: int | str = 500) -> Error:
+    message = ADVICE[kind].format(status=status) + (f" ({detail})" if detail else "")
     return Error(kind, message, kind in RETRYABLE)
+
+
+def _status_error(status: int, body: object, fallback: str) -> Error:
+    """An HTTP error status, labelled as it is, with the API's own message (the body's
+    `error.message`, else the SDK's text). An `error` event inside a 200 stream carries its kind
+    in the body's `error.type` (the SDK raises it with the stream's status)."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        error = body if isinstance(body, dict) else {}
+    by_type = {"overloaded_error": "overloaded", "rate_limit_error": "rate-limit"}.get(str(error.get("type")))
+    kind = STATUS_KINDS.get(status) or by_type or ("refused" if 400 <= status < 500 else "server")
+    said = error.get("message")
+    detail = _short(ValueError(said if isinstance(said, str) and said.strip() else fallback))
+    return _error(kind, detail, status if status >= 400 else "an error event in the stream")
 
 
 class AnthropicBackend:
@@ -95,26 +116,12 @@ class AnthropicBackend:
                 yield event
         except StreamFault as exc:
             yield _error(exc.kind, exc.detail)
-        except anthropic.AuthenticationError as exc:
-            yield _error("auth", str(exc.message))
-        except anthropic.PermissionDeniedError as exc:
-            yield _error("forbidden", str(exc.message))
-        except anthropic.RateLimitError as exc:
-            yield _error("rate-limit", str(exc.message))
-        except anthropic.BadRequestError as exc:
-            yield _error("bad-request", str(exc.message))
         except anthropic.APITimeoutError:
             yield _error("timeout")
         except anthropic.APIConnectionError as exc:
             yield _error("connection", str(exc))
         except anthropic.APIStatusError as exc:
-            # An `error` event inside a 200 stream carries its kind in the body.
-            body = exc.body if isinstance(exc.body, dict) else {}
-            error = body.get("error")
-            if not isinstance(error, dict):
-                error = body
-            kind = {"overloaded_error": "overloaded", "rate_limit_error": "rate-limit"}.get(str(error.get("type")), "server")
-            yield _error("overloaded" if exc.status_code == 529 else kind, f"HTTP {exc.status_code}")
+            yield _status_error(exc.status_code, exc.body, str(exc.message))
         except anthropic.APIError as exc:
             # Errors sent inside the stream (an `error` event) arrive here.
             text = str(getattr(exc, "message", exc))

@@ -8,15 +8,15 @@ the runner answers as an error result (the conversation stays valid and the mode
 Bounds: the whole request (SKILLDECK_API_TIMEOUT, default 600 s); the time without any event
 (SKILLDECK_STREAM_IDLE, default 90 s): the SDK drops keep-alive `ping` events, so a server that
 sends nothing and one that sends only pings both end here; the size of one answer (text and
-tool inputs together), the bytes of the whole response (below the SDK, on the HTTP transport),
-and the number of tool calls in one answer.
+tool inputs together), the bytes of the whole response, on the wire and decoded (capped.py, below the SDK),
+and the number of tool calls in one answer. The time without content starts at the request: a
+server silent before its headers is as stalled as one silent after them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -64,45 +64,6 @@ class Bounds:
         return cls(
             _seconds(environ, "SKILLDECK_API_TIMEOUT", DEFAULT_TOTAL), _seconds(environ, "SKILLDECK_STREAM_IDLE", DEFAULT_IDLE)
         )
-
-
-def capped_http_client(anthropic: Any, max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
-    """The SDK's default async HTTP client, whose responses fail with `StreamFault` past
-    `max_bytes`; None when this SDK has no default client to build on."""
-    default = getattr(anthropic, "DefaultAsyncHttpxClient", None)
-    if default is None:
-        return None
-    base = next((c for c in getattr(default, "__mro__", ()) if c.__name__ == "AsyncClient"), None)
-    if base is None:
-        return None
-    # httpx, or the fork the installed SDK depends on: whichever the SDK's own client comes from.
-    httpx = sys.modules[base.__module__.split(".")[0]]
-
-    # The two bases below come from a module picked at run time, which mypy cannot see into:
-    # it reads them as unknown names of type Any, hence the ignores.
-
-    class Capped(httpx.AsyncByteStream):  # type: ignore[misc,name-defined]
-        def __init__(self, inner: Any) -> None:
-            self.inner = inner
-
-        async def __aiter__(self) -> AsyncIterator[bytes]:
-            total = 0
-            async for chunk in self.inner:
-                total += len(chunk)
-                if total > max_bytes:
-                    raise StreamFault("too-large", f"the response passed {max_bytes:,} bytes")
-                yield chunk
-
-        async def aclose(self) -> None:
-            await self.inner.aclose()
-
-    class Transport(httpx.AsyncHTTPTransport):  # type: ignore[misc,name-defined]
-        async def handle_async_request(self, request: Any) -> Any:
-            response = await super().handle_async_request(request)
-            response.stream = Capped(response.stream)
-            return response
-
-    return default(transport=Transport())
 
 
 def tool_input(raw: str) -> tuple[dict[str, Any], str]:
@@ -182,12 +143,16 @@ async def read_stream(client: Any, params: dict[str, Any], bounds: Bounds) -> As
         return min(remaining, limit)
 
     # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancel that arrives as the
-    # awaited step completes, and then `escape` would not stop the run.
+    # awaited step completes, and then `escape` would not stop the run. The time without content
+    # counts from the request: a server that takes the request and sends no headers is silent too.
+    wait = left(bounds.idle)
     try:
-        async with asyncio.timeout(left(bounds.total)):
+        async with asyncio.timeout(wait):
             stream = await client.messages.create(**params, stream=True)
     except TimeoutError:
-        raise StreamFault("timeout", f"no answer within {bounds.total:g} s") from None
+        if wait < bounds.idle:
+            raise StreamFault("timeout", f"no answer within {bounds.total:g} s") from None
+        raise StreamFault("stalled", f"nothing for {bounds.idle:g} s after the request") from None
     answer = _Answer(bounds)
     events = stream.__aiter__()
     try:
@@ -214,4 +179,4 @@ async def read_stream(client: Any, params: dict[str, Any], bounds: Bounds) -> As
     yield Stop(answer.stop or "end_turn")
 
 
-__all__ = ["Bounds", "StreamFault", "capped_http_client", "read_stream", "tool_input"]
+__all__ = ["Bounds", "StreamFault", "read_stream", "tool_input"]

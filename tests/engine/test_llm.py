@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import time
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -193,3 +195,75 @@ async def test_a_cancel_while_text_streams_always_stops_the_stream(server: Messa
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+
+
+# A line that never ends, compressed: 8 MB of it is 8 KB on the wire.
+BOMB = b"event: content_block_delta\ndata: " + b"x" * 8_000_000
+
+
+@pytest.mark.parametrize(
+    ("reply", "bound"),
+    [
+        (Reply(encoded=("gzip", gzip.compress(BOMB))), "decoded"),
+        (Reply(encoded=("deflate", zlib.compress(BOMB))), "decoded"),
+        (Reply(encoded=("gzip, gzip", gzip.compress(gzip.compress(BOMB)))), "decoded"),
+        (Reply(status=404, encoded=("gzip", gzip.compress(b'{"error": "' + b"x" * 8_000_000 + b'"}'))), "decoded"),
+        (Reply(encoded=("br", b"\x00" * 100)), "br"),
+    ],
+)
+async def test_a_compressed_response_is_held_to_the_byte_bound_once_decoded(
+    server: MessagesServer, reply: Reply, bound: str
+) -> None:
+    """A hostile base URL sends a small compressed body that decodes to far more than the bound:
+    the decoded bytes count (the wire's bytes too), and an encoding skilldeck cannot bound is
+    refused, never handed to a decoder without a cap."""
+    from engine.llm.anthropic_api import AnthropicBackend
+
+    server.script(reply)
+    events = await asyncio.wait_for(_collect(AnthropicBackend(_env(server), max_response_bytes=2_000_000)), 30)
+    errors = [e for e in events if isinstance(e, Error)]
+    assert len(errors) == 1, events
+    if bound == "decoded":
+        assert errors[0].kind == "too-large" and "passed 2,000,000 bytes" in errors[0].message
+    else:
+        assert errors[0].kind == "malformed" and "br" in errors[0].message
+
+
+async def test_a_gzip_encoded_answer_that_fits_is_read(server: MessagesServer) -> None:
+    reply = Reply(text="small and compressed")
+    body = b"".join(f"event: {n}\ndata: {json.dumps(d)}\n\n".encode() for n, d in reply.events("m"))
+    server.script(Reply(encoded=("gzip", gzip.compress(body))))
+    events = await _collect(backend_for("anthropic", _env(server)))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "small and compressed"
+    assert events[-1] == Stop("end_turn")
+
+
+async def test_a_server_silent_before_its_headers_is_a_stall_at_the_idle_bound(server: MessagesServer) -> None:
+    """The time without content counts from the request, not from the response's headers: a
+    server that accepts the request and says nothing ends at the idle bound, not the total one."""
+    server.script(Reply(hang=True))
+    events = await asyncio.wait_for(_collect(backend_for("anthropic", _env(server, SKILLDECK_STREAM_IDLE="0.5"))), 30)
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [(e.kind, e.retryable) for e in errors] == [("stalled", True)]
+    assert "0.5 s" in errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "label"),
+    [
+        (404, "not-found", "(404)"),
+        (413, "request-too-large", "(413)"),
+        (502, "server", "(502)"),
+        (418, "refused", "(418)"),
+        (500, "server", "(500)"),
+    ],
+)
+async def test_each_http_status_is_labelled_as_it_is_with_the_apis_own_message(
+    server: MessagesServer, status: int, kind: str, label: str
+) -> None:
+    server.script(Reply(status=status, message=f"the server's own words for {status}"))
+    events = await _collect(backend_for("anthropic", _env(server)))
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [e.kind for e in errors] == [kind]
+    assert label in errors[0].message and f"the server's own words for {status}" in errors[0].message
+    assert status == 500 or "(500)" not in errors[0].message
