@@ -31,7 +31,7 @@ from .expanding import Expanding
 from .forks import Forks
 from .invoke import not_typeable, session_effort
 from .listing import budget_from_env, build_listing
-from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, with_listing
+from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, unfinished, with_listing
 from .locations import Locations
 from .model import Skill
 from .permissions import Decision, Permissions
@@ -306,12 +306,15 @@ class Runner(SkillCalls, Forks, Expanding):
         answer = "".join(text)
         if not answer.strip() and not blocks:
             # Nothing to keep: an empty assistant message is one the API refuses ever after.
-            self._stop(Error("empty", "The model answered with nothing (no text, no tool call). Retry, or rephrase.", True))
+            empty = Error("empty", "The model answered with nothing (no text, no tool call). Retry, or rephrase.", True)
+            self._stop(unfinished(stop) or empty)
             return False
         self._add(Message("assistant", ([Block("text", answer)] if answer.strip() else []) + blocks))
         if not blocks:
             if stop == "max_tokens":
                 self.emit(Notice("cut", f"The answer was cut off at the output limit ({request.max_tokens} tokens)."))
+            elif (reason := unfinished(stop)) is not None:
+                self._stop(reason)
             return False
         if stop != "tool_use":
             # A call cut by max_tokens may hold half a command: it never runs, and gets a result

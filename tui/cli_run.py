@@ -31,7 +31,7 @@ from engine import (
 from . import render
 
 # Stops after which the model was still working: the user may let it go on.
-CONTINUABLE = ("turn-limit", "max-tokens", "stop")
+CONTINUABLE = ("turn-limit", "max-tokens", "stop", "pause-turn")
 
 
 def _event_dict(event: RunEvent) -> dict[str, Any]:

@@ -134,12 +134,32 @@ class Error:
     kind: (
         str  # "no-key" | "auth" | "forbidden" | "rate-limit" | "server" | "overloaded" | "connection" | "timeout" | "bad-request"
         # | "stalled" | "malformed" | "too-large" (the stream), "empty" | "max-tokens" | "turn-limit" (the runner)
+        # | "refusal" | "pause-turn" | "context-full" (a stop reason: `unfinished`)
     )
     message: str
     retryable: bool
 
 
 Event = TextDelta | ToolUse | Usage | Stop | Error
+
+
+# Stop reasons after which the answer is not complete, and what the user is told (the kind is an
+# `Error` kind; pause-turn may go on, as the API asks the client to send the turn back).
+UNFINISHED = {
+    "refusal": ("refusal", "The model declined to go on (stop reason: refusal); the answer above is all there is. "
+                "Rephrase the request, or start a new conversation.", False),
+    "pause_turn": ("pause-turn", "The API paused this turn before the model was done (stop reason: pause_turn). "
+                   "Send 'continue' to let it go on.", True),
+    "model_context_window_exceeded": ("context-full", "The answer was cut off: the conversation filled the model's "
+                                      "context window (stop reason: model_context_window_exceeded). Start a new "
+                                      "conversation, or send less.", False),
+}  # fmt: skip
+
+
+def unfinished(stop: str) -> Error | None:
+    """The error a stop reason means when the answer is not complete, else None."""
+    known = UNFINISHED.get(stop)
+    return Error(*known) if known else None
 
 
 class Backend(Protocol):

@@ -110,3 +110,45 @@ async def test_a_transcript_that_cannot_be_read_is_not_resumed_and_not_written_t
         await _say(pilot, "hello")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
     assert saved.path.read_bytes() == before
+
+
+UNFINISHED = [
+    ("refusal", "refusal", "declined"),
+    ("pause_turn", "pause-turn", "paused"),
+    ("model_context_window_exceeded", "context-full", "context window"),
+]
+
+
+@pytest.mark.parametrize(("stop", "kind", "said"), UNFINISHED)
+def test_the_cli_says_why_an_unfinished_answer_stopped(
+    tree: Tree,
+    server: MessagesServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stop: str,
+    kind: str,
+    said: str,
+) -> None:
+    """A refusal, a paused turn and a full context window are answers that are not complete:
+    `run` says so and exits 1, in text and in --json."""
+    server.script(Reply(text="Part of an answer", stop_reason=stop), Reply(text="Part of an answer", stop_reason=stop))
+    assert _run_cli(tree, server, monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert said in err and stop in err
+    assert ("to go on: skilldeck --resume" in err) is (kind == "pause-turn")
+    assert _run_cli(tree, server, monkeypatch, "--json") == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["kind"] for line in lines if line["type"] == "error"] == [kind]
+
+
+@pytest.mark.parametrize(("stop", "kind", "said"), UNFINISHED[:1])
+async def test_the_app_says_why_an_unfinished_answer_stopped(
+    tmp_path: Path, server: MessagesServer, stop: str, kind: str, said: str
+) -> None:
+    server.script(Reply(text="I will not", stop_reason=stop))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _say(pilot, "go")
+        await until(pilot, lambda: run_done(app) and app.query(".error"), what="the stop")
+        assert said in text_of(app.query(".error").first(Static))
