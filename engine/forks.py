@@ -3,19 +3,28 @@ whose task is the rendered skill, with its agent type's tools (Explore and Plan 
 skill's model; only its final answer comes back, while its tokens, tool calls and stops show as
 steps.
 
+Bounds (a model that calls a forked skill 64 times in one answer, each fork doing the same, made
+2,349 requests in 120 s): forks run one at a time; one answer starts at most MAX_FORKS_PER_ANSWER
+of them and one run (a user message, a typed skill, a 'continue') MAX_FORKS_PER_RUN; every
+request of a run, its forks' included, counts against MAX_REQUESTS_PER_RUN, past which the run
+stops and says so ('continue' goes on with a new budget). A refused call gets a result that says
+why, so the model can do the work itself.
+
 `Forks` is a part of `Runner` (engine/runner.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .agents import find_agent
 from .conversation import Message, Transcript
-from .llm import Usage
+from .llm import Error, Usage
 from .model import Skill
 from .runevents import Call, Failed, Fork, Notice, RunEvent
+from .skillcalls import tool_use_error
 from .toolcheck import summary
 from .tools import WRITE_TOOLS, builtin_tools
 
@@ -23,7 +32,46 @@ if TYPE_CHECKING:
     from .runnerparts import RunnerParts
 
 
+# Ten forks in one answer is more than any recorded session asked for; a run's 300 requests are a
+# dozen full runs of MAX_TURNS answers.
+MAX_FORKS_PER_ANSWER = 10
+MAX_FORKS_PER_RUN = 30
+MAX_REQUESTS_PER_RUN = 300
+
+
+@dataclass
+class RunBudget:
+    """What one run has spent, shared by its forks (and theirs)."""
+
+    requests: int = 0
+    forks: int = 0
+
+
 class Forks:
+    def _spend_request(self: RunnerParts) -> Error | None:
+        """Count a request against the run's budget; the error that stops the run when it is spent."""
+        if self.budget.requests >= MAX_REQUESTS_PER_RUN:
+            return Error(
+                "request-limit",
+                f"Stopped after {MAX_REQUESTS_PER_RUN} requests in this run, its forked skills' included (skilldeck's "
+                "bound on one run). Send 'continue' (or press ctrl+r in the app) to let the model go on.",
+                True,
+            )
+        self.budget.requests += 1
+        return None
+
+    def _fork_refused(self: RunnerParts, name: str) -> str | None:
+        """Why the model's call of forked skill `name` is not started, or None when it may be."""
+        if self.answer_forks >= MAX_FORKS_PER_ANSWER:
+            why = f"this answer already started {MAX_FORKS_PER_ANSWER} forked skills (skilldeck's bound on one answer)"
+            then = "Call it again in a later answer, after these results come back, or do the work here."
+        elif self.budget.forks >= MAX_FORKS_PER_RUN:
+            why = f"this run already started {MAX_FORKS_PER_RUN} forked skills (skilldeck's bound on one run)"
+            then = "Do the work here instead."
+        else:
+            return None
+        return tool_use_error(f"Not started: the skill {name} runs as a forked skill, and {why}. {then}")
+
     def _from_fork(self: RunnerParts, skill: str, event: RunEvent) -> None:
         """A fork's own conversation stays in its transcript; its tokens count, and its tool
         calls show as steps, so that the user sees the subagent working."""
@@ -41,6 +89,8 @@ class Forks:
         agent = find_agent(self.locations, skill.agent or "general-purpose")
         tools = agent.pick(builtin_tools(), WRITE_TOOLS)
         self._forks += 1
+        self.answer_forks += 1
+        self.budget.forks += 1
         sub_transcript = Transcript.create(
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
         )
@@ -66,6 +116,7 @@ class Forks:
             forks=(*self.forks, skill.name),
             confirm_shell=self.confirm_shell,
         )
+        sub.budget = self.budget
         sub._add(task)
         await sub._loop()
         answer = next((m.text for m in reversed(sub.messages) if m.role == "assistant" and m.text), "")

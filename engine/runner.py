@@ -28,7 +28,7 @@ from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
 from .expanding import Expanding
-from .forks import Forks
+from .forks import Forks, RunBudget
 from .invoke import not_typeable, session_effort
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, unfinished, with_listing
@@ -122,6 +122,9 @@ class Runner(SkillCalls, Forks, Expanding):
         # model (recorded: typed_effort, run_skill_model: a later skill without one keeps it).
         self.active_effort: str | None = None
         self._forks = 0
+        # What this run has spent (requests, forks; shared with its forks) and the forks this answer started.
+        self.budget = RunBudget()
+        self.answer_forks = 0
         # The forked skills this conversation runs inside (the innermost last): calling one of
         # them again from here would run it forever.
         self.forks = forks
@@ -177,6 +180,7 @@ class Runner(SkillCalls, Forks, Expanding):
         self.active_model = None
         self.active_effort = None
         self.stopped = None
+        self.budget = RunBudget()
         # Found as Claude Code finds a typed /name: the exact name or a `name:` label, and refused
         # in its words when only the model may invoke the skill (recorded: typed_*).
         wanted = name.strip().removeprefix("/")
@@ -258,6 +262,8 @@ class Runner(SkillCalls, Forks, Expanding):
 
     async def _loop(self) -> None:
         self.stopped = None
+        if not self.forks:
+            self.budget = RunBudget()
         try:
             for _ in range(self.max_turns):
                 if not await self._turn():
@@ -284,6 +290,10 @@ class Runner(SkillCalls, Forks, Expanding):
         broken: dict[str, str] = {}
         text: list[str] = []
         stop = "end_turn"
+        self.answer_forks = 0
+        if (spent := self._spend_request()) is not None:
+            self._stop(spent)
+            return False
         request = self.request()
         self.emit(Sending(request))
         async for event in self.backend.stream(request):

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .catalog import Catalog
     from .conversation import Message, Transcript
     from .expand import ShellMode
+    from .forks import RunBudget
     from .invoke import Prompt
     from .llm import Backend, Error
     from .locations import Locations
@@ -43,6 +44,8 @@ class RunnerParts(Protocol):
     active_effort: str | None
     stopped: Error | None
     _forks: int
+    budget: RunBudget
+    answer_forks: int
     _loaded: dict[str, str]
 
     def _add(self, message: Message, **extra: Any) -> None: ...
@@ -66,6 +69,8 @@ class RunnerParts(Protocol):
     ) -> Prompt: ...
 
     def _from_fork(self, skill: str, event: RunEvent) -> None: ...
+
+    def _fork_refused(self, name: str) -> str | None: ...
 
     async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]: ...
 

@@ -129,6 +129,8 @@ class SkillCalls:
         # Rules match the name only; the arguments ride along for the pane and the approval modal.
         call = {"skill": skill.name} | ({"args": args} if args else {})
         refused = await self._permit("Skill", call, block.id, self.permissions.decide_skill_call(skill))
+        if not refused and skill.context == "fork":
+            refused = self._fork_refused(skill.name)
         if refused:
             return result(refused, True), []
         try:

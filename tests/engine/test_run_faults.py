@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from engine.llm import Error
-from engine.runner import Failed, Notice, Result, Runner
+from engine.runner import Failed, Fork, Notice, Result, Runner
 from engine.tools.base import ToolContext, ToolResult, schema
-from tests.conftest import Tree, write
+from tests.conftest import Tree, skill_text, write
 from tests.engine.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply
 
@@ -175,3 +175,43 @@ async def test_allow_always_with_an_unparsable_local_settings_file_runs_once_and
     assert notice.kind == "rule-not-saved" and "Bash(printf approved)" in notice.message and str(local) in notice.message
     assert local.read_text() == "{ this is not json", "the file is left as it was"
     assert runner.messages[-1].text == "Ok."
+
+
+async def test_a_fan_out_of_forked_skills_is_bounded(tree: Tree, server: MessagesServer) -> None:
+    """A model that calls a forked skill 64 times in one answer, whose forks each call another
+    forked skill 64 times, whose forks call tools for ever (2,349 requests in 120 s before): the
+    forks one answer starts, the forks of a run and the requests of a run are bounded, every call
+    past a bound gets a result that says so, and the conversation stays one the API accepts."""
+    from engine.forks import MAX_FORKS_PER_ANSWER, MAX_FORKS_PER_RUN, MAX_REQUESTS_PER_RUN
+
+    tree.skill("dig", skill_text(body="Dig.\n", name="dig", description="Digs.", context="fork"))
+    tree.skill("deeper", skill_text(body="Deeper.\n", name="deeper", description="Goes deeper.", context="fork"))
+
+    def calls(skill: str) -> Reply:
+        return Reply(tool_uses=[{"id": f"{skill}{n}", "name": "Skill", "input": {"skill": skill}} for n in range(64)])
+
+    def choose(body: dict[str, Any]) -> Reply:
+        if len(server.requests) > 3 * MAX_REQUESTS_PER_RUN:
+            return Reply(text="Done.")  # the bound did not hold: end, and let the asserts say so
+        system = str(body.get("system", ""))
+        if "/deeper" in system:
+            return Reply(tool_uses=[{"id": "t", "name": "Teleport", "input": {}}])
+        return calls("deeper") if "/dig" in system else calls("dig")
+
+    server.choose = choose
+    runner, events = _runner(tree, server)
+    await runner.send("go")
+    assert len(server.requests) <= MAX_REQUESTS_PER_RUN
+    starts = [e for e in events if isinstance(e, Fork) and e.phase == "start"]
+    assert 0 < len(starts) <= MAX_FORKS_PER_RUN
+    refused = [e.text for e in events if isinstance(e, Result) and "Not started" in e.text]
+    assert refused and all("forked skill" in text for text in refused)
+    results = next(m for m in runner.messages if m.kind == "tool").blocks
+    assert len(results) == 64 and sum("Not started" not in b.text for b in results) <= MAX_FORKS_PER_ANSWER
+    assert runner.stopped is not None and runner.stopped.kind == "request-limit" and runner.stopped.retryable
+    assert_sendable([m for m in runner.request().messages if m["role"] != "system"])
+    # The next message starts a new run with the whole budget again.
+    server.choose = None
+    server.script(Reply(text="Fresh."))
+    await runner.send("next")
+    assert runner.messages[-1].text == "Fresh."
