@@ -249,6 +249,13 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base) / "skilldeck"
 
 
+def _unsaved(folder: Path, exc: OSError) -> str:
+    return (
+        f"The conversation is not being saved: {folder} cannot be used ({exc.strerror or exc}). It goes on "
+        "unsaved; point XDG_STATE_HOME at a folder you can write to keep transcripts."
+    )
+
+
 def new_session_id() -> str:
     import uuid  # here: `skilldeck list` reads state_dir only, and uuid brings in platform
 
@@ -256,20 +263,39 @@ def new_session_id() -> str:
 
 
 class Transcript:
-    """Appends each finished message to `<state>/sessions/<session>.jsonl`."""
+    """Appends each finished message to `<state>/sessions/<session>.jsonl`. A state folder that
+    cannot be made or written (XDG_STATE_HOME names a file, a full disk, no permission) never stops
+    a conversation: it goes on unsaved, and `problem` says why."""
 
-    def __init__(self, path: Path, session_id: str) -> None:
+    def __init__(self, path: Path, session_id: str, problem: str = "") -> None:
         self.path = path
         self.session_id = session_id
+        self.problem = problem
+        self.told = False
 
     @classmethod
     def create(cls, session_id: str | None = None, environ: Mapping[str, str] | None = None) -> Transcript:
         session_id = session_id or new_session_id()
         folder = state_dir(environ) / "sessions"
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return cls(folder / f"{session_id}.jsonl", session_id, _unsaved(folder, exc))
         return cls(folder / f"{session_id}.jsonl", session_id)
 
-    def append(self, message: Message, **extra: Any) -> None:
+    def append(self, message: Message, **extra: Any) -> str:
+        """Save `message`; the first time saving fails, what to tell the user (else "")."""
+        if not self.problem:
+            try:
+                self._write(message, extra)
+            except OSError as exc:
+                self.problem = _unsaved(self.path.parent, exc)
+        if self.problem and not self.told:
+            self.told = True
+            return self.problem
+        return ""
+
+    def _write(self, message: Message, extra: dict[str, Any]) -> None:
         record = {"session": self.session_id, **message.to_dict(), **extra}
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         # Written and flushed to the kernel at once: a crash of skilldeck loses nothing. (An fsync

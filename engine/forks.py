@@ -94,6 +94,8 @@ class Forks:
         sub_transcript = Transcript.create(
             f"{self.transcript.session_id}-fork{self._forks}-{skill.name.replace(':', '_')}", self.locations.environ
         )
+        # The conversation already said it is not being saved: its forks are not saved either.
+        sub_transcript.told = bool(self.transcript.problem)
         self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
         # Imported here, not at the top: engine.runner imports this module.
         from .runner import Runner

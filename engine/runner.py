@@ -157,7 +157,8 @@ class Runner(SkillCalls, Forks, Expanding):
 
     def _add(self, message: Message, **extra: Any) -> None:
         self.messages.append(message)
-        self.transcript.append(message, **extra)
+        if unsaved := self.transcript.append(message, **extra):
+            self.emit(Notice("not-saved", unsaved))
         self.emit(Added(message))
 
     async def send(self, text: str) -> None:

@@ -129,7 +129,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         # A run refused before its first message (a skill only the model may invoke) wrote none.
         if transcript.path.is_file():
             render.err.print(f"[dim]transcript: {escape(printable(str(transcript.path)))}[/]")
-        if runner.stopped is not None and runner.stopped.kind in CONTINUABLE:
+        if runner.stopped is not None and runner.stopped.kind in CONTINUABLE and transcript.path.is_file():
             # `run` is one shot: going on happens in the app, from this transcript.
             render.err.print(f"[dim]to go on: skilldeck --resume {transcript.session_id}, then send 'continue'[/]")
     return 1 if failed else 0

@@ -152,3 +152,27 @@ async def test_the_app_says_why_an_unfinished_answer_stopped(
         await _say(pilot, "go")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the stop")
         assert said in text_of(app.query(".error").first(Static))
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_state_folder_that_cannot_be_used_is_said_once_and_the_run_goes_on(
+    tree: Tree, server: MessagesServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], json_out: bool
+) -> None:
+    """XDG_STATE_HOME names a file (it was a traceback): the answer is what the user asked for, so
+    the run goes on unsaved, says so once, and offers no transcript to resume."""
+    tree.skill("look", skill_text(body="Look.\n", name="look", description="Looks.", context="fork"))
+    state = write(tree.root / "state-file", "not a folder")
+    server.script(
+        Reply(tool_uses=[{"id": "s", "name": "Skill", "input": {"skill": "look"}}]), Reply(text="Seen."), Reply(text="Done.")
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    tree.skill("go", skill_text(name="go", description="Goes."))
+    code = main(_args(tree, "run", "go", "--backend", "anthropic", "--base-url", server.url, *(["--json"] if json_out else [])))
+    out, err = capsys.readouterr()
+    assert code == 0 and "Traceback" not in err
+    said = "not being saved" in (out if json_out else err)
+    assert said and (out + err).count("not being saved") == 1, (out, err)
+    assert str(state) in (out if json_out else err)
+    assert "Done." in out and "--resume" not in err and "transcript:" not in err
+    assert state.read_text() == "not a folder"
