@@ -8,7 +8,8 @@ did not change since it was read, and renames the temporary file over it: a read
 file or the new one, never half of one. Everything else keeps its value, its text and its place.
 
 Every refusal is a `SettingsEditError` whose message names the file and says what to do; the file
-is then untouched and no temporary or lock file is left behind.
+is then untouched and no temporary or lock file is left behind. An edit killed between its write
+and its rename (kill -9) leaves its temporary file: the next edit of the folder removes it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import stat
 import tempfile
 import time
@@ -44,6 +46,12 @@ EMPTY_WINDOW_S = 0.5
 ATTEMPTS = 5
 # How long an edit waits for another skilldeck edit of the same folder to finish.
 LOCK_WAIT_S = 10.0
+
+# A temporary file of ours older than this is one whose edit died (kill -9 between its write and
+# its rename): no live edit keeps one for more than the time its fsync takes.
+STALE_TEMP_S = 60.0
+# How many entries of a settings folder are looked at for such files (a folder of settings holds a few).
+TEMP_SCAN_CAP = 10_000
 
 R = TypeVar("R")
 
@@ -176,6 +184,25 @@ def _drop_legacy_lock(path: Path) -> None:
             os.unlink(lock)
         finally:
             os.close(fd)
+
+
+def _drop_stale_temps(path: Path) -> None:
+    """Remove the temporary files that edits of `path` killed mid-write left behind. Only ours:
+    named exactly as `_commit` names them (`.<name>.` + mkstemp's 8 characters + `.tmp`), regular
+    files (never a link or a folder), owned by this user, and older than STALE_TEMP_S. Called with
+    the folder locked, so no other skilldeck edit of this folder is under way."""
+    ours = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}\.tmp")
+    now = time.time()
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for count, entry in enumerate(entries):
+            if count >= TEMP_SCAN_CAP:
+                return
+            if not ours.fullmatch(entry.name):
+                continue
+            with contextlib.suppress(OSError):
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and now - st.st_mtime > STALE_TEMP_S:
+                    os.unlink(entry.path)
 
 
 def _parse(path: Path, raw: bytes) -> JsonObject:
@@ -330,6 +357,7 @@ def _edit(
             )
         with _folder_lock(target.parent):
             _drop_legacy_lock(path)
+            _drop_stale_temps(target)
             for _ in range(ATTEMPTS):
                 snap = _read(target)
                 if snap.raw is None and not create:

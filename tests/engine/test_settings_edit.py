@@ -361,3 +361,56 @@ def test_a_projects_settings_link_out_of_the_project_is_never_edited(tmp_path: P
     with pytest.raises(SettingsEditError, match="outside the project"):
         workspace.add_rule("Bash(ls *)", "allow", "project")
     assert sorted(p.name for p in other.parent.iterdir()) == ["config.json"]
+
+
+# An editor killed (SIGKILL) after its temporary file is written and before the rename: its fsync never returns.
+KILLED_MID_WRITE = """
+import os, sys, threading
+from pathlib import Path
+from engine.settings_edit import add_rule
+real = os.fsync
+def stuck(fd):
+    if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")).endswith(".tmp"):
+        print("writing", flush=True)
+        threading.Event().wait()
+    real(fd)
+os.fsync = stuck
+add_rule(Path(sys.argv[1]), "Skill(killed)", "allow")
+"""
+
+
+def test_a_temporary_file_left_by_a_killed_edit_is_removed_by_the_next_and_nothing_else(tmp_path: Path) -> None:
+    """kill -9 of an edit leaves its `.settings.local.json.XXXXXXXX.tmp` (16 in 40 runs were left
+    for ever): the next edit of that folder removes it once it is old enough that no live edit can
+    own it, and never a file that is not one of ours."""
+    path = write(tmp_path / "settings.local.json", '{"permissions": {"allow": ["Skill(a)"]}}\n')
+    editor = subprocess.Popen(
+        [sys.executable, "-c", KILLED_MID_WRITE, str(path)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+    )
+    try:
+        assert editor.stdout is not None and editor.stdout.readline() == "writing\n"
+    finally:
+        editor.kill()
+        editor.wait()
+    [left] = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert left.name.startswith(".settings.local.json.")
+    old = 1_000_000_000
+    os.utime(left, (old, old))
+    # Not ours, or not old: kept.
+    theirs = [
+        write(tmp_path / ".settings.local.json.backup.tmp", "a user's own"),
+        write(tmp_path / ".settings.local.json.abcd1234.tmp.keep", "a user's own"),
+        write(tmp_path / "settings.local.json.abcd1234.tmp", "a user's own"),
+        write(tmp_path / ".settings.local.json.folder12.tmp" / "x", "in a folder named as ours"),
+    ]
+    young = write(tmp_path / ".settings.local.json.young123.tmp", "{}")
+    linked = tmp_path / ".settings.local.json.linked12.tmp"
+    linked.symlink_to(theirs[0])
+    os.utime(linked, (old, old), follow_symlinks=False)
+    for p in theirs:
+        os.utime(p, (old, old))
+    os.utime(theirs[-1].parent, (old, old))
+    assert add_rule(path, "Skill(b)", "allow")
+    assert not left.exists()
+    assert all(p.exists() for p in [*theirs, young]) and linked.is_symlink()
+    assert json.loads(path.read_text())["permissions"]["allow"] == ["Skill(a)", "Skill(b)"]
