@@ -4,7 +4,8 @@ Both walk without following symlinked folders, stop after WALK_CAP entries, and 
 file only when the run's permissions let the model read it (`ToolContext.may_show`): a symlink
 in the project that points at ~/.ssh is found but never shown. Grep's regular expression runs
 in a child process (grep_worker.py) that is killed after GREP_TIMEOUT_S, because Python's `re`
-cannot be interrupted and a model chooses the expression.
+cannot be interrupted and a model chooses the expression. A file over GREP_FILE_CAP is not
+searched, and the result names it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ MAX_RESULTS = 100
 WALK_CAP = 200_000
 GREP_TIMEOUT_S = 30.0
 GREP_FILE_CAP = 16 * 1024 * 1024
+# How many skipped files a Grep result names before it counts the rest.
+SKIPPED_NAMED = 5
 _WORKER = Path(__file__).with_name("grep_worker.py")
 
 
@@ -49,6 +52,14 @@ def _walk(base: Path, regex: Pattern | None) -> tuple[list[Path], bool]:
                 found.append(Path(folder, name))
         seen += len(dirs)
     return found, False
+
+
+def _size(path: Path) -> int:
+    """The size the worker would find (it follows a link as it opens the file); 0 when unknown."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _newest_first(paths: list[Path]) -> list[Path]:
@@ -128,13 +139,24 @@ class GrepTool:
         except TooComplex as exc:
             return ToolResult(f"The glob is too complex to search with ({exc}): write a shorter one.", True)
 
-        def files() -> tuple[list[str], bool]:
+        def files() -> tuple[list[str], list[str], bool]:
             found, stopped = _walk(base, matcher)
-            return [str(p) for p in found if ctx.may_show(p, base)], stopped
+            paths: list[str] = []
+            large: list[str] = []
+            for p in found:
+                if ctx.may_show(p, base):
+                    (large if _size(p) > GREP_FILE_CAP else paths).append(str(p))
+            return paths, large, stopped
 
-        paths, stopped = await asyncio.to_thread(files)
+        paths, large, stopped = await asyncio.to_thread(files)
         text, timed_out = await _search(pattern, paths, mode)
         notes = []
+        if large:
+            named = ", ".join(large[:SKIPPED_NAMED]) + (
+                f" and {len(large) - SKIPPED_NAMED:,} more" if len(large) > SKIPPED_NAMED else ""
+            )
+            many = f"{len(large):,} files" if len(large) > 1 else "1 file"
+            notes.append(f"{many} over {GREP_FILE_CAP // 2**20} MB not searched (the Grep tool's bound on one file): {named}")
         if stopped:
             notes.append(f"the walk stopped after {WALK_CAP:,} entries")
         if timed_out:

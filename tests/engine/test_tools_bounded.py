@@ -122,3 +122,16 @@ def test_grep_skips_a_fifo_that_appears(tree: Tree) -> None:
     write(tree.project / "a.txt", "needle\n")
     text, _ = _run("Grep", {"pattern": "needle"}, _ctx(tree))
     assert text.strip().endswith("a.txt"), text
+
+
+def test_grep_says_which_files_it_skipped_as_too_large(tree: Tree) -> None:
+    """A file over the cap is not searched, and the result says so, naming it: "No matches found"
+    alone read as if the needle were nowhere."""
+    big = write(tree.project / "big.log", "needle\n")
+    os.truncate(big, search_module.GREP_FILE_CAP + 1)
+    text, error = _run("Grep", {"pattern": "needle"}, _ctx(tree))
+    assert not error and text.startswith("No matches found")
+    assert str(big) in text and "16 MB" in text and "not searched" in text
+    small = write(tree.project / "small.txt", "needle\n")
+    text, _ = _run("Grep", {"pattern": "needle"}, _ctx(tree))
+    assert text.splitlines()[0] == str(small) and str(big) in text and "not searched" in text
