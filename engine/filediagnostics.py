@@ -20,6 +20,36 @@ _DOCUMENT_END = re.compile(r"^\.\.\.[ \t]*\r?$", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*:", re.MULTILINE)
 
 
+# Byte-order marks of the wide encodings an editor may save a file in, UTF-32's first (its LE mark
+# starts with UTF-16LE's).
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32LE", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32BE", "UTF-32"),
+    (b"\xff\xfe", "UTF-16LE", "UTF-16"),
+    (b"\xfe\xff", "UTF-16BE", "UTF-16"),
+)
+# Without a mark, mostly-ASCII text in a wide encoding has its NUL bytes at fixed places: at these
+# offsets in each group of `step` bytes (and not at the others).
+_NUL_PLACES = ((4, (1, 2, 3), "UTF-32LE"), (4, (0, 1, 2), "UTF-32BE"), (2, (1,), "UTF-16LE"), (2, (0,), "UTF-16BE"))
+
+
+def wide_encoding(data: bytes) -> tuple[str, str, str] | None:
+    """(encoding, how it was told, iconv's name for it) when `data` is UTF-16 or UTF-32, by its
+    byte-order mark or by where its NUL bytes fall in the first 4 KB; else None."""
+    for bom, name, source in _BOMS:
+        if data.startswith(bom):
+            return name, "its byte-order mark says so", source
+    head = data[:4096]
+    if len(head) < 8 or head.count(0) < len(head) // 3:
+        return None
+    for step, places, name in _NUL_PLACES:
+        groups = len(head) // step
+        nul = [sum(1 for g in range(groups) if head[g * step + i] == 0) / groups for i in range(step)]
+        if all(nul[i] > 0.7 for i in places) and all(nul[i] < 0.3 for i in range(step) if i not in places):
+            return name, "its NUL bytes say so", name
+    return None
+
+
 def _lost(yaml_text: str) -> str:
     """`; disable-model-invocation is not applied` for the notable keys a dropped block sets."""
     keys = [k for k in dict.fromkeys(_TOP_KEY.findall(yaml_text[:20_000])) if k in _NOTABLE]
@@ -79,7 +109,19 @@ def file_diagnostics(
             column=1,
             skill=name,
         )
-    if info.bad_utf8_line is not None:
+    wide = wide_encoding(data)
+    if wide is not None:
+        encoding, told, iconv_name = wide
+        sink.warning(
+            "not-utf8",
+            path,
+            f"the file is {encoding}, not UTF-8 ({told}); Claude Code reads every file as UTF-8, finds no "
+            f"frontmatter in it, ignores every field and {lists}",
+            f"re-save the file as UTF-8 (iconv -f {iconv_name} -t UTF-8 {path.name} > {path.name}.utf8, then rename it over)",
+            line=1,
+            skill=name,
+        )
+    elif info.bad_utf8_line is not None:
         sink.warning(
             "not-utf8",
             path,

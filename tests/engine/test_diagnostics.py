@@ -201,3 +201,37 @@ def test_unreadable_file_and_folder() -> None:
 def test_every_code_has_a_meaning() -> None:
     assert all(CODES.values())
     assert "yaml-invalid" in CODES and "plugin-manifest" in CODES
+
+
+WIDE_TEXT = "---\nname: wide\ndescription: Says hi.\n---\nBody\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding", "source"),
+    [
+        (b"\xff\xfe" + WIDE_TEXT.encode("utf-16-le"), "UTF-16LE", "UTF-16"),
+        (b"\xfe\xff" + WIDE_TEXT.encode("utf-16-be"), "UTF-16BE", "UTF-16"),
+        (WIDE_TEXT.encode("utf-16-le"), "UTF-16LE", "UTF-16LE"),
+        (WIDE_TEXT.encode("utf-16-be"), "UTF-16BE", "UTF-16BE"),
+        (b"\xff\xfe\x00\x00" + WIDE_TEXT.encode("utf-32-le"), "UTF-32LE", "UTF-32"),
+        (WIDE_TEXT.encode("utf-32-be"), "UTF-32BE", "UTF-32BE"),
+    ],
+    ids=["utf16le-bom", "utf16be-bom", "utf16le", "utf16be", "utf32le-bom", "utf32be"],
+)
+def test_a_utf16_or_utf32_file_gets_the_hint_that_converts_it(tree: Tree, data: bytes, encoding: str, source: str) -> None:
+    """A SKILL.md saved as UTF-16 or UTF-32 (by its byte-order mark, or by where its NUL bytes
+    fall) is named so, with the iconv line that converts it, not the latin1 one."""
+    tree.skill("wide", data)
+    found = _diag(tree.load(), "not-utf8")
+    # Claude Code reads it as UTF-8 and lists it by its folder's name (recorded: encoding_wide).
+    assert (
+        encoding in found.message
+        and "Claude Code reads every file as UTF-8" in found.message
+        and "lists this as `wide: " in found.message
+    )
+    assert f"iconv -f {source} -t UTF-8" in (found.hint or "") and "latin1" not in (found.hint or "")
+
+
+def test_latin1_keeps_its_hint_and_a_few_nul_bytes_are_not_utf16(tree: Tree) -> None:
+    tree.skill("latin", b"---\nname: latin\ndescription: caf\xe9 \x00\x00 bytes\n---\nbody\n" + b"x" * 200)
+    assert "iconv -f latin1" in (_diag(tree.load(), "not-utf8").hint or "")
