@@ -4,7 +4,10 @@ watchdog adds a recursive inotify watch with `os.walk`, which recurses once per 
 a chain of about 1,000 folders (inside a skill, say) raises RecursionError, in the caller when the
 watch is added, in watchdog's own thread when the chain is moved in later. The watcher then
 watches such a tree folder by folder down to the depth the scan reads (`shallow_folders`), and
-a dead watchdog thread is logged, not printed over the app (the watcher recovers from it).
+a dead watchdog thread is logged, not printed over the app (the watcher recovers from it), and so
+are the RuntimeWarnings watchdog raises when a folder comes and goes while its watch is added or
+removed: each printed the repr of a whole watch group (kilobytes per warning, hundreds of
+kilobytes on stderr in 20 s of churn); each is now one short line in the log.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import contextlib
 import logging
 import os
 import threading
+import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from .scan import MAX_DEPTH, MAX_DIRS_PER_ROOT
 
@@ -31,9 +35,10 @@ _hooked = False
 
 
 def quiet_watchdog_threads() -> None:
-    """Route the death of a watchdog thread to the log instead of stderr, where Python prints
-    it by default (over the app's screen). The watcher notices the dead thread and recovers
-    (see `_healthy`); other threads' exceptions still go to the previous hook."""
+    """Route the death of a watchdog thread, and watchdog's warnings, to the log instead of stderr,
+    where Python prints them by default (over the app's screen). The watcher notices the dead
+    thread and recovers (see `_healthy`); other threads' exceptions and other modules' warnings
+    still go where they went."""
     global _hooked
     with _hook_lock:
         if _hooked:
@@ -50,6 +55,24 @@ def quiet_watchdog_threads() -> None:
             previous(args)
 
         threading.excepthook = hook
+        shown = warnings.showwarning
+
+        def show(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if f"{os.sep}watchdog{os.sep}" in filename:
+                # Its first sentence, without the watch's repr: what happened, in one short line.
+                text = str(message).split(" for watch ", 1)[0].split("\n", 1)[0][:200]
+                log.warning("watchdog: %s: %s", category.__name__, text)
+                return
+            shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
 
 
 class _Overflow(logging.Handler):
