@@ -101,7 +101,8 @@ class LoadCache:
                 name = path[len(root) + 1 :].split(SEP, 1)[0]
                 self._drop_name(names, name)
             for name, result in list(names.items()):
-                if result.link is not None and under(path, result.link):
+                # A change in a symlinked skill's target, or to a folder above it (moved, gone).
+                if result.link is not None and (under(path, result.link) or under(result.link, path)):
                     self._drop_name(names, name)
         for root in list(self.commands):
             if under(root, path) or under(path, root):

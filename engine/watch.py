@@ -49,7 +49,7 @@ from .locations import Locations
 from .model import Diagnostic, Severity
 from .rebuild import IncrementalLoader
 from .watchdeep import SHALLOW_DEPTH, Shallow, on_overflow, quiet_watchdog_threads, shallow_folders
-from .watchplan import covered_targets, nearest_existing, plugin_roots
+from .watchplan import covered_targets, nearest_existing
 from .watchsince import written_since
 
 log = logging.getLogger(__name__)
@@ -270,17 +270,19 @@ class WatchHandle:
         # Watches first, then the read: anything written between the two is both read now
         # and reported by the new watch, never lost.
         self._plan()
+        planned, before = self._recursive, set(self._watches)
         catalog = self.loader.load(progress)
-        # Plugin roots are only known after a load; when they changed, watch the new ones and
-        # read again (the common reload, with the same plugins, plans once).
-        if plugin_roots(catalog) == plugin_roots(self.catalog):
-            return self._with_watch_diagnostics(catalog)
-        before = set(self._watches)
+        # The read can find folders the plan did not know: a plugin's root, a symlinked skill's
+        # target. Watched only from now on, they may have changed (or gone) since they were
+        # read, unseen: after watching them, what was read from them is read again. (A link to
+        # a folder outside every tier, made and its target removed a moment later, stayed in
+        # the catalog: seen once in four churn runs.)
         self.catalog, previous = catalog, self.catalog
         self._plan()
         self.catalog = previous
-        if set(self._watches) != before:
-            self.loader.invalidate(k[0] for k in set(self._watches) - before)
+        fresh = {k[0] for k in set(self._watches) - before} | (set(self._recursive) - set(planned))
+        if fresh:
+            self.loader.invalidate(fresh)
             catalog = self.loader.load()
         return self._with_watch_diagnostics(catalog)
 
@@ -296,7 +298,10 @@ class WatchHandle:
         if partial is not None:
             partial(first)
         self._plan()
-        stale = written_since(self.loader.cache, self._tracked, since)
+        # A target that is not a folder any more (a symlinked skill's, removed since the read)
+        # cannot be watched, and leaves no timestamp to find: read what led there again.
+        gone = [t for t in self._recursive if (t, True) not in self._watches and t not in self._covered[1]]
+        stale = [*written_since(self.loader.cache, self._tracked, since), *gone]
         if stale:
             self.loader.invalidate(stale)
         final = self._with_watch_diagnostics(self.loader.load() if stale else first)

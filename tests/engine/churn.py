@@ -127,6 +127,45 @@ class Churn:
         return op
 
 
+class LinkChurn(Churn):
+    """Churn of symlinked skills: links made to skills in every tier and outside them (or to
+    nothing yet), removed, and their targets made, removed and renamed under them."""
+
+    def step(self) -> str:
+        rng = self.rng
+        op = rng.choice(["create", "outside", "link", "link", "unlink", "delete", "outside-delete", "rename", "tier-drop"])
+        name = rng.choice(NAMES[:4])
+        root = rng.choice(self.roots)
+        existing = self._existing()
+        outside = [p for p in self.outside.iterdir() if p.is_dir()] if self.outside.is_dir() else []
+        try:
+            if op == "create":
+                self._write(root / name / "SKILL.md", content(rng, name))
+            elif op == "outside":
+                self._write(self.outside / name / "SKILL.md", content(rng, name))
+            elif op == "link":
+                link = root / f"{name}-link"
+                if not os.path.lexists(link):
+                    root.mkdir(parents=True, exist_ok=True)
+                    os.symlink(rng.choice([*existing, *outside, self.outside / name]), link)
+                    self.links.append(link)
+            elif op == "unlink" and self.links:
+                link = self.links.pop(rng.randrange(len(self.links)))
+                if link.is_symlink():
+                    link.unlink()
+            elif op in ("delete", "outside-delete") and (existing if op == "delete" else outside):
+                shutil.rmtree(rng.choice(existing if op == "delete" else outside))
+            elif op == "rename" and existing:
+                src = rng.choice(existing)
+                if not (src.parent / name).exists():
+                    os.rename(src, src.parent / name)
+            elif op == "tier-drop" and rng.random() < 0.3:
+                shutil.rmtree(self.roots[0], ignore_errors=True)
+        except OSError:
+            return f"{op} (skipped)"
+        return op
+
+
 def snapshot(catalog: Catalog) -> dict[str, Any]:
     """A catalog as comparable data: skills, shadowed entries, diagnostics as a multiset."""
     return {

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import Tree, skill_text
-from tests.engine.churn import Churn
+import pytest
+
+from engine import Catalog, WatchHandle, Workspace
+from tests.conftest import Tree, skill_text, write
+from tests.engine.churn import Churn, LinkChurn, difference, snapshot
+from tests.engine.test_watch import Recorder
 
 ROOT = Path(__file__).parents[2]
 
@@ -40,3 +45,67 @@ def test_watch_under_churn_prints_no_warning_reprs(tree: Tree) -> None:
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err[-2000:]
     assert "Warning" not in err and all(len(line) < 300 for line in err.splitlines()), err[:2000]
+
+
+def _equal_to_cold_load(tree: Tree, rec: Recorder, handle: WatchHandle, what: str) -> None:
+    cold = Workspace(tree.locations())
+    last = [""]
+
+    def caught_up(catalog: Catalog) -> bool:
+        expected, got = snapshot(cold.load()), snapshot(catalog)
+        last[0] = difference(got, expected)
+        return got == expected
+
+    with rec._cond:
+        rec.catalog = rec.catalog or handle.catalog
+    try:
+        rec.wait(caught_up, timeout=20)
+    except AssertionError:
+        raise AssertionError(f"{what}: the watched catalog differs from a cold load:\n{last[0]}") from None
+
+
+def test_a_symlinked_skills_target_removed_between_the_read_and_its_watch(tree: Tree) -> None:
+    """The race behind a symlinked skill that stayed in the watched catalog: a link to a folder
+    outside every tier is read by a reload whose watches were planned before the link existed,
+    so its target is watched only from the next plan on; the target goes in between. Here the
+    target is removed right after the read that found the link, every time."""
+    outside = tree.root / "outside" / "ext"
+    tree.skill("alpha", skill_text(name="alpha", description="start"))
+    rec = Recorder()
+    handle = Workspace(tree.locations()).watch(rec)
+    try:
+        load = handle.loader.load
+
+        def load_then_remove_the_target(*args, **kw):  # type: ignore[no-untyped-def]
+            catalog = load(*args, **kw)
+            if "ext-link" in catalog.skills and outside.exists():
+                shutil.rmtree(outside)
+            return catalog
+
+        handle.loader.load = load_then_remove_the_target  # type: ignore[method-assign]
+        write(outside / "SKILL.md", skill_text(name="ext", description="outside"))
+        (tree.skills() / "ext-link").symlink_to(outside)
+        rec.wait(lambda catalog: any("ext-link" in str(d.path) for d in catalog.diagnostics))
+        _equal_to_cold_load(tree, rec, handle, "a target removed after the read")
+    finally:
+        handle.stop()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.parametrize("seed", [13, 21, 1, 7])
+def test_symlinked_skills_made_and_removed_under_churn_end_equal_to_a_cold_load(tree: Tree, seed: int) -> None:
+    """Links to skills in every tier and outside, made and removed, their targets made, removed
+    and renamed: once the disk is quiet the watched catalog is a cold load's (one link stayed in
+    one of four runs before)."""
+    tree.skill("alpha", skill_text(name="alpha", description="start"))
+    (tree.root / "outside").mkdir()
+    rec = Recorder()
+    handle = Workspace(tree.locations()).watch(rec)
+    try:
+        churn = LinkChurn(tree.project, tree.user, tree.managed, seed)
+        churn.outside = tree.root / "outside"
+        for _ in range(300):
+            churn.step()
+        _equal_to_cold_load(tree, rec, handle, f"seed {seed}")
+    finally:
+        handle.stop()
