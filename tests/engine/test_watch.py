@@ -247,10 +247,30 @@ def test_polling_fallback_when_inotify_is_refused(tmp_path: Path) -> None:
     assert result["added"] == ["b"]
 
 
+def equal_to_cold_load(tree: Tree, rec: Recorder, handle: WatchHandle, what: str) -> None:
+    """Wait until the watched catalog is a cold load's, or fail saying how they differ."""
+    from tests.engine.churn import difference, snapshot
+
+    cold = Workspace(tree.locations())
+    last = [""]
+
+    def caught_up(catalog: Catalog) -> bool:
+        expected, got = snapshot(cold.load()), snapshot(catalog)
+        last[0] = difference(got, expected)
+        return got == expected
+
+    with rec._cond:
+        rec.catalog = rec.catalog or handle.catalog
+    try:
+        rec.wait(caught_up, timeout=20)
+    except AssertionError:
+        raise AssertionError(f"{what}: the watched catalog differs from a cold load:\n{last[0]}") from None
+
+
 def churn_until_equal(tree: Tree, seed: int, operations: int) -> tuple[int, int]:
     """Apply `operations` random changes while watching; once the disk is quiet, the watched
     catalog must equal a cold load of the same tree. Returns (callbacks, operations)."""
-    from tests.engine.churn import Churn, difference, snapshot
+    from tests.engine.churn import Churn
 
     tree.skill("alpha", skill_text(name="alpha", description="start"))
     tree.skill("beta", skill_text(name="beta", description="start"), tier="user")
@@ -260,20 +280,7 @@ def churn_until_equal(tree: Tree, seed: int, operations: int) -> tuple[int, int]
         churn = Churn(tree.project, tree.user, tree.managed, seed)
         for _ in range(operations):
             churn.step()
-        cold = Workspace(tree.locations())
-        last: list[str] = []
-
-        def caught_up(catalog: Catalog) -> bool:
-            expected, got = snapshot(cold.load()), snapshot(catalog)
-            last[:] = [difference(got, expected)]
-            return got == expected
-
-        with rec._cond:
-            rec.catalog = rec.catalog or handle.catalog
-        try:
-            rec.wait(caught_up, timeout=20)
-        except AssertionError:
-            raise AssertionError(f"seed {seed}: the watched catalog differs from a cold load:\n{last[0]}") from None
+        equal_to_cold_load(tree, rec, handle, f"seed {seed}")
         return len(rec.changes), operations
     finally:
         handle.stop()
