@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Exact versions for a reproducible suite (the snapshot tests draw with these textual/rich).
 CONSTRAINTS := tests/constraints.txt
 
-.PHONY: demo test lint bench screenshots tmux clean fuzz oracle claude-oracle
+.PHONY: demo test lint bench screenshots tmux clean fuzz oracle claude-oracle agents-oracle
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=python3.x)"; exit 1; }
@@ -33,6 +33,21 @@ claude-oracle:
 	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$$(cat tests/oracle/VERSION)" ]; then \
 		command -v npm >/dev/null 2>&1 || { echo "need npm to install the pinned Claude Code into .oracle/"; exit 1; }; \
 		npm install --prefix .oracle --no-audit --no-fund @anthropic-ai/claude-code@$$(cat tests/oracle/VERSION); fi
+
+# The other agents that read skill folders (tests/oracle/AGENTS pins each: agent, npm package,
+# version), each in its own prefix .oracle/agents/<agent>/ (ignored by git, never on PATH), installed
+# when missing or another version. Only `make oracle` needs them: the tests read the recordings.
+agents-oracle:
+	@while read -r agent package version; do \
+		case "$$agent" in ''|'#'*) continue;; esac; \
+		bin=.oracle/agents/$$agent/node_modules/.bin/$$agent; \
+		home=$$(mktemp -d); have=$$(HOME=$$home timeout 120 $$bin --version 2>/dev/null); rm -rf "$$home"; \
+		if ! printf '%s' "$$have" | grep -qF "$$version"; then \
+			command -v npm >/dev/null 2>&1 || { echo "need npm to install $$package into .oracle/agents/"; exit 1; }; \
+			mkdir -p .oracle/agents/$$agent; \
+			timeout 900 npm install --prefix .oracle/agents/$$agent --no-audit --no-fund "$$package@$$version" </dev/null || exit 1; \
+		fi; \
+	done < tests/oracle/AGENTS
 
 test: $(STAMP) tmux claude-oracle
 	$(BIN)/ruff check engine tui tests
@@ -67,7 +82,8 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_usage.py
 
 # Record what the pinned Claude Code decides for every permission case and loads and lists for
-# every listing case (tests/oracle/README.md).
+# every listing case (tests/oracle/README.md), then what the other agents send about skills for
+# every agents case (tests/oracle/record_agents.py).
 # Installs that version into .oracle/ (ignored by git) unless it is already there. `make test`
 # never needs it: the tests read the committed recordings.
 ORACLE_VERSION = $(shell cat tests/oracle/VERSION)
@@ -78,6 +94,8 @@ oracle: $(STAMP)
 	$(BIN)/python -m tests.oracle.record_listing
 	$(BIN)/python -m tests.oracle.record_invoke
 	$(BIN)/python -m tests.oracle.record_usage
+	$(MAKE) agents-oracle
+	$(BIN)/python -m tests.oracle.record_agents
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py
