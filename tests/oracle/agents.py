@@ -167,6 +167,10 @@ def split_block(agent: str, block: str) -> tuple[str, list[str], str]:
     end = block.rfind("</available_skills>")
     if not starts:
         return block[:end], [], block[end:]
+    # Copilot CLI over its limit adds a line of the other names after the last element: the tail.
+    close = block.rfind("</skill>")
+    if close > starts[-1]:
+        end = block.index("\n", close) + 1
     bounds = [*starts, end]
     return block[: starts[0]], [block[a:b] for a, b in itertools.pairwise(bounds)], block[end:]
 
