@@ -140,7 +140,8 @@ def find_block(agent: str, bodies: list[Any]) -> str | None:
 
 
 CODEX_ROOT = re.compile(r"^- `(r\d+)` = `(.*)`$", re.MULTILINE)
-CODEX_ENTRY = re.compile(r"^- (.*?): (.*) \(file: (r\d+)/(.*)\)\n?$", re.DOTALL)
+# Over its budget Codex drops every description: `- name: (file: ...)`.
+CODEX_ENTRY = re.compile(r"^- (.*?): (?:(.*) )?\(file: (r\d+)/(.*)\)\n?$", re.DOTALL)
 CODEX_LIST = "\n### Available skills\n"
 SKILL_START = re.compile(r"^[ \t]*<skill>$", re.MULTILINE)
 
@@ -182,7 +183,7 @@ def entry(agent: str, chunk: str, roots: dict[str, str]) -> dict[str, str]:
         if match is None:
             return {"name": "", "description": "", "location": "", "unparsed": chunk}
         name, description, root, rest = match.groups()
-        return {"name": name, "description": description, "location": f"{roots.get(root, root)}/{rest}"}
+        return {"name": name, "description": description or "", "location": f"{roots.get(root, root)}/{rest}"}
     # Gemini CLI and OpenCode do not escape: a description may hold tags of its own, so the name is
     # the first element and the location the last.
     name = between(chunk, "<name>", "</name>", last=False)

@@ -7,7 +7,9 @@ An agents case (tests/oracle/cases/agents/*.json) is a workspace as in workspace
                "gemini": {"skills": {"disabled": ["x"]}},         # merged into ~/.gemini/settings.json
                "opencode": {"permission": {"skill": {"x": "deny"}}},  # merged into opencode.json
                "copilot": {"disabledSkills": ["x"]}},             # merged into ~/.copilot/settings.json
-    "trusted": false          # Gemini CLI without GEMINI_CLI_TRUST_WORKSPACE, Copilot CLI without --trust-folder
+    "trusted": false,         # Gemini CLI without GEMINI_CLI_TRUST_WORKSPACE, Copilot CLI without --trust-folder
+    "repeated": [{"dir": "{project}/.agents/skills", "count": 250, "prefix": "u", "text": "🚀", "times": 100}]
+                              # generated skills whose description is `text` repeated (non-ASCII budgets)
 
 Each agent (tests/oracle/AGENTS pins them) runs once per case, in print mode, in a private network
 (loopback only), with a private HOME and XDG folders, against a server that answers every request
@@ -148,6 +150,13 @@ def run(pin: Pin, case: dict[str, Any], keep: Path) -> dict[str, Any]:
     """Run one agent on the case's workspace; the block (placeholders in), logs about skills, exit."""
     with tempfile.TemporaryDirectory(prefix="oracle-agents-") as tmp:
         places = build(case, Path(os.path.realpath(tmp)))
+        for spec in case.get("repeated", []):
+            for number in range(spec["count"]):
+                skill = f"{spec['prefix']}{number:03d}"
+                path = Path(places.fill(spec["dir"])) / skill / "SKILL.md"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                text = spec["text"] * spec["times"]
+                path.write_text(f"---\nname: {skill}\ndescription: {text}\n---\nBody of {skill}.\n", encoding="utf-8")
         with Refuser() as server:
             argv, env = configure(pin.agent, case, places, server.port)
             path = ":".join(p for p in os.environ.get("PATH", "/usr/bin:/bin").split(":") if ".oracle" not in p)
