@@ -74,3 +74,14 @@ def test_recording_is_well_formed(path: Path) -> None:
     for own in recording["own"]:
         assert set(own) == {"name", "position", "location", "chars"} and own["chars"] > 0
         assert f"<name>{own['name']}</name>" not in block and f"\n- {own['name']}: " not in block
+
+
+def test_every_case_docs_agents_cites_exists() -> None:
+    # docs/agents.md states each rule with the case that shows it: a renamed or dropped case
+    # would leave a rule without its proof.
+    text = (HERE.parents[1] / "docs" / "agents.md").read_text()
+    prose = re.sub(r"`[^`]*`", "", text)  # code spans hold TOML tables and the notation itself
+    cited = set(re.findall(r"\[([a-z0-9_]+)\]", prose))
+    cases = set(load_cases("agents"))
+    assert len(cited) >= 20
+    assert sorted(cited - cases) == []
