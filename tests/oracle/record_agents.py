@@ -219,8 +219,11 @@ def record(pin: Pin, name: str, case: dict[str, Any]) -> dict[str, Any]:
 def installed(pin: Pin) -> bool:
     if not pin.binary.exists():
         return False
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": tempfile.gettempdir()}
-    out = subprocess.run([str(pin.binary), "--version"], capture_output=True, text=True, timeout=60, env=env)
+    # A throwaway HOME: some agents write their state (Gemini CLI's projects.json, Copilot CLI's
+    # unpacked package) into it even for --version.
+    with tempfile.TemporaryDirectory(prefix="oracle-agents-version-") as home:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": home}
+        out = subprocess.run([str(pin.binary), "--version"], capture_output=True, text=True, timeout=60, env=env)
     return pin.version in out.stdout
 
 
