@@ -6,6 +6,7 @@ read with certainty is never taken as allowed.
 """
 
 from .commands import Invocation, invocations
-from .parse import Command, Parsed, Redirect, Word, parse
+from .parse import parse
+from .syntax import Command, Parsed, Redirect, Word
 
 __all__ = ["Command", "Invocation", "Parsed", "Redirect", "Word", "invocations", "parse"]

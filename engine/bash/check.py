@@ -30,8 +30,9 @@ from .commands import (
 from .gitconfig import repository_runs_programs
 from .hidden import hidden_name, narrow_rule
 from .mentions import places
-from .parse import Word, parse
+from .parse import parse
 from .said import blocked_outside, change_needs_approval
+from .syntax import Word
 
 if TYPE_CHECKING:
     from ..permissions import Decision, Permissions
@@ -343,6 +344,12 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
         return Decision(
             "ask", None, f"the command has {unreadable}: Claude Code asks before running such a line, and so does skilldeck"
         )
+
+    # A wildcard in what a command changes reaches files decided when it runs: Claude Code asks
+    # whatever the rules (recorded: `touch x*` under `Bash(touch *)`).
+    wild = next((w.raw for i in invs if i.name in WRITES_PATHS for w in _arguments(i) if w.glob or w.brace), None)
+    if wild is not None:
+        return Decision("ask", None, f"`{wild}` is a wildcard in what the command changes, so Claude Code asks")
 
     # 4. Every command it runs must be allowed by a rule, or only read.
     rules: list[PlacedRule] = []

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .parse import MAX_DEPTH, Command, Parsed, Word, parse
+from .parse import MAX_DEPTH, parse
+from .syntax import Command, Parsed, Word
 
 
 def _names(text: str) -> frozenset[str]:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from ..pathreach import brace_alternatives, expand_path, glob_reach, shell_matches
-from .parse import Word
+from .syntax import Word
 
 # `$HOME/x`, `${HOME}/x`: a dynamic word whose value the shell takes from the environment.
 _HOME_VARIABLE = re.compile(r"(?:\$HOME|\$\{HOME\})(?=/|$)")

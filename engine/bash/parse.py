@@ -15,7 +15,8 @@ harmlessly; it must never miss a command that Bash would run.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from .syntax import Command, Parsed, Redirect, Word
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 12
@@ -26,6 +27,8 @@ _WORD_END = frozenset(" \t\n;&|<>()")
 _REDIRECT = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(&>>|&>|>>|>&|>\||<<<|<<-|<<|<&|<>|>|<)")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*\-]")
+# A variable by its name (not `_`, the last argument of the previous command, a special one).
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*|_[A-Za-z0-9_]+")
 # Claude Code asks before running any line that substitutes a command's output, whatever the
 # command inside (recorded: `echo $(echo hi)` with `Bash(echo *)` asks). The inside is still read,
 # so that a deny rule on it denies.
@@ -33,67 +36,6 @@ SUBSTITUTION = "a command substitution ($(...), `...`, <(...) or >(...))"
 # Words that open or close compound commands: a line using them is not a list of simple commands.
 RESERVED = frozenset({"if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac", "select"})
 RESERVED |= {"function", "{", "}", "[[", "]]", "coproc"}
-
-
-@dataclass(frozen=True)
-class Word:
-    raw: str
-    # The word after quote removal; None when an expansion decides it ($x, $(...), `...`, $'...').
-    value: str | None
-    # Unquoted glob characters (* ? [), a brace expansion ({a,b}, {1..3}) or a leading ~.
-    glob: bool = False
-    brace: bool = False
-    tilde: bool = False
-    # The value as a shell glob reads it: quoted or escaped `*?[]\\` escaped with a backslash
-    # (`'[x]'/*` names the folder `[x]`, not `x`). Set only when it differs from the value.
-    pattern: str | None = None
-
-    @property
-    def glob_pattern(self) -> str | None:
-        return self.pattern if self.pattern is not None else self.value
-
-    @property
-    def literal(self) -> bool:
-        return self.value is not None and not self.brace
-
-
-@dataclass(frozen=True)
-class Redirect:
-    op: str
-    # The file it reads or writes; None for a descriptor copy (`2>&1`, `>&-`).
-    target: Word | None
-
-    @property
-    def writes(self) -> bool:
-        return self.target is not None and self.op not in ("<", "<<<", "<&")
-
-    @property
-    def reads(self) -> bool:
-        return self.target is not None and self.op in ("<", "<>")
-
-
-@dataclass(frozen=True)
-class Command:
-    text: str
-    assignments: tuple[Word, ...]
-    words: tuple[Word, ...]
-    redirects: tuple[Redirect, ...]
-    # Where it sits: "" at the top level, else "substitution", "process substitution" or "group".
-    within: str = ""
-
-    @property
-    def text_without_redirects(self) -> str:
-        return " ".join(w.raw for w in (*self.assignments, *self.words))
-
-
-@dataclass
-class Parsed:
-    source: str
-    commands: list[Command] = field(default_factory=list)
-    opaque: list[str] = field(default_factory=list)
-
-    def why_opaque(self) -> str:
-        return "; ".join(dict.fromkeys(self.opaque))
 
 
 class _Parser:
@@ -121,9 +63,15 @@ class _Parser:
             if self.s[self.i] in _BLANK:
                 self.i += 1
             elif self.s.startswith("\\\n", self.i):
-                self.i += 2
+                self.continuation()
             else:
                 return
+
+    def continuation(self) -> None:
+        """A backslash-newline outside quotes: Bash joins the lines (`echo hi\\<newline>touch x`
+        runs `echo hitouch x`), and Claude Code asks before such a line (recorded)."""
+        self.opaque("a line continuation (a backslash at the end of a line)")
+        self.i += 2
 
     # Lists -------------------------------------------------------------------------------------
     def parse_list(self, closer: str | None, within: str) -> None:
@@ -145,19 +93,36 @@ class _Parser:
                 self.i += 1
                 self.heredoc_bodies()
             elif c in _OPERATOR_START:
-                if self.s.startswith((";;", ";&"), self.i):
-                    self.opaque("a case statement")
-                self.i += 2 if self.s.startswith(("&&", "||", "|&", ";;", ";&"), self.i) else 1
+                self.operator()
             elif c == "(":
                 self.i += 1
                 if self.peek() == "(":
                     self.opaque("an arithmetic command (( ))")
+                else:
+                    # Claude Code asks for a subshell under any rule (recorded, bash_operators_allowed).
+                    self.opaque("a subshell ( )")
                 self.nested(")", "group")
             elif c == ")":
                 self.opaque("an unbalanced )")
                 self.i += 1
             else:
                 self.parse_simple(closer, within)
+
+    def operator(self) -> None:
+        """The list operator at the cursor. Claude Code asks before a line that puts a command
+        in the background (`a & b`, `a &`: it runs on past the check) or ends in `&&`, `||` or `|`
+        with nothing after, whatever the rules allow (recorded, bash_operators_allowed)."""
+        if self.s.startswith((";;", ";&"), self.i):
+            self.opaque("a case statement")
+        two = self.s.startswith(("&&", "||", "|&", ";;", ";&"), self.i)
+        op = self.s[self.i : self.i + (2 if two else 1)]
+        self.i += len(op)
+        if op == "&":
+            self.opaque("the & background operator")
+        elif op in ("&&", "||", "|", "|&"):
+            rest = self.s[self.i :].lstrip(" \t\n")
+            if not rest or rest.startswith(("#", ")", "}", "`")):
+                self.opaque(f"a `{op}` with no command after it")
 
     def nested(self, closer: str, within: str) -> None:
         if self.depth >= MAX_DEPTH:
@@ -224,7 +189,11 @@ class _Parser:
             quoted = any(q in target.raw for q in "'\"\\")
             self.pending.append((delimiter, quoted, op == "<<-", self.depth))
             return Redirect(op, None)
-        if op in (">&", "<&") and target.value is not None and (target.value.isdigit() or target.value == "-"):
+        if op in (">&", "<&") and target.value == "-":
+            # Closing a descriptor: Claude Code asks (recorded: `echo hi 1>&-`).
+            self.opaque(f"a redirection {op}- that closes a descriptor")
+            return Redirect(op, None)
+        if op in (">&", "<&") and target.value is not None and target.value.isdigit():
             return Redirect(op, None)
         return Redirect(op, target)
 
@@ -273,7 +242,7 @@ class _Parser:
                 break
             if c == "\\":
                 if self.peek(1) == "\n":
-                    self.i += 2
+                    self.continuation()
                     continue
                 quoted.append((len(value), len(value) + 1))
                 value.append(self.peek(1))
@@ -386,10 +355,16 @@ class _Parser:
             self.i = j + 1
             return True
         if nxt == '"' and not quoted:
+            # $"...": translated through the locale's message catalogue, so Claude Code asks.
+            self.opaque('a locale string $"..."')
             self.i += 2
             return self.double_quoted(value)
         m = _SIMPLE_PARAMETER.match(self.s, self.i + 1)
         if m:
+            if not _NAME.fullmatch(m.group(0)):
+                # $1, $@, $?, $$, $!, $_, $0...: Claude Code asks for each of them, though it runs
+                # `echo $HOME` under `Bash(echo *)` (recorded, bash_operators_allowed).
+                self.opaque(f"the special parameter `${m.group(0)}`")
             self.i = m.end()
             return True
         value.append("$")
