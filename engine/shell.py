@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bash.gitconfig import guard_env
+
 TIMEOUT_S = 120.0  # Claude Code's timeout for a `!` command
 OUTPUT_CAP = 30_000  # characters kept; more is cut and says so
 # After the command itself exits, a child it left in the background may still hold the pipe:
@@ -97,6 +99,8 @@ def run_bounded(
     proc = subprocess.Popen(
         ["/bin/sh", "-c", command],
         cwd=cwd,
+        # A read-only git command runs with its repository's programs switched off (gitconfig.py).
+        env=guard_env(command),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -20,6 +20,7 @@ import signal
 import time
 from typing import Any
 
+from ..bash.gitconfig import guard_env
 from .base import ToolContext, ToolResult, schema
 
 DEFAULT_TIMEOUT_MS = 120_000
@@ -118,6 +119,8 @@ class BashTool:
             lambda: _Protocol(loop), "/bin/bash", "-c", command,
             cwd=ctx.cwd, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
+            # A read-only git command runs with its repository's programs switched off (gitconfig.py).
+            env=guard_env(command),
         )  # fmt: skip
         pgid = transport.get_pid()
         assert protocol.stdout is not None
