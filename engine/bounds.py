@@ -143,10 +143,10 @@ def _alias_problem(event: yaml.AliasEvent, nodes: int, chars: int) -> str | None
     return None
 
 
-def json_too_deep(text: str) -> bool:
-    """True when a JSON text nests more than MAX_NESTING levels (brackets inside strings do not
+def json_too_deep(text: str, limit: int = MAX_NESTING) -> bool:
+    """True when a JSON text nests more than `limit` levels (brackets inside strings do not
     count). Only a text with that many brackets in all pays for the exact count."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
+    if text.count("[") + text.count("{") <= limit:
         return False
     brackets = _JSON_BRACKET.findall(_JSON_STRING.sub("", text))
-    return max(accumulate(1 if b in _OPENERS else -1 for b in brackets), default=0) > MAX_NESTING
+    return max(accumulate(1 if b in _OPENERS else -1 for b in brackets), default=0) > limit

@@ -84,6 +84,10 @@ class Pattern:
 
     text: str
     command: str
+    # The pattern and command as Claude Code runs them, values substituted unquoted ("" when no
+    # value was substituted): what it refuses in that form is refused here too.
+    sent_text: str = ""
+    sent_command: str = ""
 
 
 def neutralise(value: str) -> str:
@@ -299,9 +303,15 @@ def render(
     last = 0
     for start, end, cmd_start, cmd_end in _patterns(body):
         pieces.append(_finish(sub.run(body[last:start], prose=True)))
-        command = _quote_values(sub.run(body[cmd_start:cmd_end], prose=False))
+        filled = sub.run(body[cmd_start:cmd_end], prose=False)
+        command, sent = _quote_values(filled), _finish(filled)
         # The command Claude Code runs is the pattern's text trimmed, with CR LF as LF.
-        pieces.append(Pattern(body[start:cmd_start] + command + body[cmd_end:end], command.strip().replace("\r\n", "\n")))
+        text, run = body[start:cmd_start] + command + body[cmd_end:end], command.strip().replace("\r\n", "\n")
+        if sent == command:
+            pieces.append(Pattern(text, run))
+        else:
+            sent_text = body[start:cmd_start] + sent + body[cmd_end:end]
+            pieces.append(Pattern(text, run, sent_text, sent.strip().replace("\r\n", "\n")))
         last = end
     pieces.append(_finish(sub.run(body[last:], prose=True)))
     tail = sub.tail()
@@ -358,14 +368,20 @@ def run_shell(
             runs.append(ShellRun(piece.text, piece.command, None, None))
             out.append(DISABLED)
             continue
-        decision, reason = check(piece.command)
+        # As Claude Code checks it (values unquoted: a skill folder whose path holds a `$` is a
+        # variable to it, and refused), then as skilldeck runs it (quoted).
+        forms = [(piece.sent_command, piece.sent_text)] if piece.sent_command else []
+        for command, text in [*forms, (piece.command, piece.text)]:
+            (decision, reason), shown = check(command), text
+            if decision != "allow":
+                break
         if shell == "preview":
             runs.append(ShellRun(piece.text, piece.command, None, None, decision, reason))
             out.append(preview_note(piece.text, decision, reason))
             continue
         if decision != "allow":
             why = reason or "Permission denied"
-            raise ExpansionError(f'Shell command permission check failed for pattern "{piece.text}": {why}')
+            raise ExpansionError(f'Shell command permission check failed for pattern "{shown}": {why}')
         output, run = _execute(piece, cwd, timeout, cap, stop)
         run.reason = reason
         runs.append(run)

@@ -25,8 +25,9 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
-    """The parsed file, or None when it is absent or cannot be used (then with an error)."""
+def read_json(path: Path, sink: Sink, code: str, what: str, depth: int = MAX_NESTING, bom: bool = False) -> Any | None:
+    """The parsed file, or None when it is absent or cannot be used (then with an error). `depth`:
+    the deepest nesting read; `bom`: a leading byte order mark is skipped, not an error."""
     try:
         data, _ = read_regular(path, MAX_JSON_BYTES)
     except FileNotFoundError:
@@ -45,11 +46,13 @@ def read_json(path: Path, sink: Sink, code: str, what: str) -> Any | None:
     except UnicodeDecodeError as exc:
         sink.error(code, path, f"this {what} is not UTF-8 (byte {exc.start}); it is skipped", "save the file as UTF-8")
         return None
-    if json_too_deep(text):
+    if bom:
+        text = text.removeprefix("\ufeff")
+    if json_too_deep(text, depth):
         sink.error(
             code,
             path,
-            f"this {what} nests more than {MAX_NESTING} levels deep; skilldeck does not parse it, so it is skipped",
+            f"this {what} nests more than {depth} levels deep; skilldeck does not parse it, so it is skipped",
             "a real one nests a few levels: check where it came from",
         )
         return None

@@ -30,6 +30,27 @@ def expand_path(path: str, cwd: Path, home: Path) -> Path:
     return Path(os.path.normpath(path if os.path.isabs(path) else cwd / path))
 
 
+# Path components a shell would expand, which Claude Code's file tools take as the place they
+# name when they meet deny rules, though they open the literal path (recorded,
+# deny_through_expansions: Read of `~+/secrets/key.txt` and of `PROJECT/~+/secrets/key.txt` is
+# denied by `Read(./secrets/**)`). `~-` and `$OLDPWD` (the previous folder) count as the working
+# folder too: a deny may be met through either.
+_AS_CWD = frozenset({"~+", "~-", "$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}"})
+_AS_HOME = frozenset({"~", "$HOME", "${HOME}"})
+
+
+def shell_forms(path: Path, cwd: Path, home: Path) -> list[Path]:
+    """Where `path` leads if a shell expanded one of its components (`x/~+/secrets` is
+    `cwd/secrets`, `$HOME/.ssh` is `home/.ssh`), one place per such component."""
+    parts = path.parts
+    out: list[Path] = []
+    for i, part in enumerate(parts):
+        base = cwd if part in _AS_CWD else home if part in _AS_HOME else None
+        if base is not None:
+            out.append(Path(os.path.normpath(base.joinpath(*parts[i + 1 :]))))
+    return out
+
+
 def real(path: Path) -> Path:
     """`path` with every symlink followed (as far as it exists), as the kernel would open it."""
     return Path(os.path.realpath(path))

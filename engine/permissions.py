@@ -33,7 +33,7 @@ from typing import Any
 
 from .locations import Locations
 from .model import Skill, SourceKind
-from .pathreach import expand_path, glob_reach, inside, protected, real
+from .pathreach import expand_path, glob_reach, inside, protected, real, shell_forms
 from .ruleindex import RuleBudgetExceeded, RuleIndex, rule_budget
 from .rules import EDIT_TOOLS, READ_TOOLS, input_matches, parse_rule, path_matches, path_rule_reaches_into, tool_matches
 from .settings import PlacedRule, Settings, read_settings
@@ -292,9 +292,13 @@ class Permissions:
             # A search reads the folder's contents: a rule on everything inside it (`secrets/**`)
             # covers searching it (recorded: Grep of secrets/ is denied by Read(./secrets/**)).
             forms += [(folder / "_", resolved) for folder, resolved in forms]
+        # A deny or ask also meets the places a shell would make of `~+`, `$PWD`, `$HOME` in it.
+        # (The place counts as a folder too: Claude Code denies Read of `~+/secrets` by `Read(./secrets/**)`.)
+        expanded = [(f, False) for t in known for f in shell_forms(t, self.cwd, self.home)]
         for behavior in ("deny", "ask"):
-            for path, resolved in forms:
-                placed = self.path_rule(behavior, tool, path, resolved, within)
+            for path, resolved in [*forms, *expanded]:
+                reach = within or (path, resolved) in expanded
+                placed = self.path_rule(behavior, tool, path, resolved, reach)
                 if placed is not None:
                     where = f" (it resolves to {path})" if resolved and path not in known else ""
                     return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope}){where}")

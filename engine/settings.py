@@ -26,6 +26,12 @@ from .trust import Trust, workspace_trust
 
 BEHAVIORS = ("deny", "ask", "allow")
 SCOPES = ("managed", "local", "project", "user")
+# How deep a settings file may nest and still be read. Claude Code 2.1.328 reads (and applies the
+# deny rules of) a file nested 65 levels and one that starts with a byte order mark (recorded:
+# settings_project_deep, settings_project_bom, settings_user_bom): a file skilldeck skipped there
+# hid a deny Claude Code applies. Python's parser recurses per level, so the bound stays well
+# under its recursion limit; a deeper file is skipped and turns every allow into an ask.
+SETTINGS_NESTING = 512
 # The scopes a cloned repository writes: their allow rules wait for workspace trust.
 PROJECT_SCOPES = ("local", "project")
 
@@ -175,7 +181,7 @@ def read_settings(locations: Locations) -> Settings:
     for scope, path in locations.settings_files():
         # os.path.lexists answers False where Path.exists raises (a .claude folder we may not
         # enter); read_json says why such a file could not be read.
-        data = read_json(path, sink, "settings-invalid", "settings file")
+        data = read_json(path, sink, "settings-invalid", "settings file", SETTINGS_NESTING, bom=True)
         exists = data is not None or os.path.lexists(path)
         if data is not None and not isinstance(data, dict):
             sink.error("settings-invalid", path, "a settings file must hold a JSON object; it is skipped", "{ }")

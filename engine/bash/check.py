@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..pathreach import expand_path, glob_budget, glob_reach, protected, real, shell_matches
+from .asked import decided_when_run, unknown_said
+from .asked import path_arguments as _arguments
 from .commands import (
     CHANGES_FOLDER,
     READS_PATHS,
@@ -28,7 +30,7 @@ from .commands import (
     uses,
 )
 from .gitconfig import repository_runs_programs
-from .hidden import hidden_name, narrow_rule
+from .hidden import assigned_forms, hidden_name, narrow_rule
 from .mentions import places
 from .parse import parse
 from .said import blocked_outside, change_needs_approval
@@ -91,24 +93,6 @@ def _where_all(word: Word, cwd: Path | None, perms: Permissions) -> list[Path | 
     value = pattern if word.tilde or not pattern.startswith("~") else "./" + pattern
     matches = shell_matches(cwd, value, perms.home)
     return [reach, *matches] if matches is not None else [None]
-
-
-def _arguments(inv: Invocation) -> list[Word]:
-    """The words after the command name that may be paths (options skipped, `--opt=value` kept
-    when the value looks like a path)."""
-    out: list[Word] = []
-    options = True
-    for word in inv.words[1:]:
-        value = word.value
-        if options and value == "--":
-            options = False
-        elif options and value is not None and value.startswith("-") and value != "-":
-            _, eq, rest = value.partition("=")
-            if eq and ("/" in rest or rest.startswith(("~", "."))):
-                out.append(Word(rest, rest, word.glob, word.brace, rest.startswith("~")))
-        else:
-            out.append(word)
-    return out
 
 
 def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
@@ -235,8 +219,8 @@ def _recursive_flag(inv: Invocation) -> bool:
     return False
 
 
-def _rule_for(perms: Permissions, behavior: str, inv: Invocation) -> tuple[PlacedRule, str] | None:
-    for form in inv.forms():
+def _rule_for(perms: Permissions, behavior: str, inv: Invocation, invs: list[Invocation]) -> tuple[PlacedRule, str] | None:
+    for form in [*inv.forms(), *assigned_forms(invs, inv)]:
         placed = perms.first_rule(behavior, "Bash", {"command": form})
         if placed is not None:
             return placed, form
@@ -280,7 +264,7 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
         if placed is not None:
             return Decision(behavior, placed, f"{behavior} rule {placed.text} ({placed.scope})")
         for inv in invs:
-            found = _rule_for(perms, behavior, inv)
+            found = _rule_for(perms, behavior, inv, invs)
             if found is not None:
                 placed, form = found
                 where = f" (for `{form}`)" if several or form != whole else ""
@@ -345,11 +329,10 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
             "ask", None, f"the command has {unreadable}: Claude Code asks before running such a line, and so does skilldeck"
         )
 
-    # A wildcard in what a command changes reaches files decided when it runs: Claude Code asks
-    # whatever the rules (recorded: `touch x*` under `Bash(touch *)`).
-    wild = next((w.raw for i in invs if i.name in WRITES_PATHS for w in _arguments(i) if w.glob or w.brace), None)
-    if wild is not None:
-        return Decision("ask", None, f"`{wild}` is a wildcard in what the command changes, so Claude Code asks")
+    # What Claude Code asks whatever the rules: a wildcard in what a command changes, a `$` in a path.
+    odd = decided_when_run(invs)
+    if odd is not None:
+        return Decision("ask", None, f"`{odd}` is decided when the line runs, so Claude Code asks")
 
     # 4. Every command it runs must be allowed by a rule, or only read.
     rules: list[PlacedRule] = []
@@ -370,12 +353,13 @@ def _decide_bash(perms: Permissions, command: str) -> Decision:
         elif not (read_only(inv) and not inv.command.assignments):
             part = inv.command.text if not inv.peeled else " ".join(w.raw for w in inv.words)
             why = f"no rule allows `{part}`" + (", so the whole command is asked" if several else ", so Claude Code asks")
-            return Decision("ask", None, why, said=_change_said(perms, inv))
+            return Decision("ask", None, why, said=_change_said(perms, inv) or unknown_said(inv.command.text))
 
     # 5. And stay inside the working folders, whatever a rule allows.
     for place, raw in [*paths.folders, *paths.reads, *paths.changes]:
         if place is None:
-            return Decision("ask", None, f"`{raw}` leads to a place that cannot be known before it runs, so Claude Code asks")
+            why = f"`{raw}` leads to a place that cannot be known before it runs, so Claude Code asks"
+            return Decision("ask", None, why, said=unknown_said(raw))
         if not perms.is_inside(place) and not ((place, raw) in paths.reads and _read_rule_allows(perms, place)):
             resolved = real(place)
             shown = f"`{raw}`" if raw == str(resolved) else f"`{raw}` (that is {resolved})"

@@ -57,12 +57,14 @@ WRAPPERS: dict[str, frozenset[str]] = {
     "while": frozenset(),
     "until": frozenset(),
     "{": frozenset(),
+    # `function f { curl x; }`: the name, then the body.
+    "function": frozenset(),
 }
 # Wrappers peeled from one command before the line is called unreadable (`timeout 1 timeout 1 ...`).
 _MAX_WRAPPERS = 64
 # `timeout DURATION cmd`, `flock FILE cmd`, `taskset MASK cmd`, `chrt PRIO cmd`: a first
 # positional word that is not the command.
-_POSITIONAL_FIRST = frozenset({"timeout", "flock", "taskset", "chrt"})
+_POSITIONAL_FIRST = frozenset({"timeout", "flock", "taskset", "chrt", "function"})
 SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"})
 # The shell itself reads a string as commands.
 EVALUATORS = frozenset({"eval"})

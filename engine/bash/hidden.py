@@ -7,6 +7,8 @@ there is such a rule, instead of letting the blanket allow carry it.
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import TYPE_CHECKING
 
 from .commands import Invocation
@@ -62,3 +64,34 @@ def narrow_rule(perms: Permissions) -> PlacedRule | None:
             if placed.rule.tool == "Bash" and placed.rule.specifier not in (None, "*"):
                 return placed
     return None
+
+
+# `$c`, `"$c"`, `${c}`, `"${c}"`: a word that is one variable and nothing else.
+_ONE_VARIABLE = re.compile(r'"?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})"?')
+# Forms made per command before the rest of its variables are left as written.
+_MAX_FORMS = 16
+
+
+def assigned_forms(invs: list[Invocation], inv: Invocation) -> list[str]:
+    """`c=curl; $c x` read with each variable the line assigns a literal value, for deny and ask
+    rules: `curl x` (Claude Code denies the line by `Bash(curl *)`, recorded:
+    deny_through_expansions). Every value the line gives a name counts."""
+    values: dict[str, list[str]] = {}
+    for other in invs:
+        for assignment in other.command.assignments:
+            name, _, value = (assignment.value or "").partition("=")
+            if name and not name.endswith("+") and "[" not in name:
+                values.setdefault(name, []).append(value)
+    if not values:
+        return []
+    choices: list[list[str]] = []
+    found = False
+    for word in inv.words:
+        m = _ONE_VARIABLE.fullmatch(word.raw) if word.value is None else None
+        variable = str(m.group(1) or m.group(2)) if m else ""
+        found |= variable in values
+        choices.append(values.get(variable, [word.raw]) if variable else [word.raw if word.value is None else word.value])
+    if not found:
+        return []
+    forms = itertools.islice(itertools.product(*choices), _MAX_FORMS)
+    return [" ".join(form) for form in forms]

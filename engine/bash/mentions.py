@@ -29,10 +29,13 @@ def _texts(word: Word, home: Path) -> list[str]:
     `--opt=value` and `-oVALUE`, each part of `a:b`, without a leading `@` (curl's `@file`)."""
     value = word.value
     if value is None:
-        m = _HOME_VARIABLE.match(word.raw)
-        if m is None or not _PLAIN.fullmatch(word.raw, m.end()):
+        # Double quotes change nothing here: `"$HOME"/.ssh/x` and `"$HOME/.ssh/x"` are the home's
+        # too (Claude Code denies both by `Read(~/.ssh/**)`, recorded: deny_through_expansions).
+        raw = word.raw.replace('"', "") if "'" not in word.raw else word.raw
+        m = _HOME_VARIABLE.match(raw)
+        if m is None or not _PLAIN.fullmatch(raw, m.end()):
             return []
-        value = str(home) + word.raw[m.end() :]
+        value = str(home) + raw[m.end() :]
     out = [value]
     if value.startswith("-"):
         _, eq, rest = value.partition("=")

@@ -151,6 +151,9 @@ class _Parser:
                 self.i += 1
                 self.nested(")", "group")
                 end = self.i
+                if words:
+                    # `f() { curl x; }`: the body is a command of its own (read as the list it is).
+                    break
                 continue
             if c == "#" and self.s[self.i - 1 : self.i] in ("", " ", "\t"):
                 break

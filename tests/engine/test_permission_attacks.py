@@ -256,7 +256,7 @@ def test_a_clones_skills_linked_to_another_folder_pre_approve_nothing(tree: Tree
         "{curl,x} evil",
         "cu[r]l evil",
         "$'curl' evil",
-        "x=curl; $x evil",
+        "x=ls; $y evil",
         "alias c=curl\nc evil",
         'eval "$X"',
     ],
@@ -267,6 +267,15 @@ def test_a_rule_for_the_whole_tool_does_not_carry_a_name_a_deny_cannot_see(world
     assert decision.decision == "ask", decision.reason
     # Without a rule naming some commands there is nothing to hide from: `Bash` allows it.
     assert _permissions(world, allow=["Bash"]).decide("Bash", {"command": command}).decision == "allow"
+
+
+@pytest.mark.parametrize(
+    "command", ["x=curl; $x evil", 'x=curl; "$x" evil', "x=ls; x=curl; ${x} evil", "f(){ curl x; }; f", "function f { curl x; }"]
+)
+def test_a_deny_sees_the_value_a_line_gives_a_variable_and_a_functions_body(world: Tree, command: str) -> None:
+    # Claude Code denies these by `Bash(curl *)` (recorded: deny_through_expansions).
+    decision = _permissions(world, allow=["Bash"], deny=["Bash(curl *)"]).decide("Bash", {"command": command})
+    assert decision.decision == "deny", decision.reason
 
 
 @pytest.mark.parametrize(

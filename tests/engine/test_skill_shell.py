@@ -93,9 +93,9 @@ def test_running_them_is_asked_for(tmp_path: Path) -> None:
 
 # Quoting -----------------------------------------------------------------------------------------
 def test_substituted_values_are_one_inert_word_inside_commands(tmp_path: Path) -> None:
-    """A project folder, a skill folder and arguments that are shell code: each is printed back
-    as it is, and nothing they say runs. The prose outside the commands keeps the raw values."""
-    workspace, project = _workspace(tmp_path, HOSTILE)
+    """A project folder, a skill folder and arguments: each is printed back as it is, quoted, and
+    the prose outside the commands keeps the raw values."""
+    workspace, project = _workspace(tmp_path, "my repo")
     body = (
         "Project ${CLAUDE_PROJECT_DIR}\n"
         "a: !`echo ${CLAUDE_PROJECT_DIR}`\n"
@@ -106,13 +106,9 @@ def test_substituted_values_are_one_inert_word_inside_commands(tmp_path: Path) -
         "f: !`echo $0 / $ARGUMENTS[1] / $first`\n"
         "Args $0|$1\n"
     )
-    folder = "s-$(touch pwned2)"
-    skill_dir = _skill(project, body, folder=folder, arguments="[first]").parent
+    skill_dir = _skill(project, body, folder="s", arguments="[first]").parent
     _allow(tmp_path, "Bash(echo *)")
-    args = "'$(touch pwned3)' 'x;touch pwned4'\\''`touch pwned5`'"
-    prompt = workspace.expand(workspace.load(), folder, args, run_shell=True)
-    assert _pwned(tmp_path) == []
-    first, second = "$(touch pwned3)", "x;touch pwned4'`touch pwned5`"
+    prompt = workspace.expand(workspace.load(), "s", "one two", run_shell=True)
     lines = prompt.messages[-1].text.split("\n")
     assert lines[2:] == [
         f"Project {project}",
@@ -120,12 +116,36 @@ def test_substituted_values_are_one_inert_word_inside_commands(tmp_path: Path) -
         f"b: in {project}!",
         f"c: in {project}",
         f"d: {skill_dir}",
-        f"e: {args}",
-        f"f: {first} / {second} / {first}",
-        f"Args {first}|{second}",
+        "e: one two",
+        "f: one / two / one",
+        "Args one|two",
         "",
     ]
     assert prompt.shell[0].command == "echo " + "'" + str(project) + "'"
+
+
+@pytest.mark.parametrize(
+    ("project_name", "folder", "args"),
+    [
+        (HOSTILE, "s", ""),
+        ("repo", "s-$(touch pwned2)", ""),
+        ("repo", "s", "$(touch pwned3)"),
+        ("repo", "s", "x;touch pwned4"),
+        ("repo", "s", "`touch pwned5`"),
+    ],
+)
+def test_a_value_that_is_shell_code_is_refused_as_claude_code_refuses_it(
+    tmp_path: Path, project_name: str, folder: str, args: str
+) -> None:
+    """Claude Code pastes values in raw and checks that: a folder or an argument that is shell
+    code makes the command one it refuses (recorded: typed_shell_dollar_skill_dir). skilldeck
+    refuses it too, and nothing runs either way."""
+    workspace, project = _workspace(tmp_path, project_name)
+    _skill(project, "a: !`echo ${CLAUDE_PROJECT_DIR} ${CLAUDE_SKILL_DIR} $ARGUMENTS`\n", folder=folder)
+    _allow(tmp_path, "Bash(echo *)")
+    with pytest.raises(ExpansionError, match="permission check failed"):
+        workspace.expand(workspace.load(), folder, args, run_shell=True)
+    assert _pwned(tmp_path) == []
 
 
 def test_a_newline_in_a_value_cannot_leave_a_comment(tmp_path: Path) -> None:

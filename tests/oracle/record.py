@@ -49,9 +49,12 @@ def in_private_network(module: str = "tests.oracle.record") -> None:
 def add_hook(places: Places, log: Path) -> None:
     """Add the permission-request hook to the private user settings (see classify.py)."""
     path = places.home / ".claude" / "settings.json"
-    body = json.loads(path.read_text()) if path.exists() else {}
+    text = path.read_text() if path.exists() else "{}"
+    # A case may start the file with a byte order mark (settings_user_bom): it is kept.
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = json.loads(text.removeprefix(bom))
     body.setdefault("hooks", {}).update(hook_settings(str(log)))
-    path.write_text(json.dumps(body, indent=2) + "\n")
+    path.write_text(bom + json.dumps(body, indent=2) + "\n")
 
 
 def stream_events(stream: str) -> Iterator[dict[str, Any]]:
