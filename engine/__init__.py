@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .sanitize import json_printable, printable
     from .settings import PlacedRule, Settings, read_settings
     from .settings_edit import EDITABLE_SCOPES, SettingsEditError
+    from .skillcalls import UNANSWERED
     from .skilltree import skill_files
     from .spec import with_missing_skill_md
     from .toolcheck import suggested_rule
@@ -162,6 +163,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "Preparing": ("runevents", "Preparing"),
     "Streamed": ("runevents", "Streamed"),
     "Runner": ("runner", "Runner"),
+    "UNANSWERED": ("skillcalls", "UNANSWERED"),
     "read_regular": ("safeio", "read_regular"),
     "json_printable": ("sanitize", "json_printable"),
     "printable": ("sanitize", "printable"),
@@ -206,6 +208,7 @@ __all__ = [
     "CODES",
     "EDITABLE_SCOPES",
     "OWN_SKILLS_NOTE",
+    "UNANSWERED",
     "Added",
     "Ask",
     "Backend",

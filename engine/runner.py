@@ -50,7 +50,7 @@ from .runevents import (
     Streamed,
 )
 from .settings_edit import SettingsEditError, add_scoped_rule
-from .skillcalls import SKILL_DENIED, SkillCalls, tool_use_error
+from .skillcalls import SKILL_DENIED, UNANSWERED, SkillCalls, tool_use_error, unanswered
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
 from .tools import Tool, ToolContext, builtin_tools, offered
 from .tools.base import api_spec
@@ -373,6 +373,8 @@ class Runner(SkillCalls, Forks, Expanding):
         if decision.decision == "deny":
             return self._refusal(name, tool_input, decision)
         answer = await self.ask(name, tool_input, decision)
+        if answer == UNANSWERED:
+            return unanswered(name, tool_input)
         if answer == "deny":
             return f"The user doesn't want to proceed with this tool use. The {name} call was rejected."
         if answer == "always":

@@ -9,7 +9,7 @@ and conversation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .agents import AgentError
 from .conversation import Block, Message
@@ -23,6 +23,21 @@ if TYPE_CHECKING:
 # What the model's Skill call gets back, in Claude Code's words: the model was trained on them,
 # and the recordings (tests/oracle/recordings/invoke/run_*.json) hold them byte for byte.
 SKILL_DENIED = "Skill execution blocked by permission rules"
+# What an `ask` callback answers when nobody can be asked (print mode, `skilldeck run` with no
+# terminal): the call is refused as Claude Code's print mode refuses it.
+UNANSWERED = "unanswered"
+
+
+def unanswered(tool: str, tool_input: dict[str, Any]) -> str:
+    """What the model is told of a call that would be asked, in print mode. Claude Code's words
+    for a Skill call (recorded: run_skill_asked); skilldeck's own for the other tools."""
+    if tool == "Skill":
+        name = str(tool_input.get("skill", "")).strip().removeprefix("/")
+        return (
+            f"Execute skill: {name}. The user can add the allow rule Skill({name}) to .claude/settings.local.json "
+            "to let it run without asking."
+        )
+    return f"The user doesn't want to proceed with this tool use. The {tool} call was rejected."
 
 
 def tool_use_error(text: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from rich.markup import escape
 
 from engine import (
+    UNANSWERED,
     Added,
     Call,
     Failed,
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         if not interactive:
             shown = escape(printable(f"{tool} {json.dumps(tool_input, ensure_ascii=False)}"))
             render.err.print(f"[yellow]denied {shown}: needs approval and there is no terminal (use --allow)[/]")
-            return "deny"
+            return UNANSWERED  # the model is told what Claude Code's print mode tells it
         shown = printable(f"{tool} {json.dumps(tool_input, ensure_ascii=False)}")
         answer = await asyncio.to_thread(input, f"Allow {shown}? [o]nce / [a]lways / [d]eny: ")
         return {"o": "once", "a": "always"}.get(answer.strip().lower()[:1], "deny")

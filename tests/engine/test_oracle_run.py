@@ -36,6 +36,7 @@ import pytest
 from engine import Locations, Transcript, Workspace
 from engine.llm import backend_for, listing_in_messages
 from engine.runner import Runner
+from engine.skillcalls import UNANSWERED
 from tests.llm_server import Reply
 from tests.oracle.record_invoke import block as recorded_block
 from tests.oracle.server import SUBAGENT_ANSWER, ScriptServer
@@ -199,7 +200,8 @@ def play(name: str, root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], R
         workspace = Workspace(locations)
 
         async def ask(tool: str, tool_input: dict[str, Any], decision: Any) -> str:
-            raise AssertionError(f"asked for {tool} {tool_input}: the run cases have no asked calls")
+            # Print mode: nobody to ask (recorded: run_skill_asked).
+            return UNANSWERED
 
         def new_runner(transcript: Transcript) -> Runner:
             return Runner(
