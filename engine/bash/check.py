@@ -24,15 +24,13 @@ from .commands import (
     SEARCHES,
     WRITES_PATHS,
     Invocation,
-    Unsafe,
     invocations,
-    read_only,
-    uses,
 )
 from .gitconfig import repository_runs_programs
 from .hidden import assigned_forms, hidden_name, narrow_rule
 from .mentions import places
 from .parse import parse
+from .readonly import Unsafe, read_only, uses
 from .said import blocked_outside, change_needs_approval
 from .syntax import Word
 

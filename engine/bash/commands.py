@@ -77,7 +77,7 @@ FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 READS_PATHS = _names(
     "cat head tail less more wc sort uniq cut paste nl od hexdump xxd strings file stat diff cmp grep egrep fgrep "
     "rg ag ls tree find du md5sum sha1sum sha256sum sha512sum base64 tac column jq awk sed realpath readlink tar "
-    "unzip zcat bat source ."
+    "unzip zcat bat source . comm rev fold"
 )
 WRITES_PATHS = _names("touch rm rmdir mkdir mv cp ln chmod chown chgrp tee truncate install rsync shred unlink")
 # Commands that read whole folders whatever their flags.
@@ -299,91 +299,3 @@ def invocations(parsed: Parsed, depth: int = 0) -> tuple[list[Invocation], list[
                 out.extend(Invocation(m.command, m.words, (*level.via, *m.via, "evaluated string")) for m in more)
                 opaque.extend(more_opaque)
     return out, opaque
-
-
-# Commands that only read, which Claude Code runs with no rule inside the working folder
-# (recorded, tests/oracle: ls, cat, grep -r, find, git status/log/diff, date, pwd, echo). Each
-# is listed with the options that would make it write, run something else or read a file it does
-# not name as an argument: short option letters (also found bundled, `-uf` is `-u -f`) and long
-# option names (also found abbreviated, as getopt accepts: `--fi` is `--file`). A command using
-# one is not read-only. Their path arguments are still checked against the working folder and
-# the Read rules. Kept short on purpose: a command missing here is asked, never wrongly allowed.
-@dataclass(frozen=True)
-class Unsafe:
-    short: str = ""
-    long: frozenset[str] = frozenset()
-    # Single-dash words matched whole (find's `-exec`, `-fprint`): no bundling, no abbreviation.
-    words: frozenset[str] = frozenset()
-
-
-_READ_ONLY: dict[str, Unsafe] = {
-    "echo": Unsafe(),
-    "pwd": Unsafe(),
-    "true": Unsafe(),
-    "false": Unsafe(),
-    "whoami": Unsafe(),
-    # -L lists what symlinks met on the way lead to (`ls -RL` through `docs -> ~/.ssh`).
-    "ls": Unsafe("L", frozenset({"dereference"})),
-    "cat": Unsafe(),
-    "head": Unsafe(),
-    "tail": Unsafe(),
-    "wc": Unsafe(long=frozenset({"files0-from"})),
-    "stat": Unsafe(),
-    "file": Unsafe("Cmf", frozenset({"compile", "magic-file", "files-from"})),
-    "basename": Unsafe(),
-    "dirname": Unsafe(),
-    "realpath": Unsafe(),
-    "grep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
-    "egrep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
-    "fgrep": Unsafe("fR", frozenset({"file", "exclude-from", "dereference-recursive"})),
-    "date": Unsafe("sf", frozenset({"set", "file"})),
-    "find": Unsafe(
-        words=frozenset(
-            {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
-            # Following symlinks met on the way: a walk that leaves the project through one.
-            | {"-L", "-follow"}
-        )
-    ),
-}
-# (grep's -R follows symlinks, so `grep -R KEY .` reads through `docs -> ~/.ssh`: not read-only.)
-# git subcommands that only read, and the options that would make them write, run a program or
-# read outside the repository (`--no-index` compares any two files on the machine).
-_GIT_READ_ONLY = frozenset({"status", "log", "diff", "show"})
-_GIT_UNSAFE = Unsafe(
-    "cCoO",
-    frozenset({"output", "ext-diff", "exec-path", "git-dir", "work-tree", "config-env", "no-index", "textconv", "orderfile"}),
-)
-
-
-def uses(args: list[str], unsafe: Unsafe) -> bool:
-    """Whether any argument is one of the unsafe options, bundled or abbreviated."""
-    for arg in args:
-        if arg == "--":
-            return False
-        if arg.split("=", 1)[0] in unsafe.words:
-            return True
-        if arg.startswith("--"):
-            name = arg[2:].split("=", 1)[0]
-            if name and any(option.startswith(name) for option in unsafe.long):
-                return True
-        elif arg.startswith("-") and not unsafe.words and any(letter in unsafe.short for letter in arg[1:]):
-            # Every letter counts, even one that may be another option's value: stricter, never looser.
-            return True
-    return False
-
-
-def read_only(inv: Invocation) -> bool:
-    """Whether the command only reads (see _READ_ONLY); every word must be literal."""
-    values = [w.value for w in inv.words]
-    if not values or any(v is None for v in values) or any(w.brace for w in inv.words):
-        return False
-    name = inv.name
-    if values[0] != name:  # /bin/ls or ./git may be anything the path holds
-        return False
-    args = [v for v in values[1:] if v is not None]
-    if name == "git":
-        sub = next((a for a in args if not a.startswith("-")), None)
-        return sub in _GIT_READ_ONLY and not uses(args, _GIT_UNSAFE)
-    if name not in _READ_ONLY:
-        return False
-    return not uses(args, _READ_ONLY[name])

@@ -29,8 +29,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..safeio import read_regular_text
-from .commands import invocations, read_only
+from .commands import invocations
 from .parse import parse
+from .readonly import read_only
 
 CONFIG_CAP = 256 * 1024
 # Walking up to the repository root: a project is rarely deeper than this below it.

@@ -272,3 +272,32 @@ def test_a_rule_for_the_whole_tool_allows_what_cannot_be_read_but_not_a_deny(wor
     for command in ("for f in *; do wc -l $f; done", "echo $((1+2)) > out.txt", "cat <<EOF\nx\nEOF"):
         assert permissions.decide("Bash", {"command": command}).decision == "allow", command
     assert permissions.decide("Bash", {"command": "for f in a; do curl $f; done"}).decision == "deny"
+
+
+# Claude Code's read-only list (recorded: bash_read_only_list) and what stays asked beside it.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "diff README.md README.md", "printf ''", "printf '  a\\n'", "lsof -v", "sort README.md", "tree", "du -sh .",
+        "git branch", "git branch -a", "git tag", "git tag -l 'v*'", "git remote -v", "git stash list", "git reflog",
+        "git config --get user.name", "git rev-parse HEAD", "git --no-pager log -1", "sha256sum README.md", "jq . a.json",
+    ],
+)  # fmt: skip
+def test_what_claude_code_runs_without_a_rule_runs(world: Tree, command: str) -> None:
+    write(world.project / "a.json", "{}")
+    assert _permissions(world).decide("Bash", {"command": command}).decision == "allow", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git branch x", "git branch -D main", "git tag v1", "git tag -l -d v1", "git remote add o u", "git stash",
+        "git reflog expire --all", "git config user.name x", "git config --file /etc/x --list", "git config --get --global x",
+        "git grep --open-files-in-pager=vi x", "git blame --contents /etc/passwd README.md", "git -c core.pager=x log",
+        "sort -o out README.md", "sort --compress-program=sh README.md", "tree -o out", "tree -R", "tree -l",
+        "printf -v x hi", "sha256sum -c sums", "hexdump -f fmt README.md", "comm /etc/passwd /etc/group",
+        "jq -f prog.jq a.json", "du -L .", "diff README.md /etc/passwd", "uniq README.md out", "hostname x",
+    ],
+)  # fmt: skip
+def test_what_writes_runs_a_program_or_reads_outside_is_still_asked(world: Tree, command: str) -> None:
+    assert _permissions(world).decide("Bash", {"command": command}).decision == "ask", command

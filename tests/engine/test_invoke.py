@@ -42,9 +42,11 @@ def test_fork_is_one_task_message_for_the_subagent(tree: Tree) -> None:
 
 
 def test_shell_lines_follow_the_skills_allowed_tools(tree: Tree) -> None:
-    # printf, not echo: echo only prints, so it needs no rule (as in Claude Code).
-    tree.skill("ok", skill_text(body="Now: !`printf hi`\n", name="ok", description="d", allowed__tools="Bash(printf *)"))
-    tree.skill("no", skill_text(body="Now: !`printf hi`\n", name="no", description="d"))
+    # touch, not printf: printf only prints, so it needs no rule (as in Claude Code).
+    tree.skill(
+        "ok", skill_text(body="Now: !`touch made && printf hi`\n", name="ok", description="d", allowed__tools="Bash(touch *)")
+    )
+    tree.skill("no", skill_text(body="Now: !`touch made && printf hi`\n", name="no", description="d"))
     workspace = Workspace(tree.locations())
     catalog = workspace.load()
     assert workspace.expand(catalog, "ok", run_shell=True).messages[1].text.endswith("Now: hi\n")

@@ -53,7 +53,7 @@ CASES: list[tuple[str, dict[str, Any], str, str, str | None]] = [
     ),
     ("ask beats allow", {"local": {"allow": ["Skill(x)"]}, "user": {"ask": ["Skill(x)"]}}, "Skill(x)", "ask", "Skill(x)"),
     ("Bash(ls*) matches lsof", {"local": {"allow": ["Bash(ls*)"]}}, "Bash(lsof -i)", "allow", "Bash(ls*)"),
-    ("Bash(ls *) does not match lsof", {"local": {"allow": ["Bash(ls *)"]}}, "Bash(lsof -i)", "ask", None),
+    ("Bash(ls *) does not match lsblk", {"local": {"allow": ["Bash(ls *)"]}}, "Bash(lsblk -a)", "ask", None),
     ("Bash(ls *) matches ls -la", {"local": {"allow": ["Bash(ls *)"]}}, "Bash(ls -la)", "allow", "Bash(ls *)"),
     ("Bash(ls *) matches bare ls", {"local": {"allow": ["Bash(ls *)"]}}, "Bash(ls)", "allow", "Bash(ls *)"),
     (

@@ -166,13 +166,13 @@ async def test_allow_always_with_an_unparsable_local_settings_file_runs_once_and
     tree: Tree, server: MessagesServer
 ) -> None:
     local = write(tree.project / ".claude" / "settings.local.json", "{ this is not json")
-    server.script(Reply(tool_uses=[{"id": "p", "name": "Bash", "input": {"command": "printf approved"}}]), Reply(text="Ok."))
+    server.script(Reply(tool_uses=[{"id": "p", "name": "Bash", "input": {"command": "env printf approved"}}]), Reply(text="Ok."))
     runner, events = _runner(tree, server, answers=["always"])
     await runner.send("go")
     results = server.requests[1]["messages"][-1]["content"]
     assert results[0]["content"] == "approved", "the user approved it: it ran"
     [notice] = [e for e in events if isinstance(e, Notice)]
-    assert notice.kind == "rule-not-saved" and "Bash(printf approved)" in notice.message and str(local) in notice.message
+    assert notice.kind == "rule-not-saved" and "Bash(env printf approved)" in notice.message and str(local) in notice.message
     assert local.read_text() == "{ this is not json", "the file is left as it was"
     assert runner.messages[-1].text == "Ok."
 

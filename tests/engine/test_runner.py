@@ -118,9 +118,9 @@ async def test_tool_calls_after_allow_deny_and_ask(tree: Tree, server: MessagesS
     server.script(
         Reply(tool_uses=[{"id": "a", "name": "Bash", "input": {"command": "echo hi"}},
                          {"id": "b", "name": "Bash", "input": {"command": "rm -rf x"}},
-                         {"id": "c", "name": "Bash", "input": {"command": "printf once"}},
-                         {"id": "d", "name": "Bash", "input": {"command": "printf never"}},
-                         {"id": "e", "name": "Bash", "input": {"command": "printf always"}}]),
+                         {"id": "c", "name": "Bash", "input": {"command": "env printf once"}},
+                         {"id": "d", "name": "Bash", "input": {"command": "env printf never"}},
+                         {"id": "e", "name": "Bash", "input": {"command": "env printf always"}}]),
         Reply(text="Done."),
     )  # fmt: skip
     runner, events = _runner(tree, server, answers=["once", "deny", "always"])
@@ -132,10 +132,10 @@ async def test_tool_calls_after_allow_deny_and_ask(tree: Tree, server: MessagesS
     assert results["d"]["is_error"] and "rejected" in results["d"]["content"]
     assert results["e"]["content"] == "always"
     assert [e[1:] for e in events if isinstance(e, tuple)] == [
-        ("Bash", {"command": c}) for c in ("printf once", "printf never", "printf always")
+        ("Bash", {"command": c}) for c in ("env printf once", "env printf never", "env printf always")
     ]
     local = json.loads((tree.project / ".claude" / "settings.local.json").read_text())
-    assert local["permissions"]["allow"] == ["Bash(printf always)"]
+    assert local["permissions"]["allow"] == ["Bash(env printf always)"]
     assert [e.decision for e in events if isinstance(e, Call)] == ["allow", "deny", "ask", "ask", "ask"]
 
 

@@ -188,7 +188,7 @@ async def test_a_hostile_model_and_tool_results_are_shown_without_sending_contro
     calls = [
         {"id": "r", "name": "Read", "input": {"file_path": str(hostile_file)}},
         {"id": "s", "name": "Skill", "input": {"skill": "release-notes", "args": HOSTILE}},
-        {"id": "b", "name": "Bash", "input": {"command": f"printf '{HOSTILE}'", "description": HOSTILE}},
+        {"id": "b", "name": "Bash", "input": {"command": f"env printf '{HOSTILE}'", "description": HOSTILE}},
     ]
     server.script(Reply(text=markdown, tool_uses=calls, chunk=3), Reply(text=f"Done {HOSTILE}"), Reply(text=f"Fork {HOSTILE}"))
     async with app.run_test(size=(160, 50)) as pilot:

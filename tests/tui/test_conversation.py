@@ -56,7 +56,7 @@ async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesSe
 
 
 async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesServer) -> None:
-    calls = [{"id": f"t{i}", "name": "Bash", "input": {"command": f"printf call-{i}"}} for i in range(3)]
+    calls = [{"id": f"t{i}", "name": "Bash", "input": {"command": f"env printf call-{i}"}} for i in range(3)]
     server.script(Reply(tool_uses=calls), Reply(text="Done."))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -64,7 +64,7 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
         await pilot.press(*"buy milk", "enter")
         for key in ("o", "a", "d"):
             await until(pilot, lambda: isinstance(app.screen, ApproveScreen), what="the approval modal")
-            assert isinstance(app.screen, ApproveScreen) and app.screen.tool_input["command"].startswith("printf call-")
+            assert isinstance(app.screen, ApproveScreen) and app.screen.tool_input["command"].startswith("env printf call-")
             await pilot.press(key)
         await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the second request")
         sub = server.requests[1]
@@ -72,7 +72,7 @@ async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesSer
         assert results["t0"]["content"] == "call-0" and results["t1"]["content"] == "call-1"
         assert results["t2"]["is_error"]
         local = json.loads((tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json").read_text())
-        assert local["permissions"]["allow"] == ["Bash(printf call-1)"]
+        assert local["permissions"]["allow"] == ["Bash(env printf call-1)"]
         assert sub["messages"][0]["content"][0]["text"].endswith("<command-args>buy milk</command-args>\n")
         # The command block and the skill's prompt: two text blocks of one user message, as Claude Code sends them.
         assert 'Append "$(date +%F): buy milk" to ~/notes.md.' in sub["messages"][0]["content"][1]["text"]
@@ -216,7 +216,7 @@ async def test_composer_completes_names_shows_hints_and_says_why_a_skill_cannot_
 
 
 async def test_quitting_while_an_approval_is_open_closes_the_run_cleanly(tmp_path: Path, server: MessagesServer) -> None:
-    server.script(Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "printf never"}}]))
+    server.script(Reply(tool_uses=[{"id": "t1", "name": "Bash", "input": {"command": "env printf never"}}]))
     app = served_app(tmp_path, server)
     async with app.run_test(size=(140, 40)) as pilot:
         await _launch(pilot, "daily-notes")

@@ -195,8 +195,8 @@ async def test_the_composer_says_how_to_leave_and_offers_only_what_works(tmp_pat
 
 async def test_the_approval_shows_its_own_keys_and_each_title_says_who_decided(tmp_path: Path, server: MessagesServer) -> None:
     calls = [
-        {"id": "t0", "name": "Bash", "input": {"command": "printf once"}},
-        {"id": "t1", "name": "Bash", "input": {"command": "printf no"}},
+        {"id": "t0", "name": "Bash", "input": {"command": "env printf once"}},
+        {"id": "t1", "name": "Bash", "input": {"command": "env printf no"}},
         {"id": "t2", "name": "Bash", "input": {"command": "git push origin main"}},
     ]
     server.script(Reply(tool_uses=calls), Reply(text="Done."))

@@ -46,7 +46,7 @@ async def test_the_turn_bound_is_shown_and_ctrl_r_goes_on_without_repeating_the_
 
 
 async def test_an_always_rule_that_cannot_be_saved_runs_once_and_says_why(tmp_path: Path, server: MessagesServer) -> None:
-    server.script(Reply(tool_uses=[{"id": "e", "name": "Bash", "input": {"command": "printf approved"}}]), Reply(text="Ok."))
+    server.script(Reply(tool_uses=[{"id": "e", "name": "Bash", "input": {"command": "env printf approved"}}]), Reply(text="Ok."))
     app = served_app(tmp_path, server)
     local = write(tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json", "{ broken")
     async with app.run_test(size=(140, 40)) as pilot:
@@ -57,7 +57,7 @@ async def test_an_always_rule_that_cannot_be_saved_runs_once_and_says_why(tmp_pa
         await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the second request")
         assert server.requests[1]["messages"][-1]["content"][0]["content"] == "approved"
         notes = [n.message for n in app.notices]
-        assert any("Bash(printf approved) was not saved" in n and str(local) in n for n in notes), notes
+        assert any("Bash(env printf approved) was not saved" in n and str(local) in n for n in notes), notes
         assert app.is_running, "the app lives on"
     assert local.read_text() == "{ broken"
 
