@@ -9,6 +9,8 @@ Claude Code 2.1.328 runs four of these five programs (only commondir is asked).
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,7 @@ from engine.bash.gitconfig import guard_env
 from engine.shell import run_bounded
 from engine.tools.base import ToolContext
 from engine.tools.shell import BashTool
+from tests.oracle.workspace import RECORDINGS, build, load_cases
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -162,3 +165,21 @@ def test_a_hooked_status_still_reports(tmp_path: Path, clean_git: Path) -> None:
     hooks_path(project, tmp_path / "ran")
     result = run_bounded("git status --short", project, timeout=60, cap=10_000)
     assert result.exit_code == 0 and "hooks/" in result.output
+
+
+RECORDED = ["git_commondir", "git_worktree_config", "git_hooks_path", "git_signature", "git_partial_clone"]
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_where_claude_code_ran_the_program_skilldeck_does_not(name: str, tmp_path: Path, clean_git: Path) -> None:
+    """The recorded workspaces (tests/oracle/cases/permissions/git_*): Claude Code 2.1.328 asks
+    for the commondir one and runs the program of the other four (the marker appeared)."""
+    case = load_cases()[name]
+    places = build(case, Path(os.path.realpath(tmp_path)))
+    recorded = json.loads((RECORDINGS / f"{name}.json").read_text())["calls"]
+    assert [c["side_effect"] for c in recorded] == [name != "git_commondir"] * len(recorded)
+    for call in case["calls"]:
+        command = call["input"]["command"]
+        if _permissions(places.project, places.home).decide("Bash", {"command": command}).decision == "allow":
+            run_bounded(command, places.project, timeout=60)
+        assert not (places.project / "x").exists(), f"`{command}` ran the repository's program"

@@ -19,6 +19,7 @@ anywhere:
      "claude_json": {...},       # merged into {home}/.claude.json
      "usage": {"deploy": [3, 2]},   # skillUsage: used 3 times, last 2 days ago
      "tools": ["Bash", "Glob"],  # --tools for the run (2.1.328 offers Glob and Grep only when named)
+     "setup": "git commit ...",  # a shell script (our own) run in {project} last: git repositories
      "calls": [{"tool": "Bash", "input": {"command": "echo hi"}, "marker": "x"}]}
 
 `marker` (default `x`) is a file in the project that the call creates only if something it
@@ -144,6 +145,13 @@ def build(case: dict[str, Any], root: Path, git: bool = True, now_ms: int = 0) -
         path = Path(places.fill(SETTINGS_FILES[scope]))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(places.fill(body), indent=2) + "\n")
+    if case.get("setup"):
+        # Repository states files cannot write (commits, a partial clone): no user or system git
+        # config, a fixed identity.
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(places.home), "GIT_CONFIG_NOSYSTEM": "1"}
+        env |= {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER") for what, value in (("NAME", "t"), ("EMAIL", "t@t"))}
+        script = places.fill(case["setup"])
+        subprocess.run(["sh", "-ec", script], cwd=places.project, env=env, check=True, timeout=120, capture_output=True)
     start_folder(case, places).mkdir(parents=True, exist_ok=True)
     trusted = case.get("trusted")
     # true trusts the project; a path (with placeholders) trusts that folder instead.
