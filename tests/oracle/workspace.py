@@ -149,7 +149,9 @@ def build(case: dict[str, Any], root: Path, git: bool = True, now_ms: int = 0) -
         # Repository states files cannot write (commits, a partial clone): no user or system git
         # config, a fixed identity.
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(places.home), "GIT_CONFIG_NOSYSTEM": "1"}
-        env |= {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER") for what, value in (("NAME", "t"), ("EMAIL", "t@t"))}
+        env |= {
+            f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER") for what, value in (("NAME", "t"), ("EMAIL", "t@t"))
+        }
         script = places.fill(case["setup"])
         subprocess.run(["sh", "-ec", script], cwd=places.project, env=env, check=True, timeout=120, capture_output=True)
     start_folder(case, places).mkdir(parents=True, exist_ok=True)
