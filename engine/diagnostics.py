@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "shadowed": "a skill hidden by another of the same name",
     "plugin-manifest": "a plugin or marketplace manifest that is missing, invalid or incomplete",
     "plugin-missing": "an enabled plugin whose files are not on disk",
+    "plugin-off": "an installed or found plugin that no settings file enables, or that one switches off",
+    "plugin-scope": "an enabled plugin installed only for another project (scope project or local)",
     "plugin-remote": "a marketplace plugin with a remote source, not loaded from disk",
     "settings-invalid": "a settings file that is not valid JSON",
     "settings-entry": "a settings entry that is not what Claude Code expects (skipped)",

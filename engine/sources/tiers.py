@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 from ..diagnostics import Sink
@@ -176,7 +177,14 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
         source = _intern(Source(SourceKind.COMMANDS, root, label, len(tiers)), cache)
         tiers.append(Tier(source, _commands(root, sink, cache), LoadedFrom.COMMANDS, merge="commands"))
 
-    tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers), cache=cache))
+    off: list[Path] = []
+    tiers.extend(plugin_tiers(locations, sink, first_order=len(tiers), cache=cache, off=off))
+    if off:
+        # A skills-folder plugin switched off hides the SKILL.md beside its .claude-plugin as well.
+        hidden = set(off)
+        for i, tier in enumerate(tiers):
+            if tier.loaded_from is LoadedFrom.SKILLS and any(e.path.parent in hidden for e in tier.entries):
+                tiers[i] = replace(tier, entries=tuple(e for e in tier.entries if e.path.parent not in hidden))
 
     bundled = locations.bundled_skills()
     if bundled is not None:

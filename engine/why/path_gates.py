@@ -27,7 +27,8 @@ _LOADED_FROM = {
 def root_hint(tracer: Tracer, file: Path, project: Path | None, git_root: Path | None) -> str:
     """Why a file in some `.claude/skills` or `.claude/commands`, or in a plugin, is not in any scanned root."""
     for diag in tracer.catalog.diagnostics:
-        if diag.code != "plugin-manifest":
+        # A plugin Claude Code rejects, that settings switch off, or installed for another project.
+        if diag.code not in ("plugin-manifest", "plugin-off", "plugin-scope"):
             continue
         plugin = diag.path.parent.parent if diag.path.parent.name == ".claude-plugin" else diag.path
         loaded = any(source.root == plugin for source in tracer.catalog.sources)
@@ -121,6 +122,13 @@ def owner_of(tracer: Tracer, file: Path, source: Source) -> Skill | None:
     return None
 
 
+def _switched_off(tracer: Tracer, file: Path) -> Diagnostic | None:
+    for diag in tracer.catalog.diagnostics:
+        if diag.code == "plugin-off" and diag.path != file and under(file, diag.path):
+            return diag
+    return None
+
+
 def root_gate(
     tracer: Tracer,
     file: Path,
@@ -135,6 +143,14 @@ def root_gate(
     when the file was found by name."""
     expected, where, not_there = shape(file, source)
     notes = notes_of(diags)
+    off = _switched_off(tracer, file) if skill is None else None
+    if off is not None:
+        # A skills-folder plugin switched off: its SKILL.md and inner skills sit in a scanned root
+        # yet Claude Code loads none of them (recorded: plugin_off_skills_dir).
+        why = f"the plugin at {off.path} is not loaded: {quote(off.message, 200)}"
+        tracer.set("root", Status.FAILED, why, notes)
+        tracer.skip_rest("Claude Code does not look at this file")
+        return expected, tracer.result(kind, file, None, Outcome.NEVER_LOADS, f"it never loads because {why}")
     owner = owner_of(tracer, file, source) if skill is None and expected is None else None
     if owner is not None:
         why = (

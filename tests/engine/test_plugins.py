@@ -209,7 +209,12 @@ def test_installed_and_enabled_plugins_load(tree: Tree, tmp_path: Path) -> None:
     write(tree.project / ".claude" / "settings.json", json.dumps({"enabledPlugins": {"off@mk": False}}))
     catalog = tree.load()
     assert set(catalog.skills) == {"tools:lint", "tools:ship"}
-    assert codes(catalog) == []
+    # Switched off by the more specific project file: Claude Code hides it without a word, so
+    # skilldeck says which file did it (recorded: plugin_off_by_project).
+    assert codes(catalog) == ["plugin-off"]
+    (off,) = catalog.diagnostics
+    assert off.path == cache / "off" / "1.0.0"
+    assert str(tree.project / ".claude" / "settings.json") in off.message
 
 
 def test_enabled_but_not_installed_or_missing_on_disk(tree: Tree) -> None:

@@ -16,48 +16,94 @@ from ...loadcache import LoadCache
 from ...locations import Locations
 from ...model import Diagnostic, LoadedFrom, Source, SourceKind
 from ...scan import real_folder
+from ...settings import Settings, read_settings
 from ...skillfile import Entry
 from .. import Tier
 from .entries import PluginEntries, plugin_entries
 from .folders import plugin_dir_refs, skills_dir_folders, skills_dir_plugins
-from .installed import installed_plugins, known_marketplaces_file
+from .installed import applicable_install, install_records, installed_plugins
 from .manifest import DISPLAY_FIELDS, KNOWN_FIELDS, MANIFEST, MARKETPLACE, PluginRef, load_manifest, validate_manifest
+from .marketplace import COMPONENT_FIELDS, MarketEntry, known_marketplaces_file, loose_manifest, market_entry, marketplace_folder
 
 
 class PluginResult(NamedTuple):
     tiers: tuple[Tier, ...]
     diagnostics: tuple[Diagnostic, ...]
     first_order: int
+    # Plugins in a skills folder that enabledPlugins switches off (`name@skills-dir: false`).
+    off: tuple[Path, ...] = ()
 
 
-def plugin_tiers(locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None = None) -> list[Tier]:
+def plugin_tiers(
+    locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None = None, off: list[Path] | None = None
+) -> list[Tier]:
+    """The plugin tiers; `off` receives the skills-folder plugins switched off, whose own
+    SKILL.md Claude Code then hides too (recorded: plugin_off_skills_dir)."""
     if cache is not None:
         known = cache.plugins
         if isinstance(known, PluginResult) and known.first_order == first_order:
             sink.items.extend(known.diagnostics)
+            if off is not None:
+                off.extend(known.off)
             return list(known.tiers)
     local = Sink()
-    tiers, inputs, direct = _plugin_tiers(locations, local, first_order, cache)
+    switched: list[Path] = []
+    tiers, inputs, direct = _plugin_tiers(locations, local, first_order, cache, switched)
     sink.items.extend(local.items)
+    if off is not None:
+        off.extend(switched)
     if cache is not None:
-        cache.plugins = PluginResult(tuple(tiers), tuple(local.items), first_order)
+        cache.plugins = PluginResult(tuple(tiers), tuple(local.items), first_order, tuple(switched))
         cache.plugin_inputs = tuple(inputs)
         cache.plugin_direct = tuple(direct)
     return tiers
 
 
+def _settings(locations: Locations) -> Settings | None:
+    try:
+        return read_settings(locations)
+    except OSError:
+        # installed_plugins reads them again and says why they cannot be read.
+        return None
+
+
+def _switched_off(ref: PluginRef, name: str, settings: Settings | None, sink: Sink) -> bool:
+    """A `--plugin-dir` or skills-folder plugin that enabledPlugins switches off (`name@inline`,
+    `name@skills-dir` set to false): Claude Code loads none of it (recorded: plugin_off_inline)."""
+    key = ref.key(name)
+    state = settings.enabled_plugins.get(key) if settings is not None and key is not None else None
+    if state is None or state[0]:
+        return False
+    sink.info(
+        "plugin-off",
+        ref.root,
+        f'plugin `{key}` is switched off by {state[1]} (`"{key}": false` in enabledPlugins): Claude Code loads none of '
+        "its skills or commands" + (", nor the SKILL.md beside its .claude-plugin" if ref.skills_dir else ""),
+        f'remove `"{key}": false` from {state[1]}, or set it to true',
+    )
+    if ref.skills_dir and os.path.lexists(ref.root / "SKILL.md"):
+        sink.info(
+            "plugin-off",
+            ref.root / "SKILL.md",
+            f"Claude Code does not load this SKILL.md: the plugin `{key}` it sits in is switched off by {state[1]}",
+            f'remove `"{key}": false` from {state[1]}, or set it to true',
+        )
+    return True
+
+
 def _plugin_tiers(
-    locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None
+    locations: Locations, sink: Sink, first_order: int, cache: LoadCache | None, off: list[Path]
 ) -> tuple[list[Tier], list[str], list[Entry]]:
     """Every plugin's commands, then every plugin's skills: Claude Code lists all plugin commands
     before any plugin skill (a command beats a skill of the same name)."""
+    settings = _settings(locations)
     refs: list[PluginRef] = []
     inputs = [str(p) for _, p in locations.settings_files()]
     inputs += [str(locations.installed_plugins_file()), str(known_marketplaces_file(locations))]
     inputs += [str(p) for p in locations.plugin_dirs]
     for folder in locations.plugin_dirs:
         refs.extend(plugin_dir_refs(folder, sink))
-    refs.extend(installed_plugins(locations, sink))
+    refs.extend(installed_plugins(locations, sink, settings))
     # A new plugin in a skills folder shows as a new `.claude-plugin` path, which drops the
     # cached plugins (LoadCache.invalidate); other edits in skills folders do not.
     for folder in skills_dir_folders(locations):
@@ -83,6 +129,15 @@ def _plugin_tiers(
             if loaded is None:
                 continue
             name, manifest = loaded
+            if _switched_off(ref, name, settings, sink):
+                if ref.skills_dir:
+                    off.append(ref.root)
+                continue
+            if ref.loose is not None:
+                loose = loose_manifest(ref.root, name, ref.loose, manifest, sink)
+                if loose is None:
+                    continue
+                manifest = loose
             if ref.skills_dir:
                 if name in adopted:
                     sink.error(
@@ -144,6 +199,9 @@ class _Part(NamedTuple):
 def _entries(
     ref: PluginRef, name: str, manifest: dict[str, Any], sink: Sink, cache: LoadCache | None, reals: dict[str, str]
 ) -> PluginEntries:
+    if ref.loose is not None:
+        # Components a "strict": false marketplace entry names add to the default folders.
+        return plugin_entries(ref, name, manifest, sink, cache, reals, commands_add=True)
     """`plugin_entries`, kept per plugin root while nothing in the plugin changed (LoadCache
     drops it on a change under the root, its real path, or its skills and commands folders).
     A manifest that names other paths is read again each time: those may be anywhere."""
@@ -166,16 +224,22 @@ def _entries(
 
 
 __all__ = [
+    "COMPONENT_FIELDS",
     "DISPLAY_FIELDS",
     "KNOWN_FIELDS",
     "MANIFEST",
     "MARKETPLACE",
+    "MarketEntry",
     "PluginEntries",
     "PluginRef",
     "PluginResult",
+    "applicable_install",
+    "install_records",
     "installed_plugins",
     "known_marketplaces_file",
     "load_manifest",
+    "market_entry",
+    "marketplace_folder",
     "plugin_dir_refs",
     "plugin_entries",
     "plugin_tiers",

@@ -68,6 +68,7 @@ def plugin_entries(
     sink: Sink,
     cache: LoadCache | None = None,
     reals: dict[str, str] | None = None,
+    commands_add: bool = False,
 ) -> PluginEntries:
     """The plugin's commands and skills, each in Claude Code's order.
 
@@ -76,7 +77,8 @@ def plugin_entries(
     Skills: `skills/<folder>/SKILL.md` named `plugin:<folder>` (characters other than letters,
     digits, `_` and `-` become `-`; `name:` is only a label), then the manifest's `skills` paths;
     a path that is itself a skill folder is named by its `name:`. Commands: `commands/`, or the
-    manifest's `commands` paths instead of it.
+    manifest's `commands` paths instead of it; with `commands_add` (the paths come from a
+    `"strict": false` marketplace entry) after it (recorded: plugin_strict_false).
     """
     root = ref.root
     manifest_path = root / MANIFEST
@@ -161,7 +163,9 @@ def plugin_entries(
 
     overrides: dict[Path, dict[str, Any]] = {}
     listed_commands = manifest.get("commands")
-    if "commands" in manifest and os.path.isdir(root / "commands"):
+    if commands_add:
+        add(commands, scan_commands_root(root / "commands", sink, name))
+    elif "commands" in manifest and os.path.isdir(root / "commands"):
         sink.info(
             "not-loaded",
             root / "commands",
@@ -210,6 +214,6 @@ def plugin_entries(
                 add(commands, direct[-1:])
             else:
                 add(commands, scan_commands_root(path, sink, name))
-    else:
+    elif not commands_add:
         add(commands, scan_commands_root(root / "commands", sink, name))
     return PluginEntries(commands, skills, direct, overrides)

@@ -53,7 +53,7 @@ def plugin_dir_refs(folder: Path, sink: Sink) -> list[PluginRef]:
         sink.error("plugin-manifest", folder, f"--plugin-dir: cannot list this folder ({reason})", "check the path")
         return []
     if _is_one_plugin(folder, names):
-        return [PluginRef(folder, folder.name)]
+        return [PluginRef(folder, folder.name, inline=True)]
     children: list[str] = []
     skipped: list[str] = []
     # JavaScript's default sort (UTF-16 code units), as Claude Code orders the plugins.
@@ -75,7 +75,7 @@ def plugin_dir_refs(folder: Path, sink: Sink) -> list[PluginRef]:
             f"no {MANIFEST}: in a folder of plugins, Claude Code skips this folder",
             f"add {MANIFEST}, or pass it as --plugin-dir {folder / child}",
         )
-    return [PluginRef(folder / child, child) for child in children]
+    return [PluginRef(folder / child, child, inline=True) for child in children]
 
 
 def skills_dir_folders(locations: Locations) -> list[Path]:

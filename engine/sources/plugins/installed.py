@@ -16,11 +16,15 @@ from typing import Any
 from ...diagnostics import Sink
 from ...jsonfile import read_json
 from ...locations import Locations
-from ...settings import read_settings
-from .manifest import MARKETPLACE, PluginRef
+from ...settings import Settings, read_settings
+from .manifest import PluginRef
+from .marketplace import known_marketplaces_file, local_source, market_entry
 
 
-def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
+def applicable_install(records: Any, locations: Locations) -> dict[str, Any] | None:
+    """The install record Claude Code uses in this project: one made for this project (`projectPath`,
+    scope `project` or `local`), else a `user` (or `managed`) one. A record made for another project
+    does not apply here: Claude Code loads nothing of the plugin (recorded: plugin_project_scope_elsewhere)."""
     if isinstance(records, dict):
         records = [records]
     if not isinstance(records, list):
@@ -31,14 +35,20 @@ def _pick_install(records: Any, locations: Locations) -> dict[str, Any] | None:
         if isinstance(project, str) and project and Path(project) == locations.project:
             return record
     for record in installs:
-        if record.get("scope", "user") == "user":
+        if record.get("scope", "user") in ("user", "managed"):
             return record
-    return installs[0] if installs else None
+    return None
 
 
-def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
+def install_records(records: Any) -> list[dict[str, Any]]:
+    if isinstance(records, dict):
+        records = [records]
+    return [r for r in records if isinstance(r, dict)] if isinstance(records, list) else []
+
+
+def installed_plugins(locations: Locations, sink: Sink, settings: Settings | None = None) -> list[PluginRef]:
     try:
-        settings = read_settings(locations)
+        settings = settings or read_settings(locations)
     except OSError as exc:
         # A settings folder that cannot be reached (an unreadable .claude/): the enabled plugins
         # are unknown; the other tiers still load.
@@ -52,16 +62,29 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
         return []
     sink.items.extend(settings.diagnostics)
     enabled = {k: v for k, v in settings.enabled_plugins.items() if v[0]}
-    if not enabled:
-        return []
     registry_path = locations.installed_plugins_file()
+    if not enabled and not os.path.lexists(registry_path):
+        return []
     registry = read_json(registry_path, sink, "plugin-manifest", "plugin registry") or {}
     installed = registry.get("plugins") if isinstance(registry, dict) else None
     if not isinstance(installed, dict):
         installed = {}
+    _not_enabled(locations, installed, settings, sink)
+    known = read_json(known_marketplaces_file(locations), sink, "plugin-manifest", "marketplace registry") if enabled else None
     refs: list[PluginRef] = []
     for key, (_on, settings_path) in enabled.items():
-        record = _pick_install(installed.get(key), locations)
+        record = applicable_install(installed.get(key), locations)
+        elsewhere = [r for r in install_records(installed.get(key)) if isinstance(r.get("projectPath"), str)]
+        if record is None and elsewhere:
+            other = elsewhere[0]
+            sink.warning(
+                "plugin-scope",
+                Path(str(other.get("installPath") or registry_path)),
+                f"plugin `{key}` is installed only for the project {other['projectPath']} (scope "
+                f"{other.get('scope', '?')}), not this one: Claude Code loads none of it here, though {settings_path} enables it",
+                f"claude plugin install {key} --scope user (or --scope project in this project)",
+            )
+            continue
         if record is None:
             sink.warning(
                 "plugin-missing",
@@ -70,7 +93,8 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
                 f"claude plugin install {key}",
             )
             continue
-        local = _local_marketplace_source(locations, key, sink)
+        found = market_entry(locations, key, sink, known)
+        local = local_source(found)
         root = local or Path(record["installPath"])
         if local is not None and local != Path(record["installPath"]):
             sink.info(
@@ -95,27 +119,34 @@ def installed_plugins(locations: Locations, sink: Sink) -> list[PluginRef]:
                 f"reinstall it: claude plugin uninstall {key} && claude plugin install {key}",
             )
             continue
-        refs.append(PluginRef(root, key.split("@", 1)[0]))
+        entry = found.entry if found is not None and found.entry is not None and found.entry.get("strict") is False else None
+        refs.append(PluginRef(root, key.split("@", 1)[0], loose=entry))
     return refs
 
 
-def known_marketplaces_file(locations: Locations) -> Path:
-    return locations.user / "plugins" / "known_marketplaces.json"
-
-
-def _local_marketplace_source(locations: Locations, key: str, sink: Sink) -> Path | None:
-    """A plugin of a marketplace added from a local folder: Claude Code reads the plugin where
-    the marketplace lists it, not the copy recorded as installed (recorded: plugin_installed)."""
-    marketplace = key.split("@", 1)[1] if "@" in key else ""
-    known = read_json(known_marketplaces_file(locations), sink, "plugin-manifest", "marketplace registry")
-    entry = known.get(marketplace) if isinstance(known, dict) else None
-    source = entry.get("source") if isinstance(entry, dict) else None
-    if not isinstance(source, dict) or source.get("source") != "directory" or not isinstance(source.get("path"), str):
-        return None
-    folder = Path(source["path"])
-    listing = read_json(folder / MARKETPLACE, sink, "plugin-manifest", "marketplace manifest")
-    plugins = listing.get("plugins") if isinstance(listing, dict) else None
-    for item in plugins if isinstance(plugins, list) else []:
-        if isinstance(item, dict) and item.get("name") == key.split("@", 1)[0] and isinstance(item.get("source"), str):
-            return Path(os.path.normpath(folder / item["source"]))
-    return None
+def _not_enabled(locations: Locations, installed: dict[str, Any], settings: Settings, sink: Sink) -> None:
+    """Installed plugins that no settings file enables, or that a settings file switches off:
+    Claude Code loads none of them and says nothing (recorded: plugin_off_by_project)."""
+    for key, records in installed.items():
+        state = settings.enabled_plugins.get(key)
+        if state is not None and state[0]:
+            continue
+        record = applicable_install(records, locations)
+        if record is None:
+            continue
+        where = Path(record["installPath"])
+        if state is None:
+            sink.info(
+                "plugin-off",
+                where,
+                f"plugin `{key}` is installed but no settings file enables it: Claude Code loads none of its skills or commands",
+                f"claude plugin enable {key} --scope user",
+            )
+        else:
+            sink.info(
+                "plugin-off",
+                where,
+                f'plugin `{key}` is installed but switched off by {state[1]} (`"{key}": false` in enabledPlugins, the '
+                "most specific file that names it): Claude Code loads none of its skills or commands",
+                f'remove `"{key}": false` from {state[1]}, or set it to true',
+            )

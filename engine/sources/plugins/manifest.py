@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,14 @@ class PluginRef:
     fallback_name: str
     # A folder of a skills folder that is also a plugin (`.claude-plugin/` in it).
     skills_dir: bool = False
+    # A `--plugin-dir` plugin (Claude Code's key for it is `name@inline`).
+    inline: bool = False
+    # Its marketplace entry when that says `"strict": false` (the entry supplies components).
+    loose: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+
+    def key(self, name: str) -> str | None:
+        """The enabledPlugins key of a plugin found in a folder, by its manifest name."""
+        return f"{name}@skills-dir" if self.skills_dir else f"{name}@inline" if self.inline else None
 
 
 # Fields Claude Code only shows: an invalid one is dropped and the plugin still loads.
