@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .demo import make_demo
     from .diagnostics import CODES
     from .diff import CatalogDiff
+    from .doctor import Finding, diagnose
     from .evals import Change as EvalChange
     from .evals import (
         CostActual,
@@ -176,6 +177,8 @@ _WHERE: dict[str, tuple[str, str]] = {
     "with_missing_skill_md": ("spec", "with_missing_skill_md"),
     "suggested_rule": ("toolcheck", "suggested_rule"),
     "Trust": ("trust", "Trust"),
+    "Finding": ("doctor", "Finding"),
+    "diagnose": ("doctor", "diagnose"),
     "SkillUsage": ("usage", "SkillUsage"),
     "UsageReport": ("usage", "UsageReport"),
     "collect_usage": ("usage", "collect_usage"),
@@ -239,6 +242,7 @@ __all__ = [
     "EvalStep",
     "ExpansionError",
     "Failed",
+    "Finding",
     "Foreign",
     "Fork",
     "InvocationError",
@@ -287,6 +291,7 @@ __all__ = [
     "collect_usage",
     "compare_listings",
     "compare_with_claude",
+    "diagnose",
     "eval_files",
     "find_claude",
     "json_printable",

@@ -111,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.compare_parser(sub, loc)
     cli_args.evals_parser(sub, loc)
     cli_args.usage_parser(sub, loc)
+    cli_args.doctor_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 # The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
 JSON_COMMANDS = (
     "list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare", "evals",
-    "usage",
+    "usage", "doctor",
 )  # fmt: skip
 
 
@@ -336,6 +337,10 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
         from . import cli_usage
 
         return cli_usage.run(args, workspace)
+    if command == "doctor":
+        from . import cli_doctor
+
+        return cli_doctor.run(args, workspace)
     if command == "list":
         # A one-shot load that makes few reference cycles: the cyclic collector would walk the
         # growing heap again and again for nothing (about 8% of `list --json` at 15,000 skills).

@@ -190,6 +190,24 @@ def prompt_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
 
 
+def doctor_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "doctor",
+        parents=[loc],
+        help="every plugin that is missing, switched off, stale or risky, with the command that fixes it",
+        description="Reads what Claude Code reads about plugins (installed_plugins.json, known_marketplaces.json, "
+        "marketplaces/, cache/, enabledPlugins in every settings file, the manifests) and never writes. "
+        "Exit status: 1 when any error or warning is found.",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="also show notes (what each plugin runs and costs)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help='{"findings": [{"plugin", "marketplace", "severity", "code", "message", "fix", "path"}]}',
+    )
+
+
 def usage_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "usage",
