@@ -96,6 +96,7 @@ oracle: $(STAMP)
 	$(BIN)/python -m tests.oracle.record_usage
 	$(MAKE) agents-oracle
 	$(BIN)/python -m tests.oracle.record_agents
+	$(BIN)/python -m tests.oracle.record_plugins
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py

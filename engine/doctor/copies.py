@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..catalog import Catalog
+from ..diagnostics import Sink
 from ..model import SourceKind
-from ..sources.plugins import MarketEntry, applicable_install
+from ..sources.plugins import MarketEntry, applicable_install, plugin_dir_refs, skills_dir_folders, skills_dir_plugins
 from ..sources.plugins.marketplace import local_source
 from .state import PluginState
 
@@ -41,6 +42,13 @@ def plugin_copies(state: PluginState, catalog: Catalog | None) -> list[Copy]:
             out.append(Copy(key, root, loose, True))
     # An installed copy the doctor does not read (a link, another project's) is not a folder plugin.
     known = {c.root for c in out} | recorded
+    # Folder plugins as Claude Code finds them, loaded or not (a rejected manifest loads nothing).
+    refs = [ref for folder in state.locations.plugin_dirs for ref in plugin_dir_refs(folder, Sink())]
+    refs += [ref for folder in skills_dir_folders(state.locations) for ref in skills_dir_plugins(folder)]
+    for ref in refs:
+        if ref.root not in known:
+            known.add(ref.root)
+            out.append(Copy(ref.key(ref.fallback_name) or ref.fallback_name, ref.root, None, False))
     for source in catalog.sources if catalog is not None else ():
         if source.kind is SourceKind.PLUGIN and source.root not in known:
             known.add(source.root)
