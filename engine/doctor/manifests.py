@@ -41,8 +41,8 @@ def _manifest(copy: Copy, out: Findings) -> None:
         out.add(
             "error",
             "manifest-unreadable",
-            f"{d.message}: Claude Code loads none of `{key}`",
-            f"fix {path} ({_validate(copy)} shows why)",
+            f"`{key}`: {path}: {d.message}",
+            f"replace {path} with a plugin.json of a few kilobytes; {_validate(copy)} checks it",
             plugin=key,
             path=path,
         )
@@ -67,7 +67,9 @@ def _manifest(copy: Copy, out: Findings) -> None:
                 d.severity.value,
                 code,
                 f"`{key}`: {d.message}",
-                f"edit {path}: {d.hint} ({_validate(copy)})",
+                f"fix the field in {path}, then {_validate(copy)} passes"
+                if code == "manifest-rejected"
+                else f"edit {path}: {d.hint}",
                 plugin=key,
                 path=path,
             )
