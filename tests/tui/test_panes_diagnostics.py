@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from engine import Diagnostic, PlacedRule
 from tui.rules.pane import RulesTree
-from tui.widgets.diagnostics import DiagnosticsTree
+from tui.widgets.diagnostics import DiagnosticsPane, DiagnosticsTree
 
 from .conftest import demo_app, loaded, until
 from .test_app import text_of
@@ -95,3 +95,23 @@ async def test_space_closes_and_opens_a_file(tmp_path: Path) -> None:
         assert tree.cursor_data is tree.current and tree.current.path == first  # type: ignore[union-attr]
         await pilot.press("G")
         assert tree.cursor_line == tree.last_line
+
+
+async def test_the_plugin_doctors_findings_show_under_their_plugin(tmp_path: Path) -> None:
+    """A plugin the user settings enable but nobody installed: the doctor's finding and its fix
+    show in the Diagnostics pane under a row for that plugin (issue 37)."""
+    app = demo_app(tmp_path / "demo")
+    settings = tmp_path / "demo" / "home" / ".claude" / "settings.json"
+    settings.write_text('{"enabledPlugins": {"ghost@mk": true}}')
+    async with app.run_test(size=(200, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        pane = app.query_one(DiagnosticsPane)
+        await until(pilot, lambda: "plugin ghost@mk" in pane.plugin_findings, what="the doctor's findings")
+        (finding,) = pane.plugin_findings["plugin ghost@mk"]
+        assert finding.code == "enabled-not-installed"
+        assert finding.hint == "claude plugin install ghost@mk --scope user"
+        tree = app.query_one(DiagnosticsTree)
+        rows = [tree.row_text(i, fit=False).plain for i in range(tree.virtual_size.height)]
+        at = next(i for i, row in enumerate(rows) if row.endswith("plugin ghost@mk"))
+        assert "enabled-not-installed" in rows[at + 1] and "→ claude plugin install ghost@mk --scope user" in rows[at + 1]

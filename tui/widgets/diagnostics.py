@@ -1,6 +1,8 @@
 """Every diagnostic of the catalog, grouped by file, filterable by severity; the one under the
 cursor in full below the tree (its hint, what enter does), and for a file no skill loads from,
-the lines around the diagnostic once enter is pressed.
+the lines around the diagnostic once enter is pressed. Below the files, the plugin doctor's
+errors and warnings (engine.diagnose, run in a worker after each load), grouped under each
+plugin and marketplace, each with its fix.
 
 A diagnostic's path and message quote files (folder names, keys, values), and a file's lines
 are the file's: each goes through `printable` (tui/untrusted.py), and a notification naming a
@@ -8,6 +10,7 @@ file is not parsed as markup."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
@@ -19,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from engine import Diagnostic, Severity, printable, read_regular
+from engine import Diagnostic, Finding, Severity, diagnose, printable, read_regular
 
 from ..deck import Deck
 from ..messages import JumpToSkill
@@ -77,6 +80,11 @@ class DiagnosticsPane(Vertical):
         self._paths = deck.paths
         self._filter = 0
         self._loaded_paths: frozenset[Path] | None = None
+        # The plugin doctor's findings for the view shown, as diagnostics under a row per plugin
+        # or marketplace (keyed by a relative stand-in path no catalog diagnostic has).
+        self._plugin_rows: dict[Path, tuple[str, list[Diagnostic]]] = {}
+        # Files edited after this are "changed since the app started" (a reload is needed).
+        self._started = time.time()
 
     def compose(self) -> ComposeResult:
         yield Static(id="diagnostics-header")
@@ -91,6 +99,34 @@ class DiagnosticsPane(Vertical):
         self._view = view
         self._loaded_paths = None
         self._rebuild()
+        work = partial(self._check_plugins, view)
+        self.deck.start(self, work, "Checking plugins", thread=True, exclusive=True, group="plugin-doctor")
+
+    def _check_plugins(self, view: CatalogView) -> None:
+        findings = diagnose(self.deck.workspace.locations, view.catalog, view.listing, since=self._started)
+        self.app.call_from_thread(self._show_findings, view, findings)
+
+    def _show_findings(self, view: CatalogView, findings: list[Finding]) -> None:
+        if view is not self._view:
+            return
+        rows: dict[Path, tuple[str, list[Diagnostic]]] = {}
+        # Notes (what a plugin runs and costs) stay in `skilldeck doctor -v`.
+        for f in findings:
+            if f.severity == "info":
+                continue
+            title = f"plugin {f.plugin}" if f.plugin else f"marketplace {f.marketplace}" if f.marketplace else "plugins"
+            key = Path("plugin-doctor", title)
+            where = f.path or self.deck.workspace.locations.installed_plugins_file()
+            diag = Diagnostic(Severity(f.severity), f.code, where, f.message, f.fix)
+            rows.setdefault(key, (title, []))[1].append(diag)
+        if rows or self._plugin_rows:
+            self._plugin_rows = rows
+            self._rebuild()
+
+    @property
+    def plugin_findings(self) -> dict[str, list[Diagnostic]]:
+        """The doctor's findings shown, by plugin or marketplace row."""
+        return dict(self._plugin_rows.values())
 
     def _loaded(self) -> frozenset[Path]:
         """The paths of the view's skills, made the first time a diagnostic is shown."""
@@ -134,6 +170,10 @@ class DiagnosticsPane(Vertical):
             return min(rank[d.severity] for d in grouped[path]), self._paths(path)
 
         files = [(path, grouped[path]) for path in sorted(grouped, key=order)]
+        for key, (_title, diags) in sorted(self._plugin_rows.items(), key=lambda kv: kv[1][0]):
+            kept = [d for d in diags if d.severity in shown]
+            if kept:
+                files.append((key, kept))
         tree = self.diagnostics
         tree.show_files(files, self._label, Text(f"No {label} — nothing to fix here.", "dim green"))
         self._describe(tree.current)
@@ -141,7 +181,8 @@ class DiagnosticsPane(Vertical):
     def _label(self, path: Path, diag: Diagnostic | None) -> Text:
         """A row's text: a file's path, or a diagnostic (drawn only while its row is on screen)."""
         if diag is None:
-            return Text(printable(self._paths(path)), "bold")
+            row = self._plugin_rows.get(path)
+            return Text(printable(row[0]), "bold magenta") if row else Text(printable(self._paths(path)), "bold")
         where = f"{diag.line}:{diag.column or 1}  " if diag.line else ""
         return Text.assemble(
             (f"{SEVERITY_WORD[diag.severity][0].upper()} ", SEVERITY_STYLE[diag.severity]),
