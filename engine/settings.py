@@ -217,6 +217,14 @@ def read_settings(locations: Locations) -> Settings:
         if isinstance(plugins, dict):
             for key, value in plugins.items():
                 enabled[key] = (value is True, f.path)
+                if not isinstance(value, bool):
+                    # Claude Code skips the entry ("Invalid setting skipped"; recorded:
+                    # plugin_default_enabled): the plugin stays off.
+                    sink.warning(
+                        "settings-entry", f.path,
+                        f"enabledPlugins gives `{key}` the value {json.dumps(value)[:40]}, not true or false: Claude Code "
+                        "skips this entry and does not load the plugin", f'"{key}": true',
+                    )  # fmt: skip
     managed_only = any(f.scope == "managed" and f.data and f.data.get("allowManagedPermissionRulesOnly") is True for f in files)
     overrides = _skill_overrides(files, sink)
     fraction = _checked(files, "skillListingBudgetFraction", _fraction_ok, "a number above 0 and at most 1", sink)

@@ -105,7 +105,9 @@ def _one(state: PluginState, key: str, out: Findings) -> None:
         return
     if effective is None:
         default = _default_enabled(record)
-        note = f" (its plugin.json says defaultEnabled: {json.dumps(default)})" if default is not None else ""
+        # Recorded (plugin_default_enabled): defaultEnabled true does not load an installed plugin
+        # that no settings file names.
+        note = f" (its plugin.json's defaultEnabled: {json.dumps(default)} does not enable it)" if default is not None else ""
         out.add(
             "warning",
             "installed-not-enabled",

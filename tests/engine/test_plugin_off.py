@@ -1,5 +1,5 @@
 """Plugins Claude Code hides without a word (recorded with the real binary: plugin_off_inline,
-plugin_off_skills_dir, plugin_off_by_project, plugin_project_scope_elsewhere, plugin_strict_false):
+plugin_off_skills_dir, plugin_off_by_project, plugin_project_scope_elsewhere, plugin_strict_false, plugin_default_enabled):
 skilldeck hides the same ones (test_oracle_listing compares the listings), and `why` on each of
 their files names the file and setting that did it, or the conflict."""
 
@@ -48,6 +48,8 @@ CASES = [
     ),
     ("plugin_project_scope_elsewhere", f"{CACHE}/localthere/1.0.0/skills/localthere-s/SKILL.md", "(scope local)"),
     ("plugin_strict_false", "{outside}/mk/both/skills/b1/SKILL.md", "reports a conflict"),
+    ("plugin_default_enabled", f"{CACHE}/dflton/1.0.0/skills/dflton-s/SKILL.md", "no settings file enables it"),
+    ("plugin_default_enabled", f"{CACHE}/strval/1.0.0/skills/strval-s/SKILL.md", "is installed but switched off by"),
 ]
 
 

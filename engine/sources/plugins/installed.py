@@ -146,7 +146,7 @@ def _not_enabled(locations: Locations, installed: dict[str, Any], settings: Sett
             sink.info(
                 "plugin-off",
                 where,
-                f'plugin `{key}` is installed but switched off by {state[1]} (`"{key}": false` in enabledPlugins, the '
-                "most specific file that names it): Claude Code loads none of its skills or commands",
-                f'remove `"{key}": false` from {state[1]}, or set it to true',
+                f"plugin `{key}` is installed but switched off by {state[1]} (its enabledPlugins entry is not true, and "
+                "it is the most specific file that names it): Claude Code loads none of its skills or commands",
+                f'set "{key}": true in {state[1]}, or remove the entry there',
             )
