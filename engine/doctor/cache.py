@@ -8,13 +8,14 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Sink
 from ..jsonfile import read_json
-from ..safeio import read_regular, read_regular_text
+from ..safeio import TooLarge, read_regular, read_regular_text
 from ..sources.plugins import MANIFEST
 from .findings import Findings
 from .state import PluginState
@@ -90,6 +91,17 @@ def _orphans(state: PluginState, recorded: set[str], out: Findings) -> None:
         return
     keys = {k.partition("@")[::2] for k in state.installed}
     for market in _names(cache):
+        if os.path.islink(cache / market):
+            out.add(
+                "warning",
+                "cache-symlink",
+                f"{cache / market} is a symbolic link to {os.path.realpath(cache / market)}: what Claude Code loads "
+                "from it can change without an update",
+                rm(cache / market),
+                marketplace=market,
+                path=cache / market,
+            )
+            continue
         for plugin in _names(cache / market):
             folder = cache / market / plugin
             if os.path.islink(folder) or not os.path.isdir(folder):
@@ -119,30 +131,60 @@ def _orphans(state: PluginState, recorded: set[str], out: Findings) -> None:
                     )
 
 
-def digest(root: Path) -> tuple[str, int] | None:
-    """A hash of a plugin copy's files (relative path, bytes; a link by its target), and the file
-    count; None when it is past the bounds (then it is not compared)."""
-    h = hashlib.sha256()
-    count = total = 0
-    for base, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != ".git" and not os.path.islink(os.path.join(base, d)))
-        for name in sorted(files):
-            path = os.path.join(base, name)
+def walk_files(root: Path) -> Iterator[str]:
+    """The files of a plugin copy in a fixed order, not entering `.git` or a linked folder; an
+    empty string last when a bound was hit (MAX_FILES files, MAX_NAMES names in one folder: a
+    folder of a million entries is never listed whole)."""
+    stack = [str(root)]
+    count = 0
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(islice(it, MAX_NAMES + 1), key=lambda e: e.name)
+        except (OSError, ValueError):
+            continue
+        if len(entries) > MAX_NAMES:
+            yield ""
+            return
+        for entry in reversed(entries):
+            try:
+                folder_here = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if folder_here:
+                if entry.name != ".git":
+                    stack.append(entry.path)
+                continue
             count += 1
             if count > MAX_FILES:
-                return None
-            h.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape") + b"\0")
-            if os.path.islink(path):
-                h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
-                continue
-            try:
-                data, _ = read_regular(path, MAX_BYTES - total)
-            except (OSError, ValueError):
-                h.update(b"unreadable")
-                continue
-            total += len(data)
-            h.update(hashlib.sha256(data).digest())
-    return h.hexdigest(), count
+                yield ""
+                return
+            yield entry.path
+
+
+def digest(root: Path) -> str | None:
+    """A hash of a plugin copy's files (relative path, bytes; a link by its target); None when
+    it is past the bounds (then it is not compared)."""
+    h = hashlib.sha256()
+    total = 0
+    for path in walk_files(root):
+        if not path:
+            return None
+        h.update(os.path.relpath(path, root).encode("utf-8", "surrogateescape") + b"\0")
+        if os.path.islink(path):
+            h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+            continue
+        try:
+            data, _ = read_regular(path, MAX_BYTES - total)
+        except TooLarge:
+            return None
+        except (OSError, ValueError):
+            h.update(b"unreadable")
+            continue
+        total += len(data)
+        h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
 
 
 def _version(root: Path) -> Any:
@@ -165,7 +207,7 @@ def _stale(state: PluginState, key: str, record: dict[str, Any], path: Path, out
     version = _version(copy) or entry.get("version")
     if version is not None and version == record.get("version"):
         ours, theirs = digest(path), digest(copy)
-        if ours is not None and theirs is not None and ours[0] != theirs[0]:
+        if ours is not None and theirs is not None and ours != theirs:
             out.add(
                 "warning",
                 "cache-stale",

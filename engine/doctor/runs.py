@@ -16,6 +16,7 @@ from ..diagnostics import Sink
 from ..jsonfile import read_json
 from ..listing import Listing
 from ..sources.plugins import MANIFEST
+from .cache import walk_files
 from .copies import Copy, plugin_copies
 from .findings import Findings
 from .state import PluginState
@@ -23,7 +24,6 @@ from .state import PluginState
 ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 # The variable not inside quotes: a path with a space then splits the command in two.
 _UNQUOTED = re.compile(r"(?<![\"'])\$\{CLAUDE_PLUGIN_ROOT\}")
-MAX_WALK = 5000
 
 
 def check_runs(state: PluginState, catalog: Catalog | None, listing: Listing | None, since: float | None, out: Findings) -> None:
@@ -170,21 +170,13 @@ def _edited(state: PluginState, copy: Copy, since: float | None, out: Findings) 
     if after is None:
         return
     newest: tuple[float, str] | None = None
-    seen = 0
-    for base, dirs, files in os.walk(copy.root):
-        dirs[:] = [d for d in dirs if d != ".git" and not os.path.islink(os.path.join(base, d))]
-        for name in files:
-            seen += 1
-            if seen > MAX_WALK:
-                break
-            try:
-                mtime = os.lstat(os.path.join(base, name)).st_mtime
-            except OSError:
-                continue
-            if mtime > after + 1 and (newest is None or mtime > newest[0]):
-                newest = (mtime, os.path.join(base, name))
-        if seen > MAX_WALK:
-            break
+    for path in walk_files(copy.root):
+        try:
+            mtime = os.lstat(path).st_mtime if path else 0.0
+        except OSError:
+            continue
+        if mtime > after + 1 and (newest is None or mtime > newest[0]):
+            newest = (mtime, path)
     if newest is not None:
         what = "since skilldeck started" if since is not None else "since it was installed or updated"
         out.add(

@@ -155,6 +155,20 @@ def planted(tmp_path: Path) -> Home:
     h.install("linked@mk", h.cache / "mk" / "linked" / "1.0.0")
     enabled.update({"fifo@mk": True, "huge@mk": True, "linked@mk": True})
 
+    # 4. installed from another commit than the marketplace's clone is at (same content).
+    h.cached("oldsha@mk")
+    h.records["oldsha@mk"][0]["gitCommitSha"] = "1" * 40
+    h.plugin(h.mk / "oldsha", "oldsha")
+    entries.append({"name": "oldsha", "source": "./oldsha"})
+    write(h.mk / ".git" / "HEAD", "ref: refs/heads/main\n")
+    write(h.mk / ".git" / "refs" / "heads" / "main", "2" * 40 + "\n")
+    enabled["oldsha@mk"] = True
+    # Hostile: a manifest nested 100,000 levels, a marketplace's cache folder linked elsewhere.
+    deep = h.cached("deep@mk")
+    (deep / ".claude-plugin" / "plugin.json").write_text("[" * 100_000)
+    enabled["deep@mk"] = True
+    h.plugin(h.root / "elsewhere" / "lm" / "p" / "1.0.0", "p")
+    (h.cache / "linkedmk").symlink_to(h.root / "elsewhere" / "lm")
     h.settings(h.user / "settings.json", enabledPlugins=enabled)
     h.settings(h.project / ".claude" / "settings.json", **project_settings)
     h.settings(h.managed / "managed-settings.json", blockedMarketplaces=[{"source": "github", "repo": "bad/blocked"}])
@@ -163,12 +177,15 @@ def planted(tmp_path: Path) -> Home:
     mk2 = h.user / "plugins" / "marketplaces" / "mk2"
     for folder, name in ((blocked, "blocked"), (official, "claude-plugins-official"), (mk2, "mk2")):
         write(folder / ".claude-plugin" / "marketplace.json", json.dumps({"name": name, "owner": {"name": "x"}, "plugins": []}))
+    broken = h.user / "plugins" / "marketplaces" / "broken"
+    write(broken / ".claude-plugin" / "marketplace.json", '{"name": "broken", "plugins": [')
     known = {
         "mk": github("mk", h.mk),
         "mk2": github("mk2", mk2, updated=LONG_AGO),
         "gonemk": github("gonemk", h.user / "plugins" / "marketplaces" / "gonemk"),
         "claude-plugins-official": github("claude-plugins-official", official, repo="someone/fake"),
         "blocked": github("blocked", blocked, repo="bad/blocked"),
+        "broken": github("broken", broken, repo="me/broken"),
     }
     h.finish(known, entries)
     return h
@@ -204,6 +221,10 @@ EXPECTED = {
     ("manifest-unreadable", "fifo@mk"),
     ("manifest-unreadable", "huge@mk"),
     ("cache-symlink", "linked@mk"),
+    ("cache-commit", "oldsha@mk"),
+    ("manifest-unreadable", "deep@mk"),
+    ("cache-symlink", None),
+    ("marketplace-unreadable", None),
 }
 
 
@@ -219,8 +240,8 @@ def test_doctor_names_every_planted_problem_and_spares_the_healthy_plugin(plante
             assert f["fix"], f
     healthy = [f for f in findings if f["plugin"] == "healthy@mk" and f["severity"] != "info"]
     assert healthy == []
-    by_market = {f["marketplace"] for f in findings if f["code"].startswith("marketplace-") and f["plugin"] is None}
-    assert {"gonemk", "claude-plugins-official", "team", "blocked", "mk2"} <= by_market
+    by_market = {f["marketplace"] for f in findings if f["plugin"] is None}
+    assert {"gonemk", "claude-plugins-official", "team", "blocked", "mk2", "broken", "linkedmk"} <= by_market
     fixes = {(f["code"], f["plugin"]): f["fix"] for f in findings}
     assert fixes[("installed-not-enabled", "idle@mk")] == "claude plugin enable idle@mk --scope user"
     assert fixes[("switched-off", "offp@mk")] == "claude plugin enable offp@mk --scope local"
