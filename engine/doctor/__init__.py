@@ -1,16 +1,14 @@
 """The plugin doctor: every way a plugin goes missing, stale or dangerous, each with the command that fixes it.
-It may import the engine's settings, safe readers and plugin sources; never the workspace, the TUI or textual.
+It may import the engine's settings, safe readers, plugin sources, catalog and listing; never the workspace or tui."""
 
-`diagnose` reads only the files Claude Code reads (installed_plugins.json, known_marketplaces.json,
-marketplaces/, cache/, every settings file's enabledPlugins, the plugin and marketplace manifests),
-bounded, and never writes. Rooms: `findings` (what a finding holds), `state` (those files, read
-once), `enablement` (enabled, installed, scope), `cache` (folders, records, stale copies),
-`marketplaces`, `manifests` (fields, collisions), `runs` (cost, hooks and servers, edits since).
-"""
+# `diagnose` reads only the files Claude Code reads (installed_plugins.json, known_marketplaces.json,
+# marketplaces/, cache/, every settings file's enabledPlugins, the plugin and marketplace manifests),
+# bounded, and never writes. Rooms: `findings` (what a finding holds), `state` (those files, read
+# once), `copies` (which plugin copies load here), `enablement` (enabled, installed, scope), `cache`
+# (folders, records, stale copies), `marketplaces`, `manifests` (fields, collisions), `runs` (cost,
+# hooks and servers, edits since).
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from ..catalog import Catalog
 from ..listing import Listing
@@ -21,7 +19,7 @@ from .findings import SEVERITIES, Finding, Findings
 from .manifests import check_manifests
 from .marketplaces import check_marketplaces
 from .runs import check_runs
-from .state import PluginState, read_state
+from .state import read_state
 
 
 def diagnose(
@@ -40,12 +38,4 @@ def diagnose(
     return sorted(out.items, key=lambda f: (SEVERITIES.index(f.severity), f.plugin or "", f.marketplace or "", f.code))
 
 
-def plugin_roots(findings: Sequence[Finding]) -> dict[str, list[Finding]]:
-    """Findings by the plugin (`name@marketplace`) or marketplace they are about."""
-    grouped: dict[str, list[Finding]] = {}
-    for f in findings:
-        grouped.setdefault(f.plugin or (f"marketplace {f.marketplace}" if f.marketplace else "general"), []).append(f)
-    return grouped
-
-
-__all__ = ["Finding", "PluginState", "diagnose", "plugin_roots"]
+__all__ = ["Finding", "diagnose"]

@@ -179,8 +179,10 @@ def _edited(state: PluginState, copy: Copy, since: float | None, out: Findings) 
             newest = (mtime, path)
     if newest is not None:
         what = "since skilldeck started" if since is not None else "since it was installed or updated"
+        # Edited since the app started: a session started before still runs the old copy (a
+        # warning, shown in the app); since the install, a note.
         out.add(
-            "info",
+            "warning" if since is not None else "info",
             "changed-on-disk",
             f"`{copy.key}` changed on disk {what} ({newest[1]}): a running Claude Code still has the copy it read at start",
             "restart Claude Code",

@@ -4,6 +4,8 @@ shown, enter on a file no skill loads from shows its lines, counts are in the ri
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from textual.widgets import Static
@@ -115,3 +117,21 @@ async def test_the_plugin_doctors_findings_show_under_their_plugin(tmp_path: Pat
         rows = [tree.row_text(i, fit=False).plain for i in range(tree.virtual_size.height)]
         at = next(i for i, row in enumerate(rows) if row.endswith("plugin ghost@mk"))
         assert "enabled-not-installed" in rows[at + 1] and "→ claude plugin install ghost@mk --scope user" in rows[at + 1]
+
+
+async def test_a_plugin_edited_after_the_app_started_needs_a_restart(tmp_path: Path) -> None:
+    """Group 9 of the doctor: a plugin file saved while the app runs is a warning under the
+    plugin (a Claude Code started before still runs the copy it read)."""
+    app = demo_app(tmp_path / "demo")
+    skill = tmp_path / "demo" / "plugins" / "demo-tools" / "skills" / "format-check" / "SKILL.md"
+    async with app.run_test(size=(200, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("3")
+        pane = app.query_one(DiagnosticsPane)
+        assert "plugin demo-tools@inline" not in pane.plugin_findings
+        skill.write_text(skill.read_text().replace("description:", "description: Edited.", 1))
+        later = time.time() + 60
+        os.utime(skill, (later, later))
+        await until(pilot, lambda: "plugin demo-tools@inline" in pane.plugin_findings, timeout=15, what="the edit")
+        (finding,) = pane.plugin_findings["plugin demo-tools@inline"]
+        assert finding.code == "changed-on-disk" and finding.hint == "restart Claude Code"
