@@ -58,10 +58,10 @@ class Home:
             json.dumps({"name": "mk", "owner": {"name": "me"}, "plugins": entries}),
         )
 
-    def doctor(self) -> tuple[int, list[dict[str, Any]]]:
+    def doctor(self, **environ: str) -> tuple[int, list[dict[str, Any]]]:
         args = [sys.executable, "-m", "tui.cli", "doctor", "--json", "--project", str(self.project)]
         args += ["--user-dir", str(self.user), "--managed-dir", str(self.managed), "--no-bundled"]
-        env = {**os.environ, "HOME": str(self.home)}
+        env = {**os.environ, "HOME": str(self.home), **environ}
         done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)
         assert done.stderr == ""
         return done.returncode, json.loads(done.stdout)["findings"]
@@ -274,3 +274,24 @@ def test_a_healthy_home_exits_0(tmp_path: Path) -> None:
     code, findings = h.doctor()
     assert [f for f in findings if f["severity"] != "info"] == []
     assert code == 0
+
+
+def test_what_a_plugin_costs_and_starts_and_the_managed_allow_list(tmp_path: Path) -> None:
+    h = Home(Path(os.path.realpath(tmp_path)))
+    big = h.cached("big@mk", lspServers={"py": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/pyls", "args": ["--stdio"]}})
+    for n in range(6):
+        write(big / "skills" / f"s{n}" / "SKILL.md", f"---\ndescription: {'a long description ' * 20}{n}\n---\nbody\n")
+    servers = {"mcpServers": {"db": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/server.js"]}}}
+    write(big / ".mcp.json", json.dumps(servers))
+    h.plugin(h.mk / "big", "big")
+    h.settings(h.user / "settings.json", enabledPlugins={"big@mk": True})
+    h.settings(h.managed / "managed-settings.json", strictKnownMarketplaces=[{"source": "github", "repo": "corp/plugins"}])
+    h.finish({"mk": github("mk", h.mk)}, [{"name": "big", "source": "./big"}])
+    code, findings = h.doctor(SLASH_COMMAND_TOOL_CHAR_BUDGET="300")
+    said = {f["code"]: f for f in findings}
+    assert said["budget-trimmed"]["plugin"] == "big@mk" and "lost their descriptions" in said["budget-trimmed"]["message"]
+    started = [f["message"] for f in findings if f["code"] == "runs-server"]
+    assert any(f"starts the MCP server `db`: node {big}/server.js" in m for m in started), started
+    assert any(f"starts the LSP server `py`: {big}/bin/pyls --stdio" in m for m in started), started
+    assert said["marketplace-not-allowed"]["marketplace"] == "mk"
+    assert code == 1
