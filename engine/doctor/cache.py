@@ -43,11 +43,11 @@ def check_cache(state: PluginState, out: Findings) -> None:
     for key, records in state.installed.items():
         for record in records:
             path = record.get("installPath")
-            if not isinstance(path, str):
+            if not isinstance(path, str) or not os.path.isabs(path):
                 out.add(
                     "error",
                     "record-invalid",
-                    f"an install record of `{key}` has no installPath",
+                    f"an install record of `{key}` has no absolute installPath",
                     f"claude plugin uninstall {key} && claude plugin install {key}",
                     plugin=key,
                     path=state.registry_path,

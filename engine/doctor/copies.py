@@ -37,7 +37,8 @@ def plugin_copies(state: PluginState, catalog: Catalog | None) -> list[Copy]:
         if market is not None and market.folder is not None:
             local = local_source(MarketEntry(market.folder, market.directory, entry))
         root = local or Path(str(record["installPath"]))
-        if os.path.isdir(root) and not os.path.islink(root):
+        # A relative installPath would be read from wherever skilldeck runs: never a plugin here.
+        if root.is_absolute() and os.path.isdir(root) and not os.path.islink(root):
             loose = entry if entry is not None and entry.get("strict") is False else None
             out.append(Copy(key, root, loose, True))
     # An installed copy the doctor does not read (a link, another project's) is not a folder plugin.

@@ -132,5 +132,8 @@ def _one(state: PluginState, key: str, out: Findings) -> None:
 
 
 def _default_enabled(record: dict[str, Any]) -> Any:
-    data = read_json(Path(str(record["installPath"])) / MANIFEST, Sink(), "plugin-manifest", "plugin manifest")
+    root = Path(str(record["installPath"]))
+    if not root.is_absolute():
+        return None
+    data = read_json(root / MANIFEST, Sink(), "plugin-manifest", "plugin manifest")
     return data.get("defaultEnabled") if isinstance(data, dict) else None

@@ -169,6 +169,9 @@ def planted(tmp_path: Path) -> Home:
     enabled["deep@mk"] = True
     h.plugin(h.root / "elsewhere" / "lm" / "p" / "1.0.0", "p")
     (h.cache / "linkedmk").symlink_to(h.root / "elsewhere" / "lm")
+    # A record whose installPath is relative (it would be read from wherever skilldeck runs).
+    h.install("rel@mk", Path("relative") / "rel")
+    enabled["rel@mk"] = True
     h.settings(h.user / "settings.json", enabledPlugins=enabled)
     h.settings(h.project / ".claude" / "settings.json", **project_settings)
     h.settings(h.managed / "managed-settings.json", blockedMarketplaces=[{"source": "github", "repo": "bad/blocked"}])
@@ -225,6 +228,7 @@ EXPECTED = {
     ("manifest-unreadable", "deep@mk"),
     ("cache-symlink", None),
     ("marketplace-unreadable", None),
+    ("record-invalid", "rel@mk"),
 }
 
 
