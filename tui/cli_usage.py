@@ -1,4 +1,4 @@
-"""`skilldeck usage [--since 30d]`: which skills were used, from Claude Code's own transcripts.
+"""`skilldeck usage [--since 30d]`: which skills were used, from Claude Code's and Codex's transcripts.
 
 Only names, counts, dates and Claude Code's own failure reasons are printed: never message text.
 """
@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
@@ -28,6 +30,8 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     catalog = workspace.load()
     user = workspace.locations.user_dir
     roots = [user / "projects"] if user is not None else []
+    # Codex CLI's sessions, where it records the skills a user names ($name).
+    roots.append(Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "sessions")
     cache = None if args.no_cache else state_dir() / "usage-cache.json"
     report = collect_usage(roots, catalog.skills, since_days=since, now=time.time(), cache_path=cache)
     if args.json:

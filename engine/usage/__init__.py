@@ -21,7 +21,8 @@ from typing import Any
 
 from ..safeio import open_regular
 from .cache import UsageCache
-from .transcripts import BUILTIN_COMMANDS, Use, read_transcript
+from .records import Use
+from .transcripts import BUILTIN_COMMANDS, read_transcript
 
 # Bounds of the walk: Claude Code nests a subagent's file four levels under projects/.
 MAX_DEPTH = 4

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..safeio import open_regular, read_regular
-from .transcripts import Progress, Use
+from .records import Progress, Use
 
-VERSION = 1
+VERSION = 2
 HEAD = 4096
 # Past this the cache is not read (it grows with the uses found, a few dozen bytes each).
 MAX_CACHE = 256 * 1024 * 1024
@@ -74,6 +74,8 @@ class UsageCache:
                 "uses": [asdict(use) for use in progress.uses],
                 "pending": progress.pending,
                 "caveat": progress.caveat,
+                "session": progress.session,
+                "cwd": progress.cwd,
             },
         }
 
@@ -102,4 +104,6 @@ def _progress(data: dict[str, Any]) -> Progress:
         uses=[Use(**use) for use in data["uses"]],
         pending={str(k): int(v) for k, v in data["pending"].items()},
         caveat=str(data["caveat"]),
+        session=str(data.get("session", "")),
+        cwd=str(data.get("cwd", "")),
     )

@@ -23,11 +23,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from ..safeio import open_regular
+from .codex import MARKERS as CODEX_MARKERS
+from .codex import codex_record
+from .records import Progress, make_use
 
 # A record that marks a use is a few kilobytes; a line this long holds a file's content or a
 # large tool result (skipped unparsed).
@@ -84,58 +85,12 @@ BUILTIN_COMMANDS = frozenset(
 )
 
 
-@dataclass
-class Use:
-    """One attempt to use a skill."""
-
-    name: str
-    kind: str  # "typed" | "model"
-    at: float  # seconds since the epoch (0 when the record had no readable time)
-    session: str
-    project: str
-    uuid: str
-    failed: str | None = None
-
-
-@dataclass
-class Progress:
-    """How far a file was read, and what the reader was waiting for there."""
-
-    offset: int = 0
-    uses: list[Use] = field(default_factory=list)
-    # The model's Skill calls whose result has not been read yet: tool_use id -> index in uses.
-    pending: dict[str, int] = field(default_factory=dict)
-    # The prompt id of the last `<local-command-caveat>` record (a typed fork follows it).
-    caveat: str = ""
-
-
-def _when(record: dict[str, Any]) -> float:
-    stamp = record.get("timestamp")
-    if not isinstance(stamp, str):
-        return 0.0
-    try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return 0.0
-
-
 def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
         return "".join(str(b.get("text", "")) for b in value if isinstance(b, dict) and b.get("type") == "text")
     return ""
-
-
-def _use(record: dict[str, Any], name: str, kind: str, uuid: str = "") -> Use:
-    return Use(
-        name=name[:200],
-        kind=kind,
-        at=_when(record),
-        session=str(record.get("sessionId", ""))[:100],
-        project=str(record.get("cwd", ""))[:4096],
-        uuid=uuid or str(record.get("uuid", ""))[:100],
-    )
 
 
 def _reason(block: dict[str, Any]) -> str:
@@ -159,11 +114,11 @@ def _user(record: dict[str, Any], state: Progress) -> None:
         return
     found = _COMMAND.search(text)
     if found:
-        state.uses.append(_use(record, found.group(1), "typed"))
+        state.uses.append(make_use(record, found.group(1), "typed"))
         return
     bare = _BARE.match(text) if isinstance(content, str) else None
     if bare and state.caveat and state.caveat == str(record.get("promptId", "")):
-        state.uses.append(_use(record, bare.group(1), "typed"))
+        state.uses.append(make_use(record, bare.group(1), "typed"))
 
 
 def _assistant(record: dict[str, Any], state: Progress) -> None:
@@ -179,13 +134,13 @@ def _assistant(record: dict[str, Any], state: Progress) -> None:
         state.pending[use_id] = len(state.uses)
         # Told apart by the record and the call: the ids a server gives calls need not be unique.
         uuid = f"{str(record.get('uuid', ''))[:100]}/{use_id}"
-        state.uses.append(_use(record, name.strip().lstrip("/"), "model", uuid=uuid))
+        state.uses.append(make_use(record, name.strip().lstrip("/"), "model", uuid=uuid))
 
 
 # What a line that can mark a use holds, each searched over a whole piece at once with
 # bytes.find (a C loop, not one Python step per line): 1 GB costs little more than reading it.
 # (`command-` stands for both `<command-name>` and `local-command-caveat`.)
-_MARKERS = (b'"name":"Skill"', b"command-", b'"content":"/')
+_MARKERS = (b'"name":"Skill"', b"command-", b'"content":"/', *CODEX_MARKERS)
 
 
 def _marked(data: bytes) -> list[int]:
@@ -228,6 +183,8 @@ def read_lines(data: bytes, state: Progress) -> None:
             _user(record, state)  # type: ignore[arg-type]
         elif kind == "assistant":
             _assistant(record, state)  # type: ignore[arg-type]
+        elif kind in ("session_meta", "response_item"):
+            codex_record(record, state)  # type: ignore[arg-type]
     for use_id in list(state.pending):
         at = data.find(use_id.encode(), 0) if use_id else -1
         while at >= 0 and use_id in state.pending:
