@@ -93,10 +93,11 @@ oracle: $(STAMP)
 	$(BIN)/python -m tests.oracle.record
 	$(BIN)/python -m tests.oracle.record_listing
 	$(BIN)/python -m tests.oracle.record_invoke
-	$(BIN)/python -m tests.oracle.record_usage
 	$(MAKE) agents-oracle
 	$(BIN)/python -m tests.oracle.record_agents
 	$(BIN)/python -m tests.oracle.record_plugins
+	# The usage cases run Claude Code and Codex CLI (installed by agents-oracle above).
+	$(BIN)/python -m tests.oracle.record_usage
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/make_screenshots.py
