@@ -122,7 +122,8 @@ def test_demo_browse_search_and_quit(terminal: Terminal) -> None:
 def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
     """The installed command, a key in the environment, --base-url: enter runs the skill, a
     tool call is approved in the modal, the answer streams in, the session is saved."""
-    call = {"id": "t1", "name": "Bash", "input": {"command": "printf from-e2e"}}
+    # `env printf`: printf alone is read-only (Claude Code runs it unasked); env makes it a command to ask.
+    call = {"id": "t1", "name": "Bash", "input": {"command": "env printf from-e2e"}}
     with MessagesServer() as server:
         server.script(Reply(tool_uses=[call]), Reply(text="The notes are ready: e2e-answer-42."))
         env = {"ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": str(tmp_path / "state")}
@@ -136,7 +137,7 @@ def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
             terminal.wait_for("/release-notes")
             terminal.keys("Enter")
             screen = terminal.wait_for("Allow Bash")
-            assert "printf from-e2e" in screen
+            assert "env printf from-e2e" in screen
             terminal.keys("o")
             screen = terminal.wait_for("e2e-answer-42")
             assert "anthropic" in screen and "claude-opus-5-5" in screen
