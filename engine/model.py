@@ -13,6 +13,17 @@ from json.encoder import encode_basestring as _json_text  # the C encoder's, as 
 from pathlib import Path
 from typing import Any
 
+from .frontmatter import decode, split
+from .safeio import read_regular
+
+# Claude Code skips a SKILL.md in a skills folder over 1,000,000 bytes, and a command file or a
+# plugin's skill or command over 1,048,576 bytes ("[skills] skipping ...: N bytes exceeds 1000000
+# byte limit", "loadMarkdownFilesFromDir: skipping ...", "Skipping plugin skill ...").
+SKILL_MAX_BYTES = 1_000_000
+MARKDOWN_MAX_BYTES = 1_048_576
+# The most any skill file is read to (the larger limit): `Skill.read_body` reads with it.
+MAX_FILE_BYTES = MARKDOWN_MAX_BYTES
+
 
 class Severity(enum.StrEnum):
     ERROR = "error"
@@ -169,10 +180,6 @@ class Skill:
 
     def read_body(self) -> str:
         """The markdown the model receives, without the frontmatter, read from disk now."""
-        from .frontmatter import decode, split
-        from .safeio import read_regular
-        from .skillfile import MAX_FILE_BYTES
-
         # The file may have become a FIFO or a link to /dev/zero since the load: read it as the
         # load does (regular files only, bounded); the errors are OSErrors with a strerror.
         data, _ = read_regular(self.path, MAX_FILE_BYTES)

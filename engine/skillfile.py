@@ -10,7 +10,7 @@ from .diagnostics import Sink
 from .fields import FieldReader
 from .filediagnostics import file_diagnostics
 from .frontmatter import cc_text, decode, first_line_description, js_string, parse, split, utf16_len
-from .model import LoadedFrom, Skill, Source
+from .model import MARKDOWN_MAX_BYTES, SKILL_MAX_BYTES, LoadedFrom, Skill, Source
 from .safeio import NotRegularFile, TooLarge, read_regular
 
 
@@ -47,13 +47,6 @@ def _label(entry: Entry, fm_name: str) -> str:
     return fm_name
 
 
-# Claude Code skips a SKILL.md in a skills folder over 1,000,000 bytes, and a command file or a
-# plugin's skill or command over 1,048,576 bytes ("[skills] skipping ...: N bytes exceeds 1000000
-# byte limit", "loadMarkdownFilesFromDir: skipping ...", "Skipping plugin skill ...").
-SKILL_MAX_BYTES = 1_000_000
-MARKDOWN_MAX_BYTES = 1_048_576
-# The most any skill file is read to (the larger limit): `Skill.read_body` reads with it.
-MAX_FILE_BYTES = MARKDOWN_MAX_BYTES
 # Claude Code ignores a `name:` longer than this ("Frontmatter "name" of ... is over 256 characters").
 NAME_MAX = 256
 

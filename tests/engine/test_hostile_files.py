@@ -19,7 +19,7 @@ import pytest
 from engine import Catalog, Locations, Workspace
 from engine.diagnostics import Sink
 from engine.jsonfile import read_json
-from engine.skillfile import MAX_FILE_BYTES
+from engine.model import MAX_FILE_BYTES
 from engine.skilltree import skill_files
 from tests.conftest import Tree, codes, make_chain, remove_chain, run_as_nobody, write
 
