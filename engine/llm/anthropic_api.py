@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from . import Error, Event, Request, has_key
 from .capped import capped_http_client
 from .stream import MAX_RESPONSE_BYTES, Bounds, StreamFault, read_stream
+from .wire import Error, Event, Request, has_key
 
 ADVICE = {
     "no-key": "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use the offline backend.",

@@ -6,7 +6,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from . import Event, Request, Stop, TextDelta, Usage
+from .wire import Event, Request, Stop, TextDelta, Usage
 
 HOW_TO = (
     "Offline backend: nothing was sent. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, and "

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import Event, Stop, TextDelta, ToolUse, Usage
+from .wire import Event, Stop, TextDelta, ToolUse, Usage
 
 DEFAULT_TOTAL = 600.0
 DEFAULT_IDLE = 90.0
