@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..pathreach import expand_path, glob_budget, glob_reach, protected, real, shell_matches
+from ..rulebook import Decision, RuleBook
 from .asked import decided_when_run, unknown_said
 from .asked import path_arguments as _arguments
 from .commands import (
@@ -35,7 +36,6 @@ from .said import blocked_outside, change_needs_approval
 from .syntax import Word
 
 if TYPE_CHECKING:
-    from ..permissions import Decision, Permissions
     from ..settings import PlacedRule
 
 # Wrappers that change how a command runs, not what it runs: the wrapped command alone decides.
@@ -67,7 +67,7 @@ class _Paths:
     unknown: list[str]
 
 
-def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
+def _where(word: Word, cwd: Path | None, perms: RuleBook) -> Path | None:
     if not word.literal or word.value is None or cwd is None:
         return None
     value = word.value
@@ -80,7 +80,7 @@ def _where(word: Word, cwd: Path | None, perms: Permissions) -> Path | None:
     return expand_path(value, cwd, perms.home)
 
 
-def _where_all(word: Word, cwd: Path | None, perms: Permissions) -> list[Path | None]:
+def _where_all(word: Word, cwd: Path | None, perms: RuleBook) -> list[Path | None]:
     """Every place `word` names: for a wildcard, the folder it searches and each path it matches
     now (`cat */id_rsa` reads `docs/id_rsa`, which may lead through `docs -> ~/.ssh`); a place
     of None when the matches cannot be bounded."""
@@ -93,7 +93,7 @@ def _where_all(word: Word, cwd: Path | None, perms: Permissions) -> list[Path | 
     return [reach, *matches] if matches is not None else [None]
 
 
-def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
+def _paths(invs: list[Invocation], perms: RuleBook) -> _Paths:
     found = _Paths([], [], [], [], [], [], [])
     # Where each command may run. A `cd` may fail (`cd nothere; cat ../x`) or run in a subshell
     # that does not outlive it (`(cd src); cat ../x`, `cd src | true`), so the folder before it
@@ -126,7 +126,7 @@ def _paths(invs: list[Invocation], perms: Permissions) -> _Paths:
 _MAX_FOLDERS = 16
 
 
-def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], cwd: Path | None, perms: Permissions) -> None:
+def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], cwd: Path | None, perms: RuleBook) -> None:
     """What `inv`, run in `cwd`, reads, writes and changes."""
     for redirect in inv.command.redirects if not inv.peeled else ():
         if redirect.target is None or redirect.target.value in HARMLESS_TARGETS:
@@ -153,7 +153,7 @@ def _named(found: _Paths, inv: Invocation, name: str | None, args: list[Word], c
         _mention(found, inv, cwd, perms)
 
 
-def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: Permissions) -> None:
+def _mention(found: _Paths, inv: Invocation, cwd: Path, perms: RuleBook) -> None:
     """What `inv` could name beyond what `_paths` knows it reads and writes, for deny rules."""
     home = perms.home
     for redirect in inv.command.redirects if not inv.peeled else ():
@@ -217,7 +217,7 @@ def _recursive_flag(inv: Invocation) -> bool:
     return False
 
 
-def _rule_for(perms: Permissions, behavior: str, inv: Invocation, invs: list[Invocation]) -> tuple[PlacedRule, str] | None:
+def _rule_for(perms: RuleBook, behavior: str, inv: Invocation, invs: list[Invocation]) -> tuple[PlacedRule, str] | None:
     for form in [*inv.forms(), *assigned_forms(invs, inv)]:
         placed = perms.first_rule(behavior, "Bash", {"command": form})
         if placed is not None:
@@ -225,7 +225,7 @@ def _rule_for(perms: Permissions, behavior: str, inv: Invocation, invs: list[Inv
     return None
 
 
-def _allowed(perms: Permissions, inv: Invocation) -> PlacedRule | None:
+def _allowed(perms: RuleBook, inv: Invocation) -> PlacedRule | None:
     for form in inv.forms(for_allow=True):
         placed = perms.first_rule("allow", "Bash", {"command": form})
         if placed is not None:
@@ -233,13 +233,13 @@ def _allowed(perms: Permissions, inv: Invocation) -> PlacedRule | None:
     return None
 
 
-def decide_bash(perms: Permissions, command: str) -> Decision:
+def decide_bash(perms: RuleBook, command: str) -> Decision:
     # Every wildcard of the line shares one bound on what it may read of the disk.
     with glob_budget():
         return _decide_bash(perms, command)
 
 
-def _path_deny(perms: Permissions) -> PlacedRule | None:
+def _path_deny(perms: RuleBook) -> PlacedRule | None:
     """A deny or ask rule on some paths of a file tool (Read, Edit...), if any."""
     for behavior in ("deny", "ask"):
         for placed in perms.settings.rules_for(behavior):
@@ -248,8 +248,7 @@ def _path_deny(perms: Permissions) -> PlacedRule | None:
     return None
 
 
-def _decide_bash(perms: Permissions, command: str) -> Decision:
-    from ..permissions import Decision
+def _decide_bash(perms: RuleBook, command: str) -> Decision:
 
     parsed = parse(command)
     invs, opaque = invocations(parsed)
@@ -376,7 +375,7 @@ def _names(inv: Invocation, raw: str) -> bool:
     return any(w.raw == raw for w in _arguments(inv))
 
 
-def _change_said(perms: Permissions, inv: Invocation) -> str:
+def _change_said(perms: RuleBook, inv: Invocation) -> str:
     """Claude Code's words for a command that changes the files it names, with no rule for it."""
     if inv.name not in WRITES_PATHS:
         return ""
@@ -386,7 +385,7 @@ def _change_said(perms: Permissions, inv: Invocation) -> str:
     return change_needs_approval(inv.name, place, perms.is_inside(place), perms.dirs)
 
 
-def _git_runs_programs(perms: Permissions, paths: _Paths) -> str | None:
+def _git_runs_programs(perms: RuleBook, paths: _Paths) -> str | None:
     """Why git, run in any folder the line may be in, may run a program its repository names."""
     for folder in dict.fromkeys([perms.cwd, *(place for place, _ in paths.folders)]):
         if folder is None:
@@ -397,7 +396,7 @@ def _git_runs_programs(perms: Permissions, paths: _Paths) -> str | None:
     return None
 
 
-def _read_rule_allows(perms: Permissions, place: Path) -> bool:
+def _read_rule_allows(perms: RuleBook, place: Path) -> bool:
     """Whether a Read allow rule (not the no-rule pass) covers a place outside the working folder:
     `cat /data/x` under `Read(//data/**)` runs (recorded)."""
     decision = perms.decide_path("Read", place)

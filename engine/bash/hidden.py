@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .commands import Invocation
 
 if TYPE_CHECKING:
-    from ..permissions import Permissions
+    from ..rulebook import RuleBook
     from ..settings import PlacedRule
 
 
@@ -57,7 +57,7 @@ def _replacement(inv: Invocation) -> str | None:
     return None
 
 
-def narrow_rule(perms: Permissions) -> PlacedRule | None:
+def narrow_rule(perms: RuleBook) -> PlacedRule | None:
     """A deny or ask rule on some Bash commands (not all), if any."""
     for behavior in ("deny", "ask"):
         for placed in perms.settings.rules_for(behavior):
