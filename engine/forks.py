@@ -15,7 +15,6 @@ why, so the model can do the work itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,14 +36,6 @@ if TYPE_CHECKING:
 MAX_FORKS_PER_ANSWER = 10
 MAX_FORKS_PER_RUN = 30
 MAX_REQUESTS_PER_RUN = 300
-
-
-@dataclass
-class RunBudget:
-    """What one run has spent, shared by its forks (and theirs)."""
-
-    requests: int = 0
-    forks: int = 0
 
 
 class Forks:
@@ -97,10 +88,8 @@ class Forks:
         # The conversation already said it is not being saved: its forks are not saved either.
         sub_transcript.told = bool(self.transcript.problem)
         self.emit(Fork(skill.name, "start", transcript=sub_transcript.path, by=by, args=args))
-        # Imported here, not at the top: engine.runner imports this module.
-        from .runner import Runner
-
-        sub = Runner(
+        # A runner of this runner's own kind (engine.runner imports this module: no import back).
+        sub = type(self)(
             locations=self.locations,
             catalog=self.catalog,
             backend=self.backend,

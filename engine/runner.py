@@ -13,8 +13,7 @@ at RESULT_CAP; a call in an answer that did not stop for tool use (cut by max_to
 A run ends after `max_turns` answers and says so (`Failed` with kind "turn-limit"); `proceed()`
 goes on. What is sent is always rebuilt into a conversation the API accepts (`api_messages`).
 
-The model's Skill calls live in engine/skillcalls.py (`SkillCalls`), forks in engine/forks.py
-(`Forks`); both are parts of `Runner`.
+The model's Skill calls (engine/skillcalls.py) and forks (engine/forks.py) are parts of `Runner`.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from .catalog import Catalog
 from .conversation import Block, Message, Transcript, api_messages, closing_results, fork_result_message
 from .expand import ExpansionError
 from .expanding import Expanding
-from .forks import Forks, RunBudget
+from .forks import Forks
 from .invoke import not_typeable, session_effort
 from .listing import budget_from_env, build_listing
 from .llm import Backend, Error, Request, Stop, TextDelta, ToolUse, Usage, resolve_model, unfinished, with_listing
@@ -49,6 +48,7 @@ from .runevents import (
     Sending,
     Streamed,
 )
+from .runnerparts import RunBudget
 from .settings_edit import SettingsEditError, add_scoped_rule
 from .skillcalls import SKILL_DENIED, UNANSWERED, SkillCalls, tool_use_error, unanswered
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule

@@ -3,11 +3,12 @@
 The parts live in their own modules to keep runner.py small, and engine.runner imports them, so
 they cannot import `Runner` back to type their `self`. They type it with this protocol instead
 (mypy checks that `Runner` satisfies it wherever a part's method is called on a runner).
-Only for type checking: nothing imports this module at run time.
+It also holds `RunBudget`, which a run shares with its forks; otherwise only for type checking.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from .catalog import Catalog
     from .conversation import Message, Transcript
     from .expand import ShellMode
-    from .forks import RunBudget
     from .invoke import Prompt
     from .llm import Backend, Error
     from .locations import Locations
@@ -24,9 +24,39 @@ if TYPE_CHECKING:
     from .permissions import Decision, Permissions
     from .runevents import Ask, ConfirmShell, Emit, RunEvent
     from .shell import CommandStop
+    from .tools.base import Tool
+
+
+@dataclass
+class RunBudget:
+    """What one run has spent, shared by its forks (and theirs)."""
+
+    requests: int = 0
+    forks: int = 0
 
 
 class RunnerParts(Protocol):
+    # A part makes a runner of the same kind (a fork's) as `type(self)(...)`: no import of
+    # engine.runner, which imports the parts.
+    def __init__(
+        self,
+        *,
+        locations: Locations,
+        catalog: Catalog,
+        backend: Backend,
+        permissions: Permissions,
+        transcript: Transcript,
+        ask: Ask,
+        emit: Emit,
+        model: str | None = None,
+        effort: str | None = None,
+        tools: dict[str, Tool] | None = None,
+        skill_tool: bool = True,
+        max_turns: int = ...,
+        forks: tuple[str, ...] = (),
+        confirm_shell: ConfirmShell | None = None,
+    ) -> None: ...
+
     locations: Locations
     catalog: Catalog
     backend: Backend
@@ -75,3 +105,5 @@ class RunnerParts(Protocol):
     async def _fork(self, skill: Skill, task: Message, by: str = "model", args: str = "") -> tuple[str, Path]: ...
 
     def _loading(self, name: str, args: str, content: Message) -> list[Message]: ...
+
+    async def _loop(self) -> None: ...
