@@ -402,7 +402,9 @@ class SkilldeckApp(App[None]):
         if skill is None:
             self.notify("Select a skill in the tiers tree first", severity="warning")
         elif self.session.run_skill(skill, shadow, fork, args):
+            # What the user types next is for the conversation (as in Claude Code), not the tree's keys.
             self.panes.active = "conversation"
+            self.call_after_refresh(self.query_one("#composer").focus)
 
     def action_run_inline(self) -> None:
         # As Claude Code runs a typed /name: inline, unless the skill says context: fork.

@@ -24,8 +24,8 @@ APP_BINDINGS: list[BindingType] = [
     Binding("5", "pane('rules')", "Rules pane", show=False, id="app.pane.rules"),
     Binding("6", "pane('conversation')", "Conversation pane", show=False, id="app.pane.conversation"),
     Binding("7", "pane('evals')", "Evals pane", show=False, id="app.pane.evals"),
-    # The conversation's keys are the app's, so that they work from any focus (after enter
-    # on a skill the focus stays in the tree); check_action shows each only where it applies.
+    # The conversation's keys are the app's, so that they work from any focus (the composer,
+    # where enter on a skill leaves it, or the tree); check_action shows each only where it applies.
     Binding("escape", "cancel_run", "Cancel run", id="app.cancel_run"),
     Binding("ctrl+t", "toggle_meta", "Show sent prompt", id="app.toggle_meta"),
     Binding("ctrl+r", "retry", "Retry", id="app.retry"),

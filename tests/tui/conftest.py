@@ -54,6 +54,13 @@ async def until(pilot, predicate: Callable[[], object], timeout: float = 5.0, wh
         await pilot.pause(0.02)
 
 
+async def back_to_tree(pilot) -> None:  # type: ignore[no-untyped-def]
+    """From the composer (where a run leaves the focus) back to the tiers tree, as a user does:
+    escape leaves the composer, `1` goes to the tree."""
+    await pilot.press("escape", "1")
+    assert pilot.app.focused is pilot.app.tiers
+
+
 async def loaded(pilot) -> None:  # type: ignore[no-untyped-def]
     await until(pilot, lambda: pilot.app.loaded_once, what="the catalog to load")
     await pilot.app.workers.wait_for_complete()

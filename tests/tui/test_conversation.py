@@ -14,7 +14,7 @@ from tui.app import SkilldeckApp
 from tui.conversation.pane import ConversationPane
 from tui.screens.approve import ApproveScreen
 
-from .conftest import loaded, run_done, served_app, until
+from .conftest import back_to_tree, loaded, run_done, served_app, until
 from .test_app import _walk_to, text_of
 
 
@@ -88,6 +88,7 @@ async def test_escape_cancels_and_an_api_error_can_be_retried(tmp_path: Path, se
         await until(pilot, lambda: run_done(app), what="the cancel")
         runner = app.session.runner
         assert runner is not None and runner.messages[-1].role == "user"
+        await back_to_tree(pilot)
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
         assert "overloaded" in text_of(app.query(".error").first(Static)).lower()
@@ -109,6 +110,7 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
         assert text_of(app.query(".user").first(Static)).split() == ["you", "/research"], (
             "the user's command, as inline runs show it"
         )
+        await back_to_tree(pilot)
         await pilot.press("g")
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")

@@ -13,7 +13,7 @@ from tui.conversation.pane import ConversationPane
 from tui.screens.approve import ApproveScreen
 from tui.screens.help import HelpScreen
 
-from .conftest import loaded, run_done, served_app, until
+from .conftest import back_to_tree, loaded, run_done, served_app, until
 from .test_app import _selected, _walk_to, text_of
 
 
@@ -46,7 +46,9 @@ async def test_6_lands_in_the_composer_or_in_the_transcript_while_a_run_goes(tmp
         await _walk_to(pilot, "release-notes")
         await pilot.press("enter")
         await until(pilot, lambda: len(server.requests) == 1, what="the request")
-        await pilot.press("1", "6")
+        assert app.focused is composer, "after enter on a skill, typing goes to the composer"
+        await pilot.click("#tiers")
+        await pilot.press("6")
         assert app.focused is _pane(app).transcript, "a run is going: the transcript, where escape cancels"
         await pilot.press("escape")
         await until(pilot, lambda: run_done(app), what="the cancel")
@@ -115,6 +117,7 @@ async def test_a_live_timer_shows_the_wait_until_the_first_token_or_a_cancel(tmp
         await pilot.press("escape")
         await until(pilot, lambda: run_done(app), what="the cancel")
         assert _waiting(app) == "", "a cancel ends the wait"
+        await back_to_tree(pilot)
         await pilot.press("enter")
         pane = _pane(app)
         await until(pilot, lambda: pane.answers and pane.answers[-1].source == "First words", what="the first token")
@@ -134,7 +137,8 @@ async def test_the_screens_keys_work_from_any_focus(tmp_path: Path, server: Mess
         await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
         assert "ctrl+r: retry" in text_of(app.query(".error").first(Static))
         assert _waiting(app) == "", "an error ends the wait"
-        assert app.focused is app.tiers
+        assert app.focused is app.query_one("#composer")
+        await back_to_tree(pilot)
         assert _shown_keys(app)["ctrl+r"] == "Retry"
         await pilot.press("ctrl+r")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 2, what="the retry from the tree")
