@@ -401,9 +401,19 @@ def _one(path: Path, obj: JsonObject, key: str, where: str) -> object:
 def add_rule(path: Path, rule: str, behavior: str, inside: Path | None = None) -> bool:
     """Add `rule` to `permissions.<behavior>` in `path`. False when it was already there. With
     `inside`, the file must really lie inside that folder (see `_target`)."""
+    return set_rule(path, rule, behavior, inside, replace=False)[0]
+
+
+def set_rule(
+    path: Path, rule: str, behavior: str, inside: Path | None = None, *, replace: bool = True
+) -> tuple[bool, list[str]]:
+    """Add `rule` to `permissions.<behavior>` and, with `replace`, take it out of the file's
+    other lists in the same write: in Claude Code a deny beats an ask beats an allow, so an
+    allow left beside a deny of the same rule does nothing. Returns (added, the lists it was
+    taken out of); every other key of the file is kept as it was."""
     text = _checked(rule, behavior)
 
-    def change(target: Path, doc: JsonObject) -> tuple[bool, bool]:
+    def change(target: Path, doc: JsonObject) -> tuple[tuple[bool, list[str]], bool]:
         permissions = _one(target, doc, "permissions", "")
         if permissions is None:
             permissions = JsonObject()
@@ -416,12 +426,18 @@ def add_rule(path: Path, rule: str, behavior: str, inside: Path | None = None) -
             permissions.set(behavior, rules)
         if not isinstance(rules, list):
             raise SettingsEditError(f"{target}: `permissions.{behavior}` is not a list; it was left untouched")
-        if text in rules:
-            return False, False
-        rules.append(text)
-        return True, True
+        removed: list[str] = []
+        for other in BEHAVIORS if replace else ():
+            others = _one(target, permissions, other, "permissions.")
+            if other != behavior and isinstance(others, list) and text in others:
+                permissions.set(other, [r for r in others if r != text])
+                removed.append(other)
+        added = text not in rules
+        if added:
+            rules.append(text)
+        return (added, removed), added or bool(removed)
 
-    return _edit(path, change, create=True, absent=False, inside=inside)
+    return _edit(path, change, create=True, absent=(False, []), inside=inside)
 
 
 def remove_rule(path: Path, rule: str, behavior: str | None = None, inside: Path | None = None) -> list[str]:

@@ -132,6 +132,13 @@ class Workspace:
 
         return add_scoped_rule(self.locations, scope, rule, behavior)
 
+    def set_rule(self, rule: str, behavior: str, scope: str = "local") -> tuple[bool, list[str]]:
+        """`add_rule` that also takes the rule out of that file's other lists (allow, ask, deny) in
+        the same write: (added, the lists it was taken out of)."""
+        from .settings_edit import scope_folder, scope_path, set_rule
+
+        return set_rule(scope_path(self.locations, scope), rule, behavior, scope_folder(self.locations, scope))
+
     def settings_path(self, scope: str) -> Path:
         """The settings file an edit in `scope` (local, project, user) goes to."""
         from .settings_edit import scope_path

@@ -20,12 +20,16 @@ class Said:
 
 
 def write_rule(workspace: Workspace, paths: PathDisplay, text: str, behavior: str) -> Said:
+    """`a` and `d`: the rule in `behavior`'s list, and out of the file's other lists (an allow
+    beside a deny of the same skill does nothing: the deny wins), saying what it replaced."""
     try:
-        added = workspace.add_rule(text, behavior, "local")
+        added, removed = workspace.set_rule(text, behavior, "local")
     except SettingsEditError as exc:
         return Said("Not written", printable(str(exc)), error=True)
     path = paths(workspace.settings_path("local"))
-    return Said("Rules", printable(f"{behavior} {text} written to {path}" if added else f"{text} is already in {path}"))
+    replaced = f", replacing the {' and '.join(removed)} rule" if removed else ""
+    said = f"{behavior} {text} written to {path}{replaced}" if added or removed else f"{behavior} {text} is already in {path}"
+    return Said("Rules", printable(said))
 
 
 def delete_rule(workspace: Workspace, rule: PlacedRule) -> Said:
