@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .catalog import Catalog
     from .compare import ClaudeCode, CompareError, Comparison, ComparisonCache, compare_with_claude, find_claude
     from .compare import Row as CompareRow
-    from .conversation import Message, Transcript, parse_fork_result, state_dir
+    from .conversation import Block, Message, Transcript, parse_fork_result, state_dir
     from .demo import make_demo
     from .diagnostics import CODES
     from .diff import CatalogDiff
@@ -87,6 +87,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "compare_with_claude": ("compare", "compare_with_claude"),
     "find_claude": ("compare", "find_claude"),
     "CompareRow": ("compare", "Row"),
+    "Block": ("conversation", "Block"),
     "Message": ("conversation", "Message"),
     "Transcript": ("conversation", "Transcript"),
     "parse_fork_result": ("conversation", "parse_fork_result"),
@@ -215,6 +216,7 @@ __all__ = [
     "Added",
     "Ask",
     "Backend",
+    "Block",
     "Budget",
     "Call",
     "Catalog",

@@ -32,6 +32,10 @@ class Block:
     input: dict[str, Any] = field(default_factory=dict)
     tool_use_id: str = ""
     is_error: bool = False
+    # A tool_result's verdict, kept so that a resumed conversation shows it as it was: the
+    # decision and its reason, and the user's answer to an ask ("once", "always", "deny").
+    # Never sent to the model.
+    decided: dict[str, str] = field(default_factory=dict)
 
     def to_api(self) -> dict[str, Any]:
         if self.type == "text":
@@ -79,7 +83,8 @@ class Message:
         return {"role": self.role, "content": [b.to_api() for b in self.blocks]}
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"role": self.role, "meta": self.meta, "kind": self.kind, "blocks": [asdict(b) for b in self.blocks]}
+        blocks = [{k: v for k, v in asdict(b).items() if k != "decided" or v} for b in self.blocks]
+        out = {"role": self.role, "meta": self.meta, "kind": self.kind, "blocks": blocks}
         return out | {"command": self.command} if self.command else out
 
     @classmethod
@@ -92,7 +97,9 @@ class Message:
         return cls(role, blocks, bool(data.get("meta")), str(data.get("kind", "text")), str(data.get("command", "")))
 
 
-_BLOCK_FIELDS = {"type": str, "text": str, "id": str, "name": str, "input": dict, "tool_use_id": str, "is_error": bool}
+_BLOCK_FIELDS = {
+    "type": str, "text": str, "id": str, "name": str, "input": dict, "tool_use_id": str, "is_error": bool, "decided": dict,
+}  # fmt: skip
 
 
 def _block(data: Any) -> Block:
@@ -102,6 +109,9 @@ def _block(data: Any) -> Block:
     for key, value in data.items():
         if key not in _BLOCK_FIELDS or not isinstance(value, _BLOCK_FIELDS[key]):
             raise ValueError(f"bad block field {key!r}")
+    decided = data.get("decided", {})
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in decided.items()):
+        raise ValueError("bad block field 'decided'")
     return Block(**data)
 
 

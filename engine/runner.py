@@ -136,6 +136,8 @@ class Runner(SkillCalls, Forks, Expanding):
         self._loaded: dict[str, str] = {}
         # What this conversation has seen of each file (Read, Write, Edit results depend on it).
         self._seen: dict[Path, bool] = {}
+        # Each call's verdict until its result is made, which keeps it (Block.decided).
+        self._decided: dict[str, dict[str, str]] = {}
         self._listing: tuple[Catalog, str] | None = None
         # Lines of a resumed conversation that were torn or broken, and so skipped.
         self.skipped = 0
@@ -368,11 +370,12 @@ class Runner(SkillCalls, Forks, Expanding):
             # matches now, a repository's own git config), which a hostile call can make slow.
             decision = await asyncio.to_thread(permissions.decide, name, tool_input)
         self.emit(Call(call_id, name, tool_input, decision.decision, decision.reason))
+        decided = self._decided[call_id] = {"decision": decision.decision, "reason": decision.reason}
         if decision.decision == "allow":
             return None
         if decision.decision == "deny":
             return self._refusal(name, tool_input, decision)
-        answer = await self.ask(name, tool_input, decision)
+        answer = decided["answer"] = await self.ask(name, tool_input, decision)
         if answer == UNANSWERED:
             return unanswered(name, tool_input)
         if answer == "deny":
@@ -436,7 +439,8 @@ class Runner(SkillCalls, Forks, Expanding):
         def result(text: str, error: bool = False) -> Block:
             text = bounded(text)
             self.emit(Result(block.id, text, error))
-            return Block("tool_result", text, tool_use_id=block.id, is_error=error)
+            decided = self._decided.pop(block.id, {})
+            return Block("tool_result", text, tool_use_id=block.id, is_error=error, decided=decided)
 
         if block.name == "Skill" and self.offers_skill():
             return await self._skill_call(block, result)

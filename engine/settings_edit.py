@@ -404,9 +404,7 @@ def add_rule(path: Path, rule: str, behavior: str, inside: Path | None = None) -
     return set_rule(path, rule, behavior, inside, replace=False)[0]
 
 
-def set_rule(
-    path: Path, rule: str, behavior: str, inside: Path | None = None, *, replace: bool = True
-) -> tuple[bool, list[str]]:
+def set_rule(path: Path, rule: str, behavior: str, inside: Path | None = None, *, replace: bool = True) -> tuple[bool, list[str]]:
     """Add `rule` to `permissions.<behavior>` and, with `replace`, take it out of the file's
     other lists in the same write: in Claude Code a deny beats an ask beats an allow, so an
     allow left beside a deny of the same rule does nothing. Returns (added, the lists it was

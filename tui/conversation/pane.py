@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from engine import (
     Added,
+    Block,
     Call,
     Failed,
     Fork,
@@ -164,6 +165,7 @@ class ConversationPane(Vertical):
         """A resumed conversation, as it was."""
         if messages:
             self._show_empty(False)
+        results = {b.tool_use_id: b for m in messages if m.kind == "tool" for b in m.blocks if b.type == "tool_result"}
         for message in messages:
             if message.role == "assistant" and offline_request(message.text) is not None:
                 self._offline_answer(message.text)
@@ -173,6 +175,8 @@ class ConversationPane(Vertical):
                     answer = MarkdownPart(message.text, classes="answer")
                     self.answers.append(answer)
                     self._mount(answer)
+                for call in (b for b in message.blocks if b.type == "tool_use"):
+                    self._past_call(call, results.get(call.id))
                 continue
             fork = parse_fork_result(message.text) if message.kind == "fork-result" else None
             if fork is not None:
@@ -250,12 +254,24 @@ class ConversationPane(Vertical):
         result = Static(classes="tool-result")
         result.display = False
         # A Collapsible parses a str title as markup; a Content is taken as it is.
-        block = Collapsible(body, result, title=content(f"{label} · {verdict}"), collapsed=True, classes=classes)  # type: ignore[arg-type]
+        block = Collapsible(body, result, title=_call_title(label, verdict), collapsed=True, classes=classes)  # type: ignore[arg-type]
         self._calls[event.id] = (block, result)
         self._titles[event.id] = (label, verdict)
         if event.decision == "ask":
             self._asking = event.id
         self._mount(block)
+
+    def _past_call(self, call: Block, result: Block | None) -> None:
+        """A call of a resumed conversation, drawn as it was live: the same block, its verdict
+        (saved with its result) and the user's answer, then its result."""
+        decided = result.decided if result is not None else {}
+        self._call(Call(call.id, call.name, call.input, decided.get("decision", ""), decided.get("reason", "")))
+        if "answer" in decided:
+            self._asking = call.id
+            self.answered(decided["answer"])
+        self._asking = None
+        if result is not None:
+            self._result(Result(call.id, result.text, result.is_error))
 
     def answered(self, answer: str) -> None:
         """The user's answer to the approval of the call being asked about: "once", "always" or "deny"."""
@@ -265,7 +281,7 @@ class ConversationPane(Vertical):
         label, _ = self._titles[call]
         verdict = {"once": "allowed once", "always": "allowed always"}.get(answer, "denied by you")
         self._titles[call] = (label, verdict)
-        self._calls[call][0].title = content(f"{label} · {verdict}")  # type: ignore[assignment]
+        self._calls[call][0].title = _call_title(label, verdict)  # type: ignore[assignment]
 
     def _result(self, event: Result) -> None:
         if event.id not in self._calls:
@@ -277,7 +293,7 @@ class ConversationPane(Vertical):
         if verdict.startswith("denied"):
             return  # the result is the refusal the title already names
         done = "launched" if block.has_class("skill-call") else "done"
-        block.title = content(f"{label} · {verdict} · {'error' if event.is_error else done}")  # type: ignore[assignment]
+        block.title = _call_title(label, verdict, "error" if event.is_error else done)  # type: ignore[assignment]
 
     def _show_context(self) -> None:
         """What every request carries besides the messages, at the top of the log."""
@@ -411,6 +427,12 @@ class ConversationPane(Vertical):
             self.end_run()
         if event.worker.group == "run":
             self.refresh_bindings()  # the screen's escape (cancel) comes and goes with the run
+
+
+def _call_title(*parts: str) -> Content:
+    # A Content: a Collapsible parses a str title as markup. A call resumed from a transcript
+    # written before verdicts were kept has none.
+    return content(" · ".join(part for part in parts if part))
 
 
 def _fork_title(skill: str, done: bool) -> Content:

@@ -23,7 +23,7 @@ def verdict_of(decision: str, reason: str) -> str:
         return f"allowed by rule {reason.removeprefix('allow rule ')}" if reason.startswith("allow rule ") else "allowed"
     if decision == "deny":
         return f"denied by rule {reason.removeprefix('deny rule ')}" if reason.startswith("deny rule ") else f"denied: {reason}"
-    return "asking you"
+    return "asking you" if decision == "ask" else ""  # "": not known (a transcript from before verdicts were kept)
 
 
 def first_sentence(text: str, limit: int = HINT_CHARS) -> str:
