@@ -55,39 +55,51 @@ def collector_paused() -> Iterator[None]:
 
 def settle_imports() -> None:
     """Before the app runs: what the imports made. Collected first, so that no garbage is kept."""
-    global _settling
+    global _settling, _frozen_blocks
     _settling = True
     gc.collect()
     gc.freeze()
+    _frozen_blocks = sys.getallocatedblocks()
     if _generational:
         young, middle, _ = gc.get_threshold()
         gc.set_threshold(young, middle, FULL_FALLBACK)
 
 
-# Objects in the oldest generation after the last full collection (CPython's "long-lived total"),
-# and the count of middle collections at which to look again whether it grew enough.
+# How much of the heap a full collection walks is measured in memory blocks (CPython's own
+# counter, `sys.getallocatedblocks`), never by listing the objects: `gc.get_objects` hands out
+# references to objects other threads are still building, and a tuple the loading thread was
+# growing then failed to grow ("SystemError: Objects/tupleobject.c:927: bad argument to internal
+# function", the load of 6,154 skills stopped at 399 files). Blocks count all small objects, not
+# only those the collector tracks: a proxy for CPython's "long-lived total", read in a moment.
+# The blocks that existed at the last freeze (walked by no collection) ...
+_frozen_blocks = 0
+# ... those beyond them after the last full collection, and the count of middle collections at
+# which to look again whether the heap grew enough.
 _kept_after_full = 0
 _look_again_at = FULL_EVERY
+
+
+def _unfrozen_blocks() -> int:
+    return max(sys.getallocatedblocks() - _frozen_blocks, 0)
 
 
 def collect_between_frames() -> bool:
     """On the UI loop, between frames: the full collection CPython would have run by now, so that
     it never lands inside a frame. CPython's rule: FULL_EVERY middle collections since the last
-    full one, and the oldest generation grown by a quarter since (a full collection of a freshly
-    loaded catalog, not yet frozen, is 80 ms: it waits until it pays). Counting the oldest
-    generation walks it (9 ms at 600,000 objects): done again only after FULL_EVERY more middle
-    collections, not at every tick."""
+    full one, and the heap grown by a quarter since (a full collection of a freshly loaded
+    catalog, not yet frozen, is 80 ms: it waits until it pays). Never walks the heap (see
+    `_frozen_blocks`): other threads build objects meanwhile."""
     global _kept_after_full, _look_again_at
     if not (_settling and _generational and gc.isenabled()):
         return False
     middle = gc.get_count()[2]
     if middle < _look_again_at:
         return False
-    if len(gc.get_objects(generation=2)) - _kept_after_full < _kept_after_full // 4:
+    if _unfrozen_blocks() - _kept_after_full < _kept_after_full // 4:
         _look_again_at = middle + FULL_EVERY
         return False
     gc.collect()
-    _kept_after_full, _look_again_at = len(gc.get_objects(generation=2)), FULL_EVERY
+    _kept_after_full, _look_again_at = _unfrozen_blocks(), FULL_EVERY
     return True
 
 
@@ -112,8 +124,8 @@ def collect_when_idle() -> bool:
 def settle_warm() -> None:
     """Once the backend is warm (the SDK imported) and the first catalog is in. No collection
     first: this runs while the app is up, and a full one would be the very stall avoided here."""
-    global _kept_after_full
+    global _kept_after_full, _frozen_blocks
     if _settling:
         gc.freeze()
         # Frozen, the oldest generation is empty: it has grown since by all it holds.
-        _kept_after_full = 0
+        _frozen_blocks, _kept_after_full = sys.getallocatedblocks(), 0

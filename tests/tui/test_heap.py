@@ -105,3 +105,43 @@ def test_the_full_collection_waits_for_a_pause_in_the_keys() -> None:
     done = subprocess.run([sys.executable, "-c", WAITS_FOR_A_PAUSE], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+WHILE_A_THREAD_BUILDS = """
+import gc, sys, threading
+from tui import heap
+heap.settle_imports()
+sys.setswitchinterval(1e-6)  # hand the interpreter between the threads as often as it can
+failed = []
+
+def items():
+    for n in range(20_000):
+        if n % 2_000 == 0:
+            gc.collect()  # what any thread's allocations may start: the half-built tuple grows old
+        yield n
+
+def load():
+    try:
+        for _ in range(100):
+            tuple(items())  # a tuple grown in place while it is built, as a loader's are
+    except SystemError as exc:
+        failed.append(exc)
+
+loader = threading.Thread(target=load)
+loader.start()
+while loader.is_alive():
+    heap._look_again_at = 0  # due at every look: the measure of the heap runs each time
+    heap.collect_between_frames()
+loader.join()
+assert not failed, failed
+print("ok")
+"""
+
+
+def test_the_collection_between_frames_never_breaks_what_another_thread_is_building() -> None:
+    """Issue 34, major 4: listing the heap (`gc.get_objects`) on the UI thread handed out a
+    reference to a tuple the loading thread was still growing, which then failed with
+    "SystemError: Objects/tupleobject.c:927: bad argument to internal function"."""
+    done = subprocess.run([sys.executable, "-c", WHILE_A_THREAD_BUILDS], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
