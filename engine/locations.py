@@ -29,6 +29,8 @@ class Locations:
     add_dirs: tuple[Path, ...] = ()
     plugin_dirs: tuple[Path, ...] = ()
     bundled: bool = True
+    # A marketplace folder to preview (`--marketplace`): then its plugins are the only tiers.
+    marketplace: Path | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ), repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -43,6 +45,8 @@ class Locations:
         object.__setattr__(self, "managed_dir", _abs(managed))
         object.__setattr__(self, "add_dirs", tuple(_abs(p) for p in self.add_dirs))
         object.__setattr__(self, "plugin_dirs", tuple(_abs(p) for p in self.plugin_dirs))
+        if self.marketplace is not None:
+            object.__setattr__(self, "marketplace", _abs(self.marketplace))
 
     @property
     def user(self) -> Path:

@@ -73,15 +73,18 @@ class Source:
     # The folder a name clash is scoped to, as Claude Code writes it (`extra`, `apps/web`): set
     # for --add-dir folders and for `.claude/skills` folders below the start folder.
     scope: str = ""
+    # A plugin of a `--marketplace` folder: what installing it would give, not what Claude Code loads.
+    preview: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "kind": self.kind.value,
             "root": str(self.root),
             "label": self.label,
             "plugin": self.plugin,
             "scope": self.scope,
         }
+        return out | {"preview": True} if self.preview else out
 
 
 @dataclass(frozen=True, slots=True)

@@ -435,7 +435,8 @@ def set_rule(path: Path, rule: str, behavior: str, inside: Path | None = None, *
             rules.append(text)
         return (added, removed), added or bool(removed)
 
-    return _edit(path, change, create=True, absent=(False, []), inside=inside)
+    nothing: tuple[bool, list[str]] = (False, [])
+    return _edit(path, change, create=True, absent=nothing, inside=inside)
 
 
 def remove_rule(path: Path, rule: str, behavior: str | None = None, inside: Path | None = None) -> list[str]:

@@ -131,7 +131,7 @@ class SkilldeckApp(App[None]):
         relabel(self.panes, event.size.width)
 
     def on_mount(self) -> None:
-        self.sub_title = printable(self.paths(self.workspace.locations.project))
+        self.sub_title = self.deck.where()
         self.query_one(SearchBox).display = False
         self.query_one(TiersTree).focus()
         self.set_interval(CHECK_EVERY_S, collect_when_idle)
@@ -198,8 +198,7 @@ class SkilldeckApp(App[None]):
         self.query_one("#load-progress", ProgressBar).update(total=max(message.total, 1), progress=message.done)
 
     def alive(self) -> bool:
-        """False while the app is closing: messages from threads (the watcher, a settings or
-        body read) may still arrive then, with no widgets left to show them."""
+        """False while the app is closing: a thread's message (a watcher's, a read's) may still come, with no pane left."""
         try:
             return all(self.query_one(pane).is_attached for pane in (TiersTree, SkillDetails, RulesPane, ConversationPane))
         except (NoMatches, ScreenStackError):
@@ -215,7 +214,7 @@ class SkilldeckApp(App[None]):
     def _show_tiers(self, view: CatalogView, status: str) -> None:
         self.view, self.search_index = view, view.search
         self.tiers.show_view(view, self.paths, self.selected)
-        self.sub_title = printable(f"{self.paths(self.workspace.locations.project)} · {status}")
+        self.sub_title = f"{self.deck.where()} · {printable(status)}"
         self.marks.first_skills()
 
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
@@ -401,8 +400,7 @@ class SkilldeckApp(App[None]):
         skill, shadow = self._current()
         if skill is None:
             self.notify("Select a skill in the tiers tree first", severity="warning")
-        elif self.session.run_skill(skill, shadow, fork, args):
-            # What the user types next is for the conversation (as in Claude Code), not the tree's keys.
+        elif self.session.run_skill(skill, shadow, fork, args):  # what the user types next is for the conversation
             self.panes.active = "conversation"
             self.call_after_refresh(self.query_one("#composer").focus)
 

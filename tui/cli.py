@@ -43,7 +43,19 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     )
     group.add_argument("--add-dir", type=Path, action="append", **many, help="an extra folder, as claude --add-dir (repeatable)")
     group.add_argument(
-        "--plugin-dir", type=Path, action="append", **many, help="a plugin folder, or a marketplace folder (repeatable)"
+        "--plugin-dir",
+        type=Path,
+        action="append",
+        **many,
+        help="a plugin folder, or a folder of plugin folders, as claude --plugin-dir (repeatable; Claude Code reads no "
+        "marketplace.json there: see --marketplace)",
+    )
+    group.add_argument(
+        "--marketplace",
+        type=Path,
+        metavar="DIR",
+        help="preview a marketplace folder before installing it: the plugins its .claude-plugin/marketplace.json "
+        "lists, as installing each would give them, instead of what Claude Code loads here",
     )
     flag: dict[str, Any] = {} if suppress else {"default": False}
     group.add_argument("--no-bundled", action="store_true", **flag, help="leave out skilldeck's bundled skills")
@@ -131,12 +143,17 @@ JSON_COMMANDS = (
 )  # fmt: skip
 
 
+# What runs a skill, a model or Claude Code, or writes settings: none of it in a --marketplace preview.
+ACTING = ("run", "evals", "compare", "allow", "ask", "deny", "unrule", "trust")
+
+
 def missing_locations(args: argparse.Namespace) -> list[str]:
     """What is wrong with each folder the user named: a mistyped --project or --add-dir would
     otherwise read nothing and pass. --user-dir and --managed-dir may be absent: Claude Code
     reads nothing from an absent config folder and creates the user one on first write."""
     named = [("--project", args.project)] if args.project is not None else []
     named += [("--add-dir", p) for p in args.add_dir] + [("--plugin-dir", p) for p in args.plugin_dir]
+    named += [("--marketplace", args.marketplace)] if args.marketplace is not None else []
     problems = []
     for flag, path in named:
         if not os.path.isdir(path):
@@ -144,6 +161,11 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
             problems.append(f"{flag} {path}: {why}")
     if getattr(args, "command", None) == "validate":
         problems += [f"{p}: no such file or folder" for p in args.paths if not os.path.lexists(p)]
+    command = getattr(args, "command", None)
+    shell = bool(getattr(args, "run_shell", False))
+    if args.marketplace is not None and (command in ACTING or shell):
+        # A preview shows what installing would give: nothing in it runs, no setting is written for it.
+        problems.append(f"--marketplace is a preview: `{command}{' --run-shell' * shell}` is not available in it")
     return problems
 
 
@@ -166,6 +188,7 @@ def locations_from(args: argparse.Namespace) -> Locations:
         managed_dir=args.managed_dir,
         add_dirs=tuple(args.add_dir),
         plugin_dirs=tuple(args.plugin_dir),
+        marketplace=args.marketplace,
         bundled=not args.no_bundled,
         environ={**os.environ, "ANTHROPIC_BASE_URL": base_url} if base_url else dict(os.environ),
     )
@@ -311,6 +334,11 @@ def main(argv: list[str] | None = None) -> int:
 def _command(args: argparse.Namespace, locations: Locations) -> int:
     command = args.command
     workspace = Workspace(locations)
+    if locations.marketplace is not None:
+        from . import render
+
+        # Before any answer, on stderr (a --json reader gets the JSON alone; each source says `preview` there).
+        render.err.print(render.PREVIEW_NOTE, style="yellow", markup=False)
     if command == "watch":
         return cmd_watch(args, workspace)
     if command == "run":

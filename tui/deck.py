@@ -14,7 +14,7 @@ from typing import Any
 from textual.dom import DOMNode
 from textual.worker import Worker
 
-from engine import Workspace
+from engine import Workspace, printable
 
 from . import workers
 from .view import PathDisplay
@@ -27,6 +27,26 @@ class Deck:
     paths: PathDisplay
     # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
     blink: bool = True
+
+    def where(self) -> str:
+        """The app's subtitle: the project, or the marketplace previewed (every pane's skills are its)."""
+        market = self.workspace.locations.marketplace
+        if market is None:
+            return printable(self.paths(self.workspace.locations.project))
+        return printable(f"PREVIEW of the marketplace {self.paths(market)}: nothing here is installed")
+
+    def refused_in_preview(self, node: DOMNode, what: str) -> bool:
+        """True, having said so, in a `--marketplace` preview: nothing of it runs (not a skill,
+        not a model, not Claude Code), since none of it is installed."""
+        if self.workspace.locations.marketplace is None:
+            return False
+        node.app.notify(
+            f"A preview (--marketplace): {what} only once the plugin is installed "
+            "(claude plugin marketplace add DIR, then claude plugin install NAME@MARKETPLACE)",
+            title="Preview",
+            severity="warning",
+        )
+        return True
 
     def start(
         self,

@@ -96,6 +96,12 @@ class Stream:
 out = Stream(stderr=False)
 err = Stream(stderr=True)
 
+# Under every view of a --marketplace preview (tui/view.py says it in the app).
+PREVIEW_NOTE = (
+    "Preview (--marketplace): what installing these plugins would give. Claude Code loads none of it until "
+    "each is installed (claude plugin marketplace add DIR, then claude plugin install NAME@MARKETPLACE)."
+)
+
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -178,7 +184,9 @@ def catalog_table(catalog: Catalog) -> None:
         for row in rows:
             table.add_row(*row)
         out.print(table)
-    out.print(f"{count(len(catalog.skills), 'skill')}: {_tally(catalog)} — run [bold]skilldeck validate[/] for details")
+    # Piped, stdout holds only the rows (`skilldeck list | wc -l` counts skills): the summary is for the person.
+    summary = err if out.plain else out
+    summary.print(f"{count(len(catalog.skills), 'skill')}: {_tally(catalog)} — run [bold]skilldeck validate[/] for details")
 
 
 def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> None:

@@ -140,6 +140,10 @@ def collect(locations: Locations, sink: Sink, cache: LoadCache | None = None, ne
     plugin's commands, then each plugin's skills; then the bundled skills. With `nested`,
     `.claude/skills` folders below the start folder come last, marked as not loaded at start.
     With `cache`, what did not change since the last call is reused (see LoadCache)."""
+    if locations.marketplace is not None:
+        # A preview of what installing the marketplace's plugins would give, never mixed with
+        # what Claude Code loads here.
+        return plugin_tiers(locations, sink, first_order=0, cache=cache)
     plan: list[tuple[SourceKind, Path, str, str]] = []
     if locations.environ.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS"):
         # Claude Code then reads no managed skills (its managed commands still load).

@@ -40,10 +40,12 @@ def _lines(output: bytes) -> list[str]:
 @pytest.mark.parametrize("color", [{}, {"FORCE_COLOR": "1", "COLUMNS": "80"}])
 def test_piped_output_is_plain_full_lines(tree: Tree, color: dict[str, str]) -> None:
     deep = _workspace(tree)
-    listed = _lines(_skilldeck(tree, "list", env=color).stdout)
+    done = _skilldeck(tree, "list", env=color)
+    listed = _lines(done.stdout)
     row = next(line for line in listed if line.startswith("release-notes\t"))
     assert row.split("\t") == ["release-notes", "project", "user model", "inline", LONG.strip()]
-    assert listed[-1].startswith("3 skills: 1 error, ")
+    assert all(line.count("\t") == 4 for line in listed), "piped, stdout holds the rows only (`| wc -l` counts skills)"
+    assert _lines(done.stderr)[-1].startswith("3 skills: 1 error, ")
     validated = _skilldeck(tree, "validate", env=color)
     assert validated.returncode == 1
     lines = _lines(validated.stdout)
@@ -175,7 +177,7 @@ def test_counts_are_in_the_right_number(tree: Tree) -> None:
     tree.skill("broken", '---\ndescription: "open\n---\n')
     done = _skilldeck(tree, "validate")
     assert done.stdout.decode().splitlines()[-1] == "FAIL: 1 skill checked, 1 error, 0 warnings, 0 notes"
-    assert _skilldeck(tree, "list").stdout.decode().splitlines()[-1].startswith("1 skill: 1 error, 0 warnings, 0 notes")
+    assert _skilldeck(tree, "list").stderr.decode().splitlines()[-1].startswith("1 skill: 1 error, 0 warnings, 0 notes")
 
 
 def test_the_readme_puts_skilldeck_on_the_path_after_make_demo() -> None:

@@ -198,6 +198,8 @@ class RunSession:
         return self._shell_confirmed
 
     def _launch(self, step: Step) -> bool:
+        if self.deck.refused_in_preview(self.node, "a skill runs"):
+            return False
         if self.catalog is None:
             self.notify("Still loading…", severity="warning")
             return False

@@ -244,6 +244,8 @@ class EvalsPane(Vertical):
 
     # Running ----------------------------------------------------------------------------------
     def action_run(self) -> None:
+        if self.deck.refused_in_preview(self, "its skills can be tried with a model"):
+            return
         if self.running:
             self.app.notify("The evals are running: x cancels them", title="Evals", severity="warning")
             return

@@ -224,6 +224,8 @@ class RulesPane(Vertical):
         if skill is None:
             self.app.notify("Select a skill in the tiers tree first", severity="warning")
             return
+        if self.deck.refused_in_preview(self, "a rule for its skills is worth writing"):
+            return
         workspace, paths = self.deck.workspace, self.deck.paths
         self._edit(partial(write_rule, workspace, paths, f"Skill({skill.name})", behavior), "Saving the rule")
 
@@ -245,6 +247,8 @@ class RulesPane(Vertical):
         )
 
     def action_trust(self) -> None:
+        if self.deck.refused_in_preview(self, "trusting a project matters"):
+            return
         if self.permissions is not None and self.permissions.settings.trust.trusted:
             # The source names a file (a path in a cloned repository): shown, never parsed as markup.
             self.app.notify(printable(self.permissions.settings.trust.source), title="Already trusted", markup=False)

@@ -198,7 +198,13 @@ class SkillDetails(VerticalScroll, can_focus=False):
                 widget.update("")
             self.show_body(None)
             return
-        title.update(Text.assemble(("/" + printable(skill.name), "bold"), ("  shadowed" if shadow else "", "bold yellow")))
+        title.update(
+            Text.assemble(
+                ("/" + printable(skill.name), "bold"),
+                ("  shadowed" if shadow else "", "bold yellow"),
+                ("  preview: not installed" if skill.source.preview else "", "bold yellow"),
+            )
+        )
         facts.update(facts_table(skill, view, paths, shadow))
         lines = []
         if shadow is not None:

@@ -203,8 +203,10 @@ class ListingPane(VerticalScroll, can_focus=False):
         self._listing = listing
         over = listing.wanted > listing.budget
         size = f"{count(len(listing.entries), 'skill')}, {listing.used:,} of {listing.budget:,g} characters"
+        preview = self.deck.workspace.locations.marketplace is not None
         summary = Text.assemble(
-            ("What the model is told about skills  ", "bold"),
+            ("Preview: what installing these plugins would add to the listing  " if preview else "", "bold yellow"),
+            ("" if preview else "What the model is told about skills  ", "bold"),
             (size, "red" if over else "green"),
             (f"  ({listing.budget_source})" if listing.budget_source else "", "dim"),
         )
@@ -244,6 +246,8 @@ class ListingPane(VerticalScroll, can_focus=False):
         """C: run the comparison; C while it runs cancels it."""
         if self._worker is not None:
             self._cancel()
+            return
+        if self.deck.refused_in_preview(self, "Claude Code can be compared with it"):
             return
         self.attempt = Attempt(self.claude, self.deck.workspace.locations, self.cache, self._generation)
         self._said = None

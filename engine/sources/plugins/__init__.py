@@ -24,6 +24,7 @@ from .folders import plugin_dir_refs, skills_dir_folders, skills_dir_plugins
 from .installed import applicable_install, install_records, installed_plugins
 from .manifest import DISPLAY_FIELDS, KNOWN_FIELDS, MANIFEST, MARKETPLACE, PluginRef, load_manifest, validate_manifest
 from .marketplace import COMPONENT_FIELDS, MarketEntry, known_marketplaces_file, loose_manifest, market_entry, marketplace_folder
+from .preview import marketplace_refs
 
 
 class PluginResult(NamedTuple):
@@ -101,12 +102,17 @@ def _plugin_tiers(
     inputs = [str(p) for _, p in locations.settings_files()]
     inputs += [str(locations.installed_plugins_file()), str(known_marketplaces_file(locations))]
     inputs += [str(p) for p in locations.plugin_dirs]
-    for folder in locations.plugin_dirs:
+    preview = locations.marketplace is not None
+    if locations.marketplace is not None:
+        inputs.append(str(locations.marketplace / MARKETPLACE))
+        refs.extend(marketplace_refs(locations.marketplace, sink))
+    for folder in () if preview else locations.plugin_dirs:
         refs.extend(plugin_dir_refs(folder, sink))
-    refs.extend(installed_plugins(locations, sink, settings))
+    if not preview:
+        refs.extend(installed_plugins(locations, sink, settings))
     # A new plugin in a skills folder shows as a new `.claude-plugin` path, which drops the
     # cached plugins (LoadCache.invalidate); other edits in skills folders do not.
-    for folder in skills_dir_folders(locations):
+    for folder in () if preview else skills_dir_folders(locations):
         refs.extend(skills_dir_plugins(folder))
     adopted: dict[str, Path] = {}
 
@@ -155,7 +161,9 @@ def _plugin_tiers(
             # (a NUL byte, a chain of links too long to resolve): this plugin only is skipped.
             sink.error("plugin-manifest", ref.root, f"cannot load this plugin ({type(exc).__name__}: {exc}); skipped", "check it")
             continue
-        source = Source(SourceKind.PLUGIN, ref.root, f"plugin {name}", first_order + len(skill_tiers), plugin=name)
+        label = f"preview: plugin {name}" if preview else f"plugin {name}"
+        order = first_order + len(skill_tiers)
+        source = Source(SourceKind.PLUGIN, ref.root, label, order, plugin=name, preview=preview)
         direct.extend(found.direct)
         command_tiers.append(Tier(source, tuple(found.commands), LoadedFrom.PLUGIN, overrides=found.overrides or None))
         skill_tiers.append(Tier(source, tuple(found.skills), LoadedFrom.PLUGIN))
@@ -240,6 +248,7 @@ __all__ = [
     "load_manifest",
     "market_entry",
     "marketplace_folder",
+    "marketplace_refs",
     "plugin_dir_refs",
     "plugin_entries",
     "plugin_tiers",
