@@ -145,6 +145,13 @@ def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
                 "<command-message>release-notes</command-message>"
             )
             assert server.requests[1]["messages"][-1]["content"][0]["content"] == "from-e2e"
+            # What the user types after a run goes to the composer (issue 34): `t`, `a` and `q` do nothing else.
+            terminal.keys(*"thanks a lot")
+            terminal.wait_for("thanks a lot")
+            assert terminal.alive()
+            terminal.keys("Escape")
+            # ESC followed at once by q reads as alt+q: wait for the composer to be left first.
+            terminal.wait_until(lambda screen: "Leave" not in screen, what="the composer left")
             quit_app(terminal)
     sessions = list((tmp_path / "state" / "skilldeck" / "sessions").glob("*.jsonl"))
     assert len(sessions) == 1 and "e2e-answer-42" in sessions[0].read_text()
