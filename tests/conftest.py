@@ -76,6 +76,16 @@ class Tree:
         return Workspace(self.locations(**kw)).load()
 
 
+@pytest.fixture(autouse=True)
+def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's state folder (sessions, Claude Code's own skills as recorded, caches, the
+    error log) is its own, never the user's: a test run wrote 24 records into the user's
+    $XDG_STATE_HOME/skilldeck/claude-own/. Child processes inherit it."""
+    folder = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture
 def tree(tmp_path: Path) -> Tree:
     return Tree(tmp_path)

@@ -38,10 +38,10 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.name, *keys)
 
-    def wait_for(self, text: str, timeout: float = 15.0) -> str:
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
         return self.wait_until(lambda screen: text in screen, timeout, f"{text!r} to appear")
 
-    def wait_until(self, predicate, timeout: float = 15.0, what: str = "the condition") -> str:  # type: ignore[no-untyped-def]
+    def wait_until(self, predicate, timeout: float = 60.0, what: str = "the condition") -> str:  # type: ignore[no-untyped-def]
         """Poll the captured screen until `predicate` holds; fail with the screen after `timeout`."""
         deadline = time.monotonic() + timeout
         while True:
@@ -89,7 +89,7 @@ def terminal() -> Iterator[Terminal]:
 
 def quit_app(terminal: Terminal) -> None:
     terminal.keys("q")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while terminal.alive() and time.monotonic() < deadline:
         terminal.pause()
     assert not terminal.alive(), "q quits the app (and the tmux session with it)"

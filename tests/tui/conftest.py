@@ -45,7 +45,12 @@ def app(tmp_path: Path) -> SkilldeckApp:
     return demo_app(tmp_path / "demo")
 
 
-async def until(pilot, predicate: Callable[[], object], timeout: float = 5.0, what: str = "") -> None:  # type: ignore[no-untyped-def]
+# How long a test waits for what it waits on before it fails: generous, since a test that fails
+# on a busy 2-core machine only because it was slow says nothing (a 5 s wait for the catalog did).
+GENEROUS_S = 60.0
+
+
+async def until(pilot, predicate: Callable[[], object], timeout: float = GENEROUS_S, what: str = "") -> None:  # type: ignore[no-untyped-def]
     """Let the app run until `predicate()` holds; fail after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while not predicate():

@@ -44,7 +44,7 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
         pane = app.query_one(ListingPane)
         pane.claude = str(CLAUDE)
         await pilot.press("4", "C")
-        await until(pilot, lambda: f"running Claude Code {VERSION} " in pane.compare_text, timeout=30, what="the progress line")
+        await until(pilot, lambda: f"running Claude Code {VERSION} " in pane.compare_text, what="the progress line")
         assert re.match(rf"running Claude Code {re.escape(VERSION)} .*… \d+ s$", pane.compare_text.split("\n")[0])
         await until(pilot, lambda: not pane.comparing, timeout=RUN_S, what="the comparison")
         text = pane.compare_text
@@ -56,14 +56,14 @@ async def test_compare_runs_claude_code_and_marks_stale(tmp_path: Path) -> None:
 
         # Kept: the listing has not changed, so C shows the same result without running claude.
         await pilot.press("C")
-        await until(pilot, lambda: not pane.comparing, timeout=30, what="the kept comparison")
+        await until(pilot, lambda: not pane.comparing, what="the kept comparison")
         assert pane.compare_text.startswith("kept from the last run: the listing has not changed since\nidentical · ")
         assert "= - usr: user skill" in pane.compare_text
 
         # A description edited on disk: the watcher's new listing marks the result stale, not gone.
         skill = places.project / ".claude" / "skills" / "alpha" / "SKILL.md"
         skill.write_text("---\nname: alpha\ndescription: Does other things\n---\nbody\n")
-        await until(pilot, lambda: pane.stale, timeout=10, what="the new listing")
+        await until(pilot, lambda: pane.stale, what="the new listing")
         assert pane.compare_text.startswith("stale: the catalog changed since; C to compare again")
         assert "= - alpha: Does &lt;alpha&gt; things & more" in pane.compare_text
 
@@ -94,7 +94,7 @@ async def test_a_missing_claude_is_a_message_not_an_exit(tmp_path: Path) -> None
         pane.claude = str(tmp_path / "nowhere" / "claude")
         # From the palette, as a user who does not know the key would.
         await pilot.press("ctrl+p", *"compare with claude", "enter")
-        await until(pilot, lambda: "Cannot compare" in pane.compare_text, timeout=30, what="the error")
+        await until(pilot, lambda: "Cannot compare" in pane.compare_text, what="the error")
         assert "not an executable file" in pane.compare_text
         assert any(n.title == "Compare" and "not an executable file" in n.message for n in app.notices)
         assert app.query_one(TabbedContent).active == "listing"
@@ -113,7 +113,7 @@ async def test_no_sandbox_is_a_message_that_names_the_cli_flag(tmp_path: Path, m
         pane.claude = str(fake_claude(tmp_path / "bin"))
         monkeypatch.setenv("PATH", str(tmp_path / "empty"))
         await pilot.press("4", "C")
-        await until(pilot, lambda: "Cannot compare" in pane.compare_text, timeout=30, what="the error")
+        await until(pilot, lambda: "Cannot compare" in pane.compare_text, what="the error")
         assert "cannot run Claude Code sealed off" in pane.compare_text
         assert "in a terminal: `skilldeck compare --allow-network`" in pane.compare_text
         assert app.is_running and not pane.comparing

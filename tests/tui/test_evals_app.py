@@ -99,7 +99,7 @@ async def open_evals(pilot) -> EvalsPane:  # type: ignore[no-untyped-def]
 
 async def run_to_the_end(pilot, pane: EvalsPane) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("R")
-    await until(pilot, lambda: pane.report is not None and not pane.running, timeout=15, what="the run to end")
+    await until(pilot, lambda: pane.report is not None and not pane.running, what="the run to end")
     await pilot.pause()
 
 
@@ -144,7 +144,7 @@ async def test_a_run_shows_the_matrix_bars_steals_and_changes_and_an_edit_re_ask
         old = pane.plan
         skill = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "research" / "SKILL.md"
         skill.write_text(skill.read_text().replace("Research a question", "Investigate a question"))
-        await until(pilot, lambda: pane.plan is not old and pane.ready, timeout=10, what="the new plan")
+        await until(pilot, lambda: pane.plan is not old and pane.ready, what="the new plan")
         assert "stale" in pane.report_text and "Estimate: 16 to send" in pane.status_text
         assert "; 1 answered from the cache" in pane.status_text
         await run_to_the_end(pilot, pane)
@@ -180,7 +180,7 @@ async def test_x_or_escape_cancels_a_run_and_the_partial_report_says_what_is_mis
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await open_evals(pilot)
         await pilot.press("R")
-        await until(pilot, lambda: len(server.requests) == TOTAL and server.in_flight == 2, timeout=10, what="only the hung two")
+        await until(pilot, lambda: len(server.requests) == TOTAL and server.in_flight == 2, what="only the hung two")
         await until(pilot, lambda: "15/17 answered" in pane.status_text, what="the progress line")
         assert pane.running
         await pilot.press(key)
@@ -196,7 +196,7 @@ async def test_quitting_during_a_run_cancels_it_and_keeps_the_answers(tmp_path: 
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await open_evals(pilot)
         await pilot.press("R")
-        await until(pilot, lambda: "15/17 answered" in pane.status_text, timeout=10, what="all but the hung two")
+        await until(pilot, lambda: "15/17 answered" in pane.status_text, what="all but the hung two")
         await pilot.press("q")
     assert app.return_code in (0, None)
     # The fifteen answers are on disk for the next run.

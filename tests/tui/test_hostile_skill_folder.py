@@ -22,7 +22,7 @@ async def test_a_very_deep_skill_folder_is_listed_with_a_bound(tmp_path: Path) -
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
         await _walk_to(pilot, "deploy")
-        await until(pilot, lambda: app.body_shown_for == deploy / "SKILL.md", timeout=10, what="the body and its files")
+        await until(pilot, lambda: app.body_shown_for == deploy / "SKILL.md", what="the body and its files")
         assert app.is_running
     remove_chain(deploy / "d", 1000)
 

@@ -102,3 +102,11 @@ def test_no_file_imports_the_app_back_and_tui_has_no_import_cycle() -> None:
     assert cycles == []
     # The check sees imports at all: the app imports its panes.
     assert "tui.conversation.pane" in graph["tui.app"] and "tui.workers" in graph["tui.deck"]
+
+
+def test_the_suite_keeps_its_state_in_a_private_folder(tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: a test run wrote records into the user's own state folder (tests/conftest.py)."""
+    import os
+
+    state = Path(os.environ.get("XDG_STATE_HOME", "~/.local/state")).expanduser()
+    assert state.is_relative_to(tmp_path_factory.getbasetemp())
