@@ -278,3 +278,22 @@ async def test_the_key_list_spells_keys_one_way_and_says_what_enter_does(tmp_pat
         conversation = dict(sections["Conversation tab"])
         assert conversation["escape"] == "Cancel run" and conversation["ctrl+r"] == "Retry"
         assert dict(sections["Approval"]) == {"o": "Allow once", "a": "Allow always", "d escape": "Deny"}
+
+
+async def test_ctrl_r_is_offered_only_while_the_last_run_failed(tmp_path: Path, server: MessagesServer) -> None:
+    """Issue 34: after an error, a new message that was answered left ctrl+r shown and active; it
+    sent the failed request again (tokens spent for nothing)."""
+    server.script(Reply(status=529), Reply(text="Fine now."))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: run_done(app) and app.query(".error"), what="the error")
+        assert _shown_keys(app)["ctrl+r"] == "Retry"
+        await pilot.press(*"go on", "enter")
+        await until(pilot, lambda: run_done(app) and any(a.source == "Fine now." for a in _pane(app).answers), what="the answer")
+        assert "ctrl+r" not in _shown_keys(app)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert run_done(app) and len(server.requests) == 2, "nothing sent again"

@@ -207,6 +207,8 @@ class ConversationPane(Vertical):
                 self._text(event.delta)
             # Offline, the answer is the request as JSON: summed up once it is complete (_message).
         elif isinstance(event, Sending):
+            # A new request: the failure before it is no longer the last word (ctrl+r would re-send it).
+            self.failed = False
             self.last_request = event.request
             self.waiting.start(event.request.model)
             if self.has_class("show-meta"):
