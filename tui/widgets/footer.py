@@ -129,7 +129,8 @@ class KeysFooter(Widget, can_focus=False):
         shown = display if compact else f" {display} "
         if binding.key == self.app.COMMAND_PALETTE_BINDING:
             shown = "▏" + shown.lstrip()  # set apart from the keys of the app
-        words = (f" {binding.description}" if compact else f"{binding.description} ") if binding.description else ""
+        # Compact, a space after the words still sets the next key apart (`f Fork a Run`, not `f Forka Run`).
+        words = (f" {binding.description} " if compact else f"{binding.description} ") if binding.description else ""
         return ShownKey(binding.key, binding.action, enabled, shown, words, start)
 
     def render(self) -> RenderResult:
