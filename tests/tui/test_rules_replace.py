@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import write
+from tui.rules.pane import RulesTree
 
 from .conftest import demo_app, loaded, until
 from .test_app import _walk_to
@@ -53,3 +54,28 @@ async def test_allow_deny_allow_leaves_one_allow_rule_and_every_other_key(tmp_pa
 def _decision(app) -> str:  # type: ignore[no-untyped-def]
     permissions = app.permissions
     return permissions.decide_skill("daily-notes").decision  # type: ignore[no-any-return]
+
+
+async def test_e_on_a_settings_files_line_opens_that_file(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: `e` on a settings file's line in Rules opened the selected skill instead."""
+    import stat
+
+    record = tmp_path / "editor-args"
+    editor = tmp_path / "fake-vi" / "vi"
+    editor.parent.mkdir()
+    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        await pilot.press("5")
+        tree = app.query_one(RulesTree)
+        while "settings.json" not in str(tree.cursor_node.label if tree.cursor_node else ""):
+            await pilot.press("k")
+        assert tree.current is None, "a file's line, not a rule"
+        await pilot.press("e")
+        await until(pilot, record.exists, what="the editor to run")
+        assert record.read_text().split("\n")[1] == str(tmp_path / "demo" / "acme-app" / ".claude" / "settings.json")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from rich.console import Group
 from rich.text import Text
@@ -73,14 +74,23 @@ def skill_summary(permissions: Permissions, skill: Skill, paths: PathDisplay) ->
     return Group(*lines)
 
 
-class RulesTree(NavTree[PlacedRule | None]):
+class RulesTree(NavTree[PlacedRule | Path | None]):
+    """A line per settings file (its path as data), and its rules below it."""
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__("rules", **kwargs)
 
     @property
     def current(self) -> PlacedRule | None:
-        node = self.cursor_node
-        return node.data if node is not None else None
+        """The rule under the cursor (None on a file's line)."""
+        data = self.cursor_node.data if self.cursor_node is not None else None
+        return data if isinstance(data, PlacedRule) else None
+
+    @property
+    def current_file(self) -> Path | None:
+        """The settings file of the line under the cursor: a file's own line, or a rule's file."""
+        data = self.cursor_node.data if self.cursor_node is not None else None
+        return data.file if isinstance(data, PlacedRule) else data
 
 
 class RulesPane(Vertical):
@@ -157,7 +167,7 @@ class RulesPane(Vertical):
                 label = Text.assemble((f.scope, "bold"), f"  {where}", ("  invalid JSON, skipped", "bold red"))
             else:
                 label = Text.assemble((f.scope, "bold"), f"  {where}")
-            node = tree.root.add(label, None, expand=True)
+            node = tree.root.add(label, f.path, expand=True)
             placed_here = [r for r in settings.rules if r.file == f.path]
             if first_rule is None and placed_here:
                 first_rule = rows + 1
