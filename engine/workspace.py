@@ -94,6 +94,9 @@ class Workspace:
         a project the user has not trusted. `resume`: a saved conversation to go on with (its torn
         lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
         environ = self.locations.environ
+        # The model as Claude Code picks it (and as the listing's budget is sized): --model, then
+        # ANTHROPIC_MODEL, then the settings' `model`; a skill's own `model:` still wins for its run.
+        model = model or environ.get("ANTHROPIC_MODEL") or read_settings(self.locations).model
         from .conversation import Transcript
 
         transcript = Transcript(resume, resume.stem) if resume else Transcript.create(environ=environ)

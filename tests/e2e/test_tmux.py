@@ -140,7 +140,7 @@ def test_run_a_skill_against_the_local_server(tmp_path: Path) -> None:
             assert "env printf from-e2e" in screen
             terminal.keys("o")
             screen = terminal.wait_for("e2e-answer-42")
-            assert "anthropic" in screen and "claude-opus-5-5" in screen
+            assert "anthropic" in screen and "claude-sonnet-5-5" in screen
             assert server.requests[0]["messages"][0]["content"][0]["text"].startswith(
                 "<command-message>release-notes</command-message>"
             )

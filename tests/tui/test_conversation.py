@@ -52,7 +52,7 @@ async def test_streamed_text_appears_in_order(tmp_path: Path, server: MessagesSe
         await until(pilot, lambda: run_done(app) and _answers(app) == [text], what="the streamed answer")
         status = text_of(app.query_one("#conversation-status", Static))
         assert "anthropic" in status and "pre-approved: Bash(git log *)" in status
-        assert server.requests[0]["model"] == "claude-opus-5-5"
+        assert server.requests[0]["model"] == "claude-sonnet-5-5", "the demo settings' model"
 
 
 async def test_approval_once_always_and_deny(tmp_path: Path, server: MessagesServer) -> None:

@@ -42,3 +42,18 @@ async def test_typing_after_a_run_with_arguments_lands_in_the_composer(tmp_path:
         await pilot.press(*"tafe")
         assert app.query_one("#composer", Input).value == "tafe"
         assert len(app.screen_stack) == 1
+
+
+async def test_a_run_uses_the_settings_model_as_the_listing_does(tmp_path: Path, server: MessagesServer) -> None:
+    """Issue 34, one model: the demo project's settings say `"model": "sonnet"`; the listing's budget
+    was sized for it while the conversation sent every request to the default model."""
+    from engine import resolve_model
+
+    server.script(Reply(text="Done."))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "release-notes")
+        await pilot.press("enter")
+        await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
+        assert server.requests[0]["model"] == resolve_model("sonnet", {})
