@@ -99,21 +99,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_args.run_flags(parser)
     loc = _location_flags(suppress=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog: a subcommand's usage and errors start `skilldeck listing:`, not the whole usage line.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="skilldeck")
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
     p.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
     )
     p = sub.add_parser("show", parents=[loc], help="one skill in full")
     p.add_argument("name", help="the skill's command name, e.g. deploy or my-plugin:lint")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the skill, its body, diagnostics and shadowing"
+    )
     p = sub.add_parser("validate", parents=[loc], help="check skills; exit 1 on errors (or warnings with --strict)")
     p.add_argument(
         "paths", nargs="*", type=Path, metavar="PATH", help="a skill folder, a SKILL.md or a skills folder (default: every tier)"
     )
     p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
     p.add_argument("-v", "--verbose", action="store_true", help="also show notes (info diagnostics)")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="every diagnostic, and whether it fails")
     p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per change, one per line")
     cli_args.rules_parsers(sub, loc)
@@ -127,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
-        help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the model's window x 0.01)",
+        help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the settings' share (1%% by default) "
+        "of the model's context window, at 3 characters a token)",
     )  # fmt: skip
     p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
     p.add_argument(
@@ -283,6 +287,9 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
 
 
 def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
+    import signal
+    import threading
+
     from . import render
 
     def report(catalog: Catalog, change: CatalogDiff) -> None:
@@ -292,15 +299,21 @@ def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
         else:
             render.change_line(change)
 
+    # ctrl+c ends the watch: the first one, wherever it lands (a KeyboardInterrupt inside a write
+    # of a change left a traceback), and any more while the watcher stops are ignored.
+    stopping = threading.Event()
+
+    def interrupted(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        stopping.set()
+
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored by the caller (nohup): left so
+        signal.signal(signal.SIGINT, interrupted)
     handle = workspace.watch(report)
     assert handle.catalog is not None
-    render.watching(handle.catalog, len(handle.polled))
     try:
-        import threading
-
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+        render.watching(handle.catalog, len(handle.polled))
+        stopping.wait()
     finally:
         handle.stop()
     return 0

@@ -25,8 +25,8 @@ def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
     group.add_argument(
         "--model",
         **default,
-        help="model or alias (haiku, sonnet, opus); default: the skill's, then ANTHROPIC_MODEL, then opus "
-        "(Claude Code's default)",
+        help="model or alias (haiku, sonnet, opus); default: ANTHROPIC_MODEL, then the settings' model, then opus "
+        "(Claude Code's default); a skill's own model: wins for its run",
     )
     group.add_argument(
         "--backend", choices=("anthropic", "offline"), **default, help="default: anthropic when a key is set, else offline"
@@ -38,8 +38,8 @@ def run_flags(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
 
 def run_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p = sub.add_parser("run", parents=[loc], help="run a skill against a model, streaming its answer")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("args", nargs="*", metavar="ARGS")
+    p.add_argument("name", metavar="NAME", help="the skill, as typed after / (deploy, my-plugin:lint)")
+    p.add_argument("args", nargs="*", metavar="ARGS", help="its arguments, as typed after /NAME")
     p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent")
     run_flags(p, suppress=True)
     p.add_argument("--allow", action="append", default=[], metavar="RULE", help="pre-approve this rule for the run (repeatable)")
@@ -150,7 +150,9 @@ def evals_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
 
 def rules_parsers(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p = sub.add_parser("rules", parents=[loc], help="every permission rule, by file in precedence order")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the files, their rules, what is ignored and why"
+    )
     p = sub.add_parser(
         "check",
         parents=[loc],
@@ -165,21 +167,21 @@ def rules_parsers(sub: Sub, loc: argparse.ArgumentParser) -> None:
     for behavior in ("allow", "ask", "deny"):
         article = "a" if behavior == "deny" else "an"
         p = sub.add_parser(behavior, parents=[loc], help=f"add {article} {behavior} rule to a settings file")
-        p.add_argument("rule", metavar="RULE")
+        p.add_argument("rule", metavar="RULE", help="Tool or Tool(specifier): Skill(deploy), 'Bash(git push *)', Read(./.env)")
         p.add_argument(
             "--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)"
         )
     p = sub.add_parser("trust", parents=[loc], help="whether the project's own allow rules count; --yes trusts it")
     p.add_argument("--yes", action="store_true", help="trust the project (recorded in skilldeck's state, not Claude Code's)")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help='one object: {"trusted", "source"}')
     p = sub.add_parser("unrule", parents=[loc], help="remove a rule from a settings file")
-    p.add_argument("rule", metavar="RULE")
-    p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local")
+    p.add_argument("rule", metavar="RULE", help="the rule as written in the file, e.g. Skill(deploy)")
+    p.add_argument("--scope", choices=EDITABLE_SCOPES, default="local", help="which file (default: .claude/settings.local.json)")
 
 
 def prompt_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p = sub.add_parser("prompt", parents=[loc], help="what invoking a skill sends (no model is called)")
-    p.add_argument("name", metavar="NAME")
+    p.add_argument("name", metavar="NAME", help="the skill, as typed after / (deploy, my-plugin:lint)")
     p.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as typed after /NAME")
     p.add_argument("--fork", action="store_true", default=None, help="as a forked subagent, whatever context: says")
     p.add_argument(
@@ -187,7 +189,7 @@ def prompt_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run the skill's allowed ! commands, as a real run does (by default none runs: each is shown with its verdict)",
     )
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="the prompt's messages and facts as JSON")
 
 
 def doctor_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:

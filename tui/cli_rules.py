@@ -96,11 +96,21 @@ def run(command: str, args: argparse.Namespace, workspace: Workspace) -> int:
         else:
             render.decision_line(args.call, decision)
         return CHECK_EXIT.get(decision.decision, 2)
+    call = call_from_rule(args.rule)
+    if call is None:
+        # A usage error (exit 2), as in `check`: nothing was read or written.
+        render.err.print(
+            f"[red]{render.markup(repr(args.rule))} is not a rule[/]: write Tool or Tool(specifier), e.g. Skill(deploy)"
+        )
+        return 2
     try:
         if command == "unrule":
             return _unrule(args, workspace)
         added = workspace.add_rule(args.rule, command, args.scope)
         render.edit_line(f"{command} {args.rule} ({args.scope})" if added else f"{args.rule} was already there", True)
+        _warn_unknown_tool(call[0])
+        if call[0] == "Skill":
+            _warn_unknown_skill(call[1]["skill"], workspace)
         return 0
     except SettingsEditError as exc:
         # The message holds paths (a cloned repository names folders) and the rule as typed: terminal
@@ -117,6 +127,21 @@ def _warn_unknown_tool(tool: str) -> None:
     near = close_names(tool, sorted(KNOWN_TOOLS))
     hint = f"; did you mean {near[0]}?" if near else " (tool names are case-sensitive; MCP tools are mcp__server__tool)"
     render.err.print(f"[yellow]warning: Claude Code has no tool named {render.markup(tool)}{render.markup(hint)}[/]")
+
+
+def _warn_unknown_skill(name: str, workspace: Workspace) -> None:
+    """A Skill rule naming no skill of any tier is written (a skill may come later, as Claude Code
+    takes any name), but a typo would otherwise pass unseen."""
+    if "*" in name:
+        return
+    catalog = workspace.load()
+    if catalog.get(name) is None and all(s.skill.name != name for s in catalog.shadowed):
+        near = close_names(name, list(dict.fromkeys(catalog.skills)))
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        render.err.print(
+            f"[yellow]warning: no skill named {render.markup(name)} in any tier{render.markup(hint)}; "
+            "the rule matches nothing until such a skill exists[/]"
+        )
 
 
 def _unrule(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -154,5 +179,6 @@ def _trust(args: argparse.Namespace, workspace: Workspace) -> int:
         json.dump({"trusted": state.trusted, "source": state.source}, sys.stdout)
         sys.stdout.write("\n")
     else:
-        render.out.print(("[green]trusted[/] " if state.trusted else "[yellow]not trusted[/] ") + escape(printable(state.source)))
+        # The source says it already ("trusted in ...", "not trusted: neither ..."): once, in its colour.
+        render.out.print(f"[{'green' if state.trusted else 'yellow'}]{escape(printable(state.source))}[/]")
     return 0 if state.trusted else 1

@@ -74,7 +74,7 @@ class Stream:
             # emoji=False: a description's `:rocket:` is text, not a picture. Plain: no colour
             # (even under FORCE_COLOR), and soft wrap so that no line is cut or padded to a width.
             options: dict[str, Any] = {"color_system": None, "soft_wrap": True} if key[1] else {}
-            self._console = Console(file=key[0], highlight=False, emoji=False, **options)
+            self._console = _Console(file=key[0], highlight=False, emoji=False, **options)
             self._for = key
         return self._console
 
@@ -91,6 +91,14 @@ class Stream:
             self.console.print(f"── {title}")
         else:
             self.console.rule(title, align=align)  # type: ignore[arg-type]
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """The reader left (`skilldeck rules | head -1`): rich's own answer is exit 1, which a
+        script reads as a finding; the command's (tui/cli.py main) is exit 0, as for plain lines."""
+        self.quiet = True
+        raise BrokenPipeError
 
 
 out = Stream(stderr=False)
@@ -288,7 +296,8 @@ def listing_summary(listing: Listing) -> None:
 
 def not_found(name: str, catalog: Catalog, lead: str = "no skill named") -> str:
     """Say on stderr that no skill has this name, with the nearest names; returns the sentence."""
-    names = list(catalog.skills) + [s.skill.name for s in catalog.shadowed]
+    # Once each: a shadowed skill has its winner's name (`did you mean x, x?`).
+    names = list(dict.fromkeys([*catalog.skills, *(s.skill.name for s in catalog.shadowed)]))
     # Bounded: difflib over 15,000 long, similar names took about a minute.
     close = close_names(name.removeprefix("/"), names)
     hint = f"; did you mean {', '.join(close)}?" if close else "; run skilldeck list to see them all"

@@ -192,8 +192,8 @@ def test_rules_check_allow_unrule(tree: Tree, capsys: pytest.CaptureFixture[str]
     ]
     assert main(_args(tree, "unrule", "Bash(rm *)")) == 0
     assert main(_args(tree, "unrule", "Bash(rm *)")) == 1
-    assert main(_args(tree, "allow", "Bash()")) == 1
-    assert "refused" in capsys.readouterr().err
+    assert main(_args(tree, "allow", "Bash()")) == 2, "a usage error, as in check"
+    assert "'Bash()' is not a rule" in capsys.readouterr().err
     write(tree.project / ".claude" / "settings.json", "{ broken")
     assert main(_args(tree, "allow", "Skill(x)", "--scope", "project")) == 1
     assert (tree.project / ".claude" / "settings.json").read_text() == "{ broken"

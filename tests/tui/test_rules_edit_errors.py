@@ -60,7 +60,7 @@ def test_rule_text_that_looks_like_markup_is_printed_as_typed(tmp_path: Path) ->
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)
     result = _skilldeck(project, "allow", "not a rule [/red]")
-    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert "'not a rule [/red]' is not a rule" in result.stderr
 
 
