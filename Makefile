@@ -1,4 +1,4 @@
-# Everything a fresh machine with Python 3.11 needs: `make demo` and `make test`.
+# `make demo` needs Python 3.11; `make test` also npm (the pinned Claude Code) and tmux (apt).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -84,8 +84,9 @@ bench: $(STAMP)
 # Record what the pinned Claude Code decides for every permission case and loads and lists for
 # every listing case (tests/oracle/README.md), then what the other agents send about skills for
 # every agents case (tests/oracle/record_agents.py).
-# Installs that version into .oracle/ (ignored by git) unless it is already there. `make test`
-# never needs it: the tests read the committed recordings.
+# Installs that version into .oracle/ (ignored by git) unless it is already there. The listing
+# and permission tests read the committed recordings; the comparison's tests run that binary
+# (`make test` installs it: claude-oracle above).
 ORACLE_VERSION = $(shell cat tests/oracle/VERSION)
 oracle: $(STAMP)
 	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$(ORACLE_VERSION)" ]; then \
