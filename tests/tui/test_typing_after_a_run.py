@@ -57,3 +57,21 @@ async def test_a_run_uses_the_settings_model_as_the_listing_does(tmp_path: Path,
         await pilot.press("enter")
         await until(pilot, lambda: run_done(app) and len(server.requests) == 1, what="the request")
         assert server.requests[0]["model"] == resolve_model("sonnet", {})
+
+
+async def test_the_arguments_dialog_numbers_words_as_the_details_do(tmp_path: Path) -> None:
+    """Issue 34: the details said `$target = word 1`, the arguments dialog `word 0`."""
+    from textual.widgets import Static
+
+    from .test_app import text_of
+
+    app = served_app(tmp_path, None)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "deploy")
+        await until(pilot, lambda: app.settled, what="the details")
+        assert "$target = word 1" in text_of(app.query_one("#details-facts", Static))
+        await pilot.press("a")
+        await until(pilot, lambda: len(app.screen_stack) == 2, what="the arguments dialog")
+        shown = " ".join(text_of(s) for s in app.screen.query(Static))
+        assert "$target = word 1" in shown and "word 0" not in shown

@@ -13,6 +13,8 @@ from textual.widgets import Input, Static
 
 from engine import Skill, printable
 
+from ..widgets.details import arguments_text
+
 
 class ArgumentsScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="arguments.cancel")]
@@ -28,8 +30,8 @@ class ArgumentsScreen(ModalScreen[str | None]):
             if hint:
                 yield Static(Text(f"hint: {hint}", "cyan"))
             if skill.arguments:
-                named = "  ".join(f"${n} = word {i}" for i, n in enumerate(skill.arguments))
-                yield Static(Text("named: " + printable(named), "dim"))
+                # As the details pane says it (`$target = word 1`): it said `word 0` here.
+                yield Static(Text.assemble(("named: ", "dim"), arguments_text(skill)))
             yield Input(placeholder=hint or "arguments", id="arguments-input")
             yield Static(Text("enter: run · escape: cancel", "dim"))
 
