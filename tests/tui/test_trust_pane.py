@@ -32,10 +32,16 @@ async def test_an_untrusted_project_is_said_and_can_be_trusted(tmp_path: Path) -
         await until(pilot, lambda: app.permissions is not None, what="the settings")
         assert app.permissions is not None and not app.permissions.settings.trust.trusted
         assert app.permissions.decide_skill("release-notes").decision == "ask", "the project's own allow does not count"
-        # Asked once at the start, as Claude Code does; "no" leaves it untrusted and explained.
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the trust question")
-        await pilot.press("n")
+        # Said once, in a toast that names the key: a y/n question popped up under the user's typing
+        # (issue 34), where a typed `y` would have trusted a cloned repository.
+        await until(pilot, lambda: any(n.title == "Not trusted" for n in app.notices), what="the trust note")
+        assert "t on the Rules pane" in next(n.message for n in app.notices if n.title == "Not trusted")
+        assert len(app.screen_stack) == 1, "no question the user did not ask for"
         await pilot.press("5")
+        await pilot.press("a")
+        await until(pilot, lambda: any(n.title == "Rules" for n in app.notices), what="the rule written")
+        said = next(n.message for n in app.notices if n.title == "Rules")
+        assert "does not count until the project is trusted" in said, said
         await until(pilot, lambda: "not trusted" in _text(app.query_one("#rules-diagnostics", Static)), what="the trust note")
         await pilot.press("t")
         assert isinstance(app.screen, ConfirmScreen)

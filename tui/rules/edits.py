@@ -29,6 +29,9 @@ def write_rule(workspace: Workspace, paths: PathDisplay, text: str, behavior: st
     path = paths(workspace.settings_path("local"))
     replaced = f", replacing the {' and '.join(removed)} rule" if removed else ""
     said = f"{behavior} {text} written to {path}{replaced}" if added or removed else f"{behavior} {text} is already in {path}"
+    if behavior == "allow" and not workspace.trust_state().trusted:
+        # The project's own files' allow rules are ignored in a project not trusted (as in Claude Code).
+        said += "; it does not count until the project is trusted (t on this pane)"
     return Said("Rules", printable(said))
 
 

@@ -144,9 +144,16 @@ class RulesPane(Vertical):
         self.show_skill(self.skill)
         settings = message.permissions.settings
         if not settings.trust.trusted and not self.trust_asked and any(settings.ignored(r) for r in settings.rules):
-            # Once per project and session, as Claude Code asks at its first start in a folder.
+            # Once per project and session, where Claude Code asks at its first start in a folder: said,
+            # not asked. A y/n question popped up under the user's typing, where a `y` trusted the clone.
             self.trust_asked = True
-            self._ask_trust()
+            self.app.notify(
+                "This project is not trusted: its own allow rules and its skills' allowed-tools do not count "
+                "(Claude Code asks at its first start here). t on the Rules pane trusts it.",
+                title="Not trusted",
+                severity="warning",
+                timeout=15,
+            )
 
     # Drawing ----------------------------------------------------------------------------------
     def show_rules(self, permissions: Permissions) -> None:
