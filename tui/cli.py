@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -173,6 +174,10 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
     return problems
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
@@ -184,6 +189,10 @@ def locations_from(args: argparse.Namespace) -> Locations:
 
         folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
         atexit.register(shutil.rmtree, folder, True)
+        # A closed terminal (SIGHUP) or a kill (SIGTERM) ends Python without its exit handlers,
+        # which left the folder behind: they end it as an exit instead.
+        for hangup in (signal.SIGHUP, signal.SIGTERM):
+            signal.signal(hangup, _exit_on_signal)
         args.demo_root = folder
         return make_demo(folder, run_environ(os.environ, base_url))
     return Locations(

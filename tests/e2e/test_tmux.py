@@ -190,3 +190,17 @@ def test_an_app_that_dies_of_an_exception_exits_non_zero() -> None:
     with open_terminal(f'sh -c \'{sys.executable} -c "$0"; echo exit status $?; exec cat\' "{script}"') as terminal:
         screen = terminal.wait_for("exit status", timeout=60)
         assert "exit status 1" in screen, screen
+
+
+def test_a_closed_terminal_leaves_no_demo_folder_behind(tmp_path: Path) -> None:
+    """Issue 34: closing the terminal (SIGHUP) left the demo's temporary folder behind."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    with open_terminal(f"{EXE} --demo --backend offline", {"TMPDIR": str(temp)}) as terminal:
+        terminal.wait_for("15 skills")
+        assert [p.name.startswith("skilldeck-demo-") for p in temp.iterdir()] == [True]
+        terminal.tmux("kill-session", "-t", terminal.name)  # the terminal closes: its processes get SIGHUP
+        deadline = time.monotonic() + 60
+        while any(temp.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(temp.iterdir()) == []
