@@ -231,7 +231,7 @@ class SkilldeckApp(App[None]):
         self._show_tiers(view, summary)
         if message.reload:
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
-        elif message.change is not None and not message.change.empty:
+        elif message.change is not None and not message.change.empty and not self.deck.own_change(message.change):
             self.notify(message.change.summary(), title="Changed on disk")
         first = not self.loaded_once
         self.loaded_once = True

@@ -8,13 +8,14 @@ folder for the error log.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from textual.dom import DOMNode
 from textual.worker import Worker
 
-from engine import Workspace, printable
+from engine import CatalogDiff, Workspace, printable
 
 from . import workers
 from .view import PathDisplay
@@ -27,6 +28,20 @@ class Deck:
     paths: PathDisplay
     # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
     blink: bool = True
+    # Settings files the app itself is writing (a rule, "allow always"), until the watcher's change
+    # for them arrives: that change was already said by whoever wrote them.
+    written: set[str] = field(default_factory=set, compare=False)
+
+    def note_written(self, path: Path) -> None:
+        self.written.add(str(path))
+
+    def own_change(self, change: CatalogDiff) -> bool:
+        """Whether all a change from disk holds is settings files the app wrote itself (then
+        forgotten: a later change of the same file is someone else's, and said)."""
+        mine = set(change.settings) & self.written
+        self.written.difference_update(mine)
+        skills = change.added or change.removed or change.changed or change.diagnostics_added or change.diagnostics_cleared
+        return bool(mine) and not skills and set(change.settings) == mine
 
     def where(self) -> str:
         """The app's subtitle: the project, or the marketplace previewed (every pane's skills are its)."""

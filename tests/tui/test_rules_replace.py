@@ -79,3 +79,24 @@ async def test_e_on_a_settings_files_line_opens_that_file(tmp_path: Path, monkey
         await pilot.press("e")
         await until(pilot, record.exists, what="the editor to run")
         assert record.read_text().split("\n")[1] == str(tmp_path / "demo" / "acme-app" / ".claude" / "settings.json")
+
+
+async def test_an_edit_of_the_pane_is_said_once_not_again_as_a_change_on_disk(tmp_path: Path) -> None:
+    """Issue 34: `a` said "allow ... written", then the watcher's "Changed on disk: 1 settings file
+    changed" said it again."""
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "daily-notes")
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        before = app.view
+        await pilot.press("5", "a")
+        await until(pilot, lambda: app.view is not before, what="the watcher's new snapshot")
+        await pilot.pause()
+        assert [n.title for n in app.notices if n.title in ("Rules", "Changed on disk")] == ["Rules"]
+        # A change the pane did not make is still said.
+        local = tmp_path / "demo" / "acme-app" / ".claude" / "settings.local.json"
+        before = app.view
+        local.write_text(local.read_text().replace("daily-notes", "deploy"))
+        await until(pilot, lambda: app.view is not before, what="the snapshot after an outside edit")
+        await until(pilot, lambda: any(n.title == "Changed on disk" for n in app.notices), what="the toast")

@@ -172,6 +172,8 @@ class RunSession:
         screen = ApproveScreen(tool, tool_input, decision.reason, suggested_rule(tool, tool_input), shown)
 
         def answered(result: str | None) -> None:
+            if result == "always":  # the rule the runner writes is said by the call's title
+                self.deck.note_written(self.deck.workspace.settings_path("local"))
             # The call's title says what the user chose ("allowed once", "denied by you").
             self.shows.answered(result or "deny")
             answer.set_result(result or "deny")

@@ -128,7 +128,10 @@ class RulesPane(Vertical):
     def _read(self) -> None:
         self.post_message(PermissionsLoaded(self.deck.workspace.permissions()))
 
-    def _edit(self, work: Callable[[], Said], what: str) -> None:
+    def _edit(self, work: Callable[[], Said], what: str, writes: Path | None = None) -> None:
+        if writes is not None:
+            self.deck.note_written(writes)  # its toast says it: the watcher's change need not again
+
         def edit() -> None:
             said = work()
             self.app.call_from_thread(self._say, said)
@@ -244,7 +247,8 @@ class RulesPane(Vertical):
         if self.deck.refused_in_preview(self, "a rule for its skills is worth writing"):
             return
         workspace, paths = self.deck.workspace, self.deck.paths
-        self._edit(partial(write_rule, workspace, paths, f"Skill({skill.name})", behavior), "Saving the rule")
+        rule = f"Skill({skill.name})"
+        self._edit(partial(write_rule, workspace, paths, rule, behavior), "Saving the rule", workspace.settings_path("local"))
 
     def action_delete(self) -> None:
         rule = self.query_one(RulesTree).current
@@ -257,7 +261,7 @@ class RulesPane(Vertical):
 
         def confirmed(answer: bool | None) -> None:
             if answer:
-                self._edit(partial(delete_rule, self.deck.workspace, rule), "Deleting the rule")
+                self._edit(partial(delete_rule, self.deck.workspace, rule), "Deleting the rule", rule.file)
 
         self.app.push_screen(
             ConfirmScreen(f"Delete the {rule.behavior} rule {rule.text}?", f"from {self.deck.paths(rule.file)}"), confirmed
