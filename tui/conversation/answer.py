@@ -317,7 +317,10 @@ class StreamedAnswer:
         self._pending += delta
 
     def finish(self) -> None:
-        """The answer is complete (or cancelled): draw the rest, then stop."""
+        """The answer is complete (or cancelled): draw the rest, then stop. Its first part takes
+        its place now: what comes next (a tool call it announced) is mounted after it, not before."""
+        if not self.parts and self._pending:
+            self._new_part()
         self._ending = True
 
     def abandon(self) -> None:

@@ -397,12 +397,15 @@ class ConversationPane(Vertical):
             self._empty_shown = shown
             self.query_one("#conversation-empty").display = shown
 
-    def end_run(self) -> None:
+    def end_run(self, cancelled: bool = False) -> None:
         """The run stopped (cancelled, replaced by a new one, ended): nothing is awaited any more,
-        and its answer is closed, so that the next run's answer starts below the next question."""
+        and its answer is closed, so that the next run's answer starts below the next question.
+        A cancel is marked where the answer stopped."""
         self.waiting.stop()
         self._end_answer()
         self._asking = None
+        if cancelled:
+            self._mount(Static(Text("cancelled: the answer stops here", "dim italic"), classes="cancelled"))
 
     # Keys -------------------------------------------------------------------------------------
     def action_toggle_meta(self) -> None:
