@@ -46,3 +46,34 @@ async def test_a_cancelled_answer_is_marked_where_it_stopped(tmp_path: Path, ser
         assert "cancelled" in text_of(children[mark])  # type: ignore[arg-type]
         assert all(children.index(part) < mark for part in pane.answers[0].parts)  # type: ignore[union-attr]
         assert isinstance(children[mark], Static)
+
+
+async def test_the_composer_brings_back_sent_messages_and_scrolls_the_conversation(
+    tmp_path: Path, server: MessagesServer
+) -> None:
+    """Issue 34: no history on `up`, and `pageup` did not scroll the conversation from the composer."""
+    long = "\n\n".join(f"Paragraph {n} of a long answer." for n in range(120))
+    server.script(Reply(text=long), Reply(text="Two."))
+    app = served_app(tmp_path, server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("6")
+        composer = app.query_one("#composer")
+        await pilot.press(*"first question", "enter")
+        pane = app.conversation
+        await until(pilot, lambda: run_done(app) and pane.answers and pane.settled, what="the long answer")
+        await pilot.press(*"second", "enter")
+        await until(pilot, lambda: run_done(app) and len(pane.answers) == 2 and pane.settled, what="the second answer")
+        await pilot.press(*"draft")
+        await pilot.press("up")
+        assert composer.value == "second"  # type: ignore[attr-defined]
+        await pilot.press("up", "up")
+        assert composer.value == "first question", "stops at the oldest"  # type: ignore[attr-defined]
+        await pilot.press("down", "down")
+        assert composer.value == "draft", "back to what was being typed"  # type: ignore[attr-defined]
+        log = pane.transcript
+        await until(pilot, lambda: log.scroll_y >= log.max_scroll_y > 0, what="the log at its end")
+        bottom = log.scroll_y
+        await pilot.press("pageup")
+        await until(pilot, lambda: log.scroll_y < bottom, what="pageup to scroll the log")
+        assert app.focused is composer

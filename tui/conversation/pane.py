@@ -424,6 +424,7 @@ class ConversationPane(Vertical):
         text = event.value.strip()
         event.input.value = ""
         if text:
+            self.query_one(Composer).remember(text)
             self.session.submit(text)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

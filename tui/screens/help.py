@@ -82,6 +82,8 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
                 *key_rows(talking),
                 ("enter", "In the composer: send the message, or /name args"),
                 ("right", "In the composer: complete the skill name"),
+                ("up down", "In the composer: the messages sent before"),
+                ("pageup pagedown", "In the composer: scroll the conversation"),
                 ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
             ],
         ),
