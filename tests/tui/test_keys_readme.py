@@ -22,6 +22,7 @@ SCOPES: dict[str, set[str]] = {
     "Anywhere": set(),
     "Tiers tree": {"tiers"},
     "Diagnostics pane": {"diagnostics"},
+    "Details pane": {"details"},
     "Listing pane": {"listing"},
     "Rules pane": {"rules"},
     "Conversation tab": {"conversation", "composer"},

@@ -26,7 +26,14 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape", "dismiss", "Close", id="help.close"),
         Binding("question_mark", "dismiss", "Close", show=False, key_display="?", id="help.close2"),
         Binding("q", "dismiss", "Close", show=False, id="help.close3"),
+        # Not in the key line (it says how to leave): the list scrolls as every list does.
+        Binding("j,down", "scroll_help(1)", "", show=False, id="help.down"),
+        Binding("k,up", "scroll_help(-1)", "", show=False, id="help.up"),
     ]
+
+    def action_scroll_help(self, lines: int) -> None:
+        box = self.query_one("#help-box", VerticalScroll)
+        (box.scroll_down if lines > 0 else box.scroll_up)()
 
     def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()
@@ -74,6 +81,7 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
                 ("e", "Open the file at the diagnostic's line"),
             ],
         ),
+        ("Details pane", [("j k", "Scroll (as the arrows, pageup and pagedown do)")]),
         ("Listing pane", [("up down pageup pagedown", "Scroll"), *key_rows(ListingPane.BINDINGS)]),
         ("Rules pane", [*move, *key_rows(RulesPane.BINDINGS), ("e", "Open the rule's settings file")]),
         (
@@ -85,6 +93,7 @@ def key_sections(app_bindings: Sequence[Binding | tuple[str, ...]]) -> list[tupl
                 ("up down", "In the composer: the messages sent before"),
                 ("pageup pagedown", "In the composer: scroll the conversation"),
                 ("tab escape", "Leave the composer (escape cancels the run instead while one is going)"),
+                ("up down pageup pagedown", "Out of the composer: scroll the conversation"),
             ],
         ),
         (

@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Static
@@ -155,6 +156,12 @@ class DetailsKeys(PaneKeys):
 class SkillDetails(VerticalScroll, can_focus=False):
     """The right-hand pane for the skill under the cursor. The body is rendered later, once the
     cursor has rested (BODY_DEBOUNCE_S), read in this pane's own thread worker."""
+
+    # As in the trees: j and k scroll here too (the arrows and pages are VerticalScroll's own).
+    BINDINGS = [
+        Binding("j", "scroll_down", "Scroll down", show=False, id="details.down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="details.up"),
+    ]
 
     def __init__(self, deck: Deck, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,34 @@
+"""j and k scroll the details pane and the `?` list, as they move in the trees (issue 34)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.containers import VerticalScroll
+
+from tui.screens.help import HelpScreen
+from tui.widgets.details import SkillDetails
+
+from .conftest import demo_app, loaded, until
+from .test_app import _walk_to
+
+
+async def test_j_and_k_scroll_the_details_and_the_key_list(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await _walk_to(pilot, "deploy")
+        await until(pilot, lambda: app.settled, what="the details")
+        details = app.query_one(SkillDetails)
+        await pilot.press("2")
+        await until(pilot, lambda: details.max_scroll_y > 0, what="a details pane taller than the screen")
+        await pilot.press("j", "j", "j")
+        await until(pilot, lambda: details.scroll_y > 0, what="j to scroll the details")
+        await pilot.press("k", "k", "k")
+        await until(pilot, lambda: details.scroll_y == 0, what="k to scroll back")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the key list")
+        box = app.screen.query_one("#help-box", VerticalScroll)
+        await pilot.press("j", "j")
+        await until(pilot, lambda: box.scroll_y > 0, what="j to scroll the key list")
+        assert isinstance(app.screen, HelpScreen)
