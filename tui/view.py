@@ -19,6 +19,11 @@ from .search import SearchIndex
 SEVERITY_WORD = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def reading(done: int, total: int) -> str:
+    """The title's status while the first load reads the skills: the count the load bar shows."""
+    return f"reading the skills: {done:,} of {total:,} files" if done < total else "making the listing"
+
+
 def count(n: int, word: str) -> str:
     """`1 error`, `2 errors`: a number and its noun, in the right number."""
     return f"{n:,} {word if n == 1 else word + 's'}"

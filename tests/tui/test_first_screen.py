@@ -30,14 +30,14 @@ def _project(tmp_path: Path) -> Locations:
     return Locations(project=project, user_dir=empty / "u", managed_dir=empty / "m", bundled=False, environ={})
 
 
-def _hold_the_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The loading thread waits at s150 (past the first snapshot of 100 files) until the event
-    the test sets once it has looked."""
+def _hold_the_load(monkeypatch: pytest.MonkeyPatch, at: str = "s150") -> threading.Event:
+    """The loading thread waits at `at` (s150: past the first snapshot of 100 files) until the
+    event the test sets once it has looked."""
     go_on = threading.Event()
     real = catalog_module.load_entry
 
     def held(entry: Any, *args: Any, **kwargs: Any) -> Any:
-        if entry.path.parent.name == "s150":
+        if entry.path.parent.name == at:
             assert go_on.wait(10)
         return real(entry, *args, **kwargs)
 
@@ -92,3 +92,23 @@ async def test_quitting_during_the_first_load_leaves_no_watcher(tmp_path: Path, 
         deadline.wait(0.05)
     else:
         raise AssertionError("the watcher made after quitting is still running (or was never made)")
+
+
+async def test_the_title_counts_the_files_read_as_the_load_bar_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34: the load bar reached 100% while the title still said 4,099 of 6,166 files (the
+    last snapshot's count): the title now follows the bar."""
+    from textual.widgets import ProgressBar
+
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_S", 0.0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_FIRST_FILES", 0)
+    monkeypatch.setattr(catalog_module, "PARTIAL_EVERY_S", 60.0)
+    go_on = _hold_the_load(monkeypatch, at="s220")  # past the progress message at 200 files
+    app = SkilldeckApp(_project(tmp_path), PathDisplay.default(), blink=False, watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            bar = app.query_one("#load-progress", ProgressBar)
+            await until(pilot, lambda: bar.progress == 200, what="the bar at 200 files")
+            await until(pilot, lambda: "reading the skills: 200 of 250 files" in str(app.sub_title), what="the title")
+        finally:
+            go_on.set()
+        await loaded(pilot)
