@@ -74,8 +74,7 @@ class SkilldeckApp(App[None]):
         # A saved conversation to reopen once the catalog is loaded (`skilldeck --resume`).
         self.resume_path = resume
         # The run backend (anthropic / offline; None chooses by the environment) and model.
-        self.backend_name = backend
-        self.model_name = model
+        self.backend_name, self.model_name = backend, model
         # Snapshots and screenshots turn the cursor blink off so that two runs draw the same.
         self.blink = blink
         self.workspace = Workspace(locations)
@@ -116,8 +115,7 @@ class SkilldeckApp(App[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every notification, as plain text with terminal controls made visible: they name files,
-        skills and rules, which a cloned repository may spell with `[/b]` or an OSC 52 sequence."""
+        """Every notification as plain text, controls made visible: a clone's names may hold `[/b]` or OSC 52."""
         self.notices.append(Notice(printable(title), printable(message), severity))
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
@@ -438,7 +436,9 @@ class SkilldeckApp(App[None]):
         self.push_screen(HelpScreen(key_sections(self.BINDINGS)))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # The palette's "Keys" is skilldeck's own list (`?`): Textual's help panel knew none of its panes.
+        keys = SystemCommand("Keys", "Every key of every pane (?)", self.action_help)
+        yield from (keys if command.title == "Keys" else command for command in super().get_system_commands(screen))
         yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
         yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
         yield SystemCommand("Resume conversation", "Reopen the latest saved conversation and continue it", self.resume_session)

@@ -32,3 +32,16 @@ async def test_j_and_k_scroll_the_details_and_the_key_list(tmp_path: Path) -> No
         await pilot.press("j", "j")
         await until(pilot, lambda: box.scroll_y > 0, what="j to scroll the key list")
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_the_palettes_keys_opens_skilldecks_own_key_list(tmp_path: Path) -> None:
+    """Issue 34: the palette's "Keys" opened Textual's help panel, not the `?` list."""
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Keys")
+        await until(pilot, lambda: app.screen.query_one("CommandList").option_count > 0, what="the palette's hits")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the key list")
+        assert not app.screen.query("HelpPanel") and not app.query("HelpPanel")
