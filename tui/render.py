@@ -245,7 +245,9 @@ def skill_detail(skill: Skill, catalog: Catalog, shadow: Shadowed | None) -> Non
 def _diagnostic(d: Diagnostic, stream: Stream | None = None) -> None:
     stream = stream or out
     where = "" if d.line is None else f"line {d.line}" + ("" if d.column is None else f", column {d.column}")
-    head = Text.assemble("  ", (f"{d.severity.value:<7}", SEVERITY_STYLE[d.severity]), " ", (f"{printable(d.code):<24}", "dim"))
+    # `note`, as the summaries and the app call an info diagnostic.
+    word = "note" if d.severity is Severity.INFO else d.severity.value
+    head = Text.assemble("  ", (f"{word:<7}", SEVERITY_STYLE[d.severity]), " ", (f"{printable(d.code):<24}", "dim"))
     head.append(f" {where}")
     head.rstrip()
     stream.print(head)

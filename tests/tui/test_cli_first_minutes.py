@@ -114,3 +114,12 @@ def test_every_argument_says_what_it_is_and_an_error_names_its_command() -> None
     assert done.stderr.splitlines()[-1] == "skilldeck listing: error: argument --budget: 'x' is not a whole number of characters"
     helped = subprocess.run([str(EXE), "listing", "--help"], capture_output=True, text=True, timeout=60).stdout
     assert "3 characters a token" in " ".join(helped.split())
+
+
+def test_a_note_is_called_a_note_in_its_row_as_in_the_summary(tree: Tree) -> None:
+    """Issue 34: validate -v's rows said `info` where the summary and the app say notes."""
+    tree.skill("later", paths='"*.py"')  # held back until a .py file is touched: a note
+    done = _skilldeck(tree, "validate", "-v")
+    assert done.stdout.rstrip().endswith(" 2 notes"), done.stdout
+    rows = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    assert "info" not in rows and "note" in rows, done.stdout
