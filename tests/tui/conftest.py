@@ -59,6 +59,20 @@ async def until(pilot, predicate: Callable[[], object], timeout: float = GENEROU
         await pilot.pause(0.02)
 
 
+def fake_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """$EDITOR as a script that writes the arguments it was given into the returned file."""
+    import stat
+
+    record = tmp_path / "editor-args"
+    editor = tmp_path / "fake-vi" / "vi"
+    editor.parent.mkdir()
+    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.delenv("VISUAL", raising=False)
+    return record
+
+
 async def back_to_tree(pilot) -> None:  # type: ignore[no-untyped-def]
     """From the composer (where a run leaves the focus) back to the tiers tree, as a user does:
     escape leaves the composer, `1` goes to the tree."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from textual.widgets import Static, TabbedContent
@@ -17,7 +16,7 @@ from tui.widgets.diagnostics import DiagnosticsTree
 from tui.widgets.markdown_body import MarkdownBody
 from tui.widgets.search import ResultsList, SearchBox
 
-from .conftest import demo_app, loaded, until
+from .conftest import demo_app, fake_editor, loaded, until
 
 
 def _selected(app: SkilldeckApp) -> str | None:
@@ -185,13 +184,7 @@ async def test_r_reads_everything_again(tmp_path: Path) -> None:
 
 
 async def test_copy_path_and_edit_at_the_diagnostic_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    record = tmp_path / "editor-args"
-    editor = tmp_path / "fake-vi" / "vi"
-    editor.parent.mkdir()
-    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
-    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("EDITOR", str(editor))
-    monkeypatch.delenv("VISUAL", raising=False)
+    record = fake_editor(tmp_path, monkeypatch)
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)

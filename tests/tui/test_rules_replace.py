@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import write
 from tui.rules.pane import RulesTree
 
-from .conftest import demo_app, loaded, until
+from .conftest import demo_app, fake_editor, loaded, until
 from .test_app import _walk_to
 
 
@@ -58,15 +58,7 @@ def _decision(app) -> str:  # type: ignore[no-untyped-def]
 
 async def test_e_on_a_settings_files_line_opens_that_file(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Issue 34: `e` on a settings file's line in Rules opened the selected skill instead."""
-    import stat
-
-    record = tmp_path / "editor-args"
-    editor = tmp_path / "fake-vi" / "vi"
-    editor.parent.mkdir()
-    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
-    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("EDITOR", str(editor))
-    monkeypatch.delenv("VISUAL", raising=False)
+    record = fake_editor(tmp_path, monkeypatch)
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
