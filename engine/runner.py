@@ -54,6 +54,7 @@ from .skillcalls import SKILL_DENIED, UNANSWERED, SkillCalls, tool_use_error, un
 from .toolcheck import SKILL_SCHEMA, bounded, check_input, suggested_rule
 from .tools import Tool, ToolContext, builtin_tools, offered
 from .tools.base import api_spec
+from .verdicts import Verdicts
 
 # Re-exported for the engine's tests; the app and the CLI import them from `engine`.
 __all__ = [
@@ -78,7 +79,7 @@ def no_such_tool(name: str, denied: bool) -> str:
     return tool_use_error(f"Error: No such tool available: {name}")
 
 
-class Runner(SkillCalls, Forks, Expanding):
+class Runner(SkillCalls, Forks, Expanding, Verdicts):
     def __init__(
         self,
         *,
@@ -136,8 +137,6 @@ class Runner(SkillCalls, Forks, Expanding):
         self._loaded: dict[str, str] = {}
         # What this conversation has seen of each file (Read, Write, Edit results depend on it).
         self._seen: dict[Path, bool] = {}
-        # Each call's verdict until its result is made, which keeps it (Block.decided).
-        self._decided: dict[str, dict[str, str]] = {}
         self._listing: tuple[Catalog, str] | None = None
         # Lines of a resumed conversation that were torn or broken, and so skipped.
         self.skipped = 0
@@ -366,16 +365,14 @@ class Runner(SkillCalls, Forks, Expanding):
         """None when the call may run, else the error the model receives."""
         if decision is None:
             permissions = self.permissions.with_allowed_tools(self.active) if self.active else self.permissions
-            # In a thread: deciding reads the disk (where each path really leads, what a wildcard
-            # matches now, a repository's own git config), which a hostile call can make slow.
+            # In a thread: deciding reads the disk (real paths, wildcards, a repository's git config): a call can slow it.
             decision = await asyncio.to_thread(permissions.decide, name, tool_input)
-        self.emit(Call(call_id, name, tool_input, decision.decision, decision.reason))
-        decided = self._decided[call_id] = {"decision": decision.decision, "reason": decision.reason}
+        self._announce(call_id, name, tool_input, decision)
         if decision.decision == "allow":
             return None
         if decision.decision == "deny":
             return self._refusal(name, tool_input, decision)
-        answer = decided["answer"] = await self.ask(name, tool_input, decision)
+        answer = await self._asked(call_id, name, tool_input, decision)
         if answer == UNANSWERED:
             return unanswered(name, tool_input)
         if answer == "deny":
@@ -439,8 +436,7 @@ class Runner(SkillCalls, Forks, Expanding):
         def result(text: str, error: bool = False) -> Block:
             text = bounded(text)
             self.emit(Result(block.id, text, error))
-            decided = self._decided.pop(block.id, {})
-            return Block("tool_result", text, tool_use_id=block.id, is_error=error, decided=decided)
+            return Block("tool_result", text, tool_use_id=block.id, is_error=error, decided=self._verdict_of(block.id))
 
         if block.name == "Skill" and self.offers_skill():
             return await self._skill_call(block, result)

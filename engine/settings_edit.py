@@ -22,7 +22,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -399,60 +399,52 @@ def _one(path: Path, obj: JsonObject, key: str, where: str) -> object:
 
 
 def add_rule(path: Path, rule: str, behavior: str, inside: Path | None = None) -> bool:
-    """Add `rule` to `permissions.<behavior>` in `path`. False when it was already there. With
-    `inside`, the file must really lie inside that folder (see `_target`)."""
+    """Add `rule` to `permissions.<behavior>` in `path`; False when it was there. `inside`: see `_target`."""
     return set_rule(path, rule, behavior, inside, replace=False)[0]
 
 
 def set_rule(path: Path, rule: str, behavior: str, inside: Path | None = None, *, replace: bool = True) -> tuple[bool, list[str]]:
-    """Add `rule` to `permissions.<behavior>` and, with `replace`, take it out of the file's
-    other lists in the same write: in Claude Code a deny beats an ask beats an allow, so an
-    allow left beside a deny of the same rule does nothing. Returns (added, the lists it was
-    taken out of); every other key of the file is kept as it was."""
+    """`add_rule`; with `replace` the rule leaves the file's other lists in one write (a deny beats an allow): (added, left)."""
     text = _checked(rule, behavior)
 
     def change(target: Path, doc: JsonObject) -> tuple[tuple[bool, list[str]], bool]:
         permissions = _one(target, doc, "permissions", "")
         if permissions is None:
-            permissions = JsonObject()
-            doc.set("permissions", permissions)
+            doc.set("permissions", permissions := JsonObject())
         if not isinstance(permissions, JsonObject):
             raise SettingsEditError(f"{target}: `permissions` is not an object; it was left untouched")
         rules = _one(target, permissions, behavior, "permissions.")
         if rules is None:
-            rules = []
-            permissions.set(behavior, rules)
+            permissions.set(behavior, rules := [])
         if not isinstance(rules, list):
             raise SettingsEditError(f"{target}: `permissions.{behavior}` is not a list; it was left untouched")
-        removed: list[str] = []
-        for other in BEHAVIORS if replace else ():
-            others = _one(target, permissions, other, "permissions.")
-            if other != behavior and isinstance(others, list) and text in others:
-                permissions.set(other, [r for r in others if r != text])
-                removed.append(other)
+        removed = _take_out(target, permissions, text, [b for b in BEHAVIORS if b != behavior] if replace else [])
         added = text not in rules
-        if added:
-            rules.append(text)
+        rules.extend([text] * added)
         return (added, removed), added or bool(removed)
 
-    nothing: tuple[bool, list[str]] = (False, [])
-    return _edit(path, change, create=True, absent=nothing, inside=inside)
+    return _edit(path, change, create=True, absent=(False, list[str]()), inside=inside)
+
+
+def _take_out(target: Path, permissions: object, text: str, lists: Iterable[str]) -> list[str]:
+    """Take `text` out of each of `lists` in `permissions` (when it is an object); the lists it was in."""
+    removed: list[str] = []
+    if not isinstance(permissions, JsonObject):
+        return removed
+    for name in lists:
+        rules = _one(target, permissions, name, "permissions.")
+        if isinstance(rules, list) and text in rules:
+            permissions.set(name, [r for r in rules if r != text])
+            removed.append(name)
+    return removed
 
 
 def remove_rule(path: Path, rule: str, behavior: str | None = None, inside: Path | None = None) -> list[str]:
-    """Remove `rule` from `path` (from every list, or only `behavior`'s). Returns the lists
-    it was removed from; the file is not rewritten when there was nothing to remove."""
+    """Remove `rule` from every list of `path` (or `behavior`'s); the lists it left. Nothing to remove: no write."""
     text = _checked(rule, behavior or "allow")
 
     def change(target: Path, doc: JsonObject) -> tuple[list[str], bool]:
-        permissions = _one(target, doc, "permissions", "")
-        removed: list[str] = []
-        if isinstance(permissions, JsonObject):
-            for name in (behavior,) if behavior else BEHAVIORS:
-                rules = _one(target, permissions, name, "permissions.")
-                if isinstance(rules, list) and text in rules:
-                    permissions.set(name, [r for r in rules if r != text])
-                    removed.append(name)
+        removed = _take_out(target, _one(target, doc, "permissions", ""), text, (behavior,) if behavior else BEHAVIORS)
         return removed, bool(removed)
 
     return _edit(path, change, create=False, absent=[], inside=inside)

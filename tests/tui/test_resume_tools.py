@@ -30,9 +30,9 @@ async def test_a_resumed_conversation_shows_each_tool_block_with_its_verdict_and
 ) -> None:
     written = tmp_path / "demo" / "acme-app" / "notes.txt"
     calls = [
-        {"id": "t0", "name": "Bash", "input": {"command": "printf approved"}},
+        {"id": "t0", "name": "Bash", "input": {"command": "env printf approved"}},
         {"id": "t1", "name": "Write", "input": {"file_path": str(written), "content": "kept\n"}},
-        {"id": "t2", "name": "Bash", "input": {"command": "printf refused"}},
+        {"id": "t2", "name": "Bash", "input": {"command": "env printf refused"}},
         {"id": "t3", "name": "Skill", "input": {"skill": "release-notes"}},
     ]
     server.script(Reply(tool_uses=calls), Reply(text="All four are done."))
