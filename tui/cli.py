@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,7 +176,9 @@ def missing_locations(args: argparse.Namespace) -> list[str]:
     return problems
 
 
-def _exit_on_signal(signum: int, frame: object) -> None:
+def _exit_on_signal(folder: Path, signum: int, frame: object) -> None:
+    # The folder first: an exit that a thread still running holds up never reaches the exit handlers.
+    shutil.rmtree(folder, ignore_errors=True)
     raise SystemExit(128 + signum)
 
 
@@ -182,7 +186,6 @@ def locations_from(args: argparse.Namespace) -> Locations:
     base_url = getattr(args, "base_url", None)
     if args.demo:
         import atexit
-        import shutil
         import tempfile
 
         from engine import make_demo, run_environ
@@ -192,7 +195,7 @@ def locations_from(args: argparse.Namespace) -> Locations:
         # A closed terminal (SIGHUP) or a kill (SIGTERM) ends Python without its exit handlers,
         # which left the folder behind: they end it as an exit instead.
         for hangup in (signal.SIGHUP, signal.SIGTERM):
-            signal.signal(hangup, _exit_on_signal)
+            signal.signal(hangup, partial(_exit_on_signal, folder))
         args.demo_root = folder
         return make_demo(folder, run_environ(os.environ, base_url))
     return Locations(
