@@ -87,7 +87,10 @@ class ConversationPane(Vertical):
         yield self.waiting
         yield Static(id="conversation-status")
         yield Static(id="composer-hint")
-        yield Composer(lambda: self.session.running, placeholder="message or /skill args (esc leaves)", id="composer")
+        composer = Composer(lambda: self.session.running, placeholder="message or /skill args (esc leaves)", id="composer")
+        # Snapshots turn the blink off: a run leaves the focus here, and a blinking cursor drew two ways.
+        composer.cursor_blink = self.session.deck.blink
+        yield composer
 
     def on_mount(self) -> None:
         # Follow the conversation as it grows, until the user scrolls up (Textual's anchor).
