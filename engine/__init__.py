@@ -3,8 +3,14 @@
 The public face is this module: build a `Workspace` from `Locations`, `load()` it into a
 `Catalog`, and ask the catalog (or `build_listing`) what Claude Code would see; start a run with
 `Workspace.session`, which tells its caller what happens through the RunEvent vocabulary
-(engine/runevents.py). The routing lab (engine/evals): `load_evals`, `plan_evals`, `EvalRun`,
+(engine/runner/events.py). The routing lab (engine/evals): `load_evals`, `plan_evals`, `EvalRun`,
 `what_if`. The app and the CLI import nothing else of the engine (a test says so).
+
+Where each name comes from is `_WHERE` below, by room: base/ (safe reads, sanitising, the state
+folder), catalog/ (Locations, Catalog, Skill, Diagnostic, ...), listing/ (build_listing, Listing),
+reload/ (WatchHandle, CatalogDiff), permissions/ (Permissions, Decision, Settings, Trust, ...),
+runner/ (Runner, the RunEvents, Transcript, Prompt), llm/ (Backend, resolve_model), why/,
+compare/, evals/, usage/, doctor/, and the two loose modules: workspace (Workspace) and demo.
 """
 
 from __future__ import annotations
@@ -13,13 +19,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from .base.safeio import read_regular
+    from .base.sanitize import json_printable, printable
+    from .base.state import state_dir
+    from .catalog.assembly import Catalog
+    from .catalog.diagnostics import CODES
+    from .catalog.locations import BUNDLED_DIR, Locations
+    from .catalog.model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
+    from .catalog.skilltree import skill_files
+    from .catalog.spec import with_missing_skill_md
     from .compare import ClaudeCode, CompareError, Comparison, ComparisonCache, compare_with_claude, find_claude
     from .compare import Row as CompareRow
-    from .conversation import Block, Message, Transcript, parse_fork_result, state_dir
     from .demo import make_demo
-    from .diagnostics import CODES
-    from .diff import CatalogDiff
     from .doctor import Finding, diagnose
     from .evals import Change as EvalChange
     from .evals import (
@@ -49,28 +60,24 @@ if TYPE_CHECKING:
         what_if,
     )
     from .evals import Detail as EvalDetail
-    from .expand import ExpansionError
-    from .invoke import InvocationError, Prompt
-    from .listing import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
-    from .listing_touch import TouchState, listing_update
+    from .listing.build import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
+    from .listing.touch import TouchState, listing_update
     from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ
     from .llm.offline import offline_request
-    from .locations import BUNDLED_DIR, Locations
-    from .model import Diagnostic, LoadedFrom, LoadStats, Severity, Shadowed, Skill, Source, SourceKind
-    from .permissions import Decision, Permissions, call_from_rule
-    from .runevents import Added, Ask, Call, Emit, Failed, Fork, Notice, Preparing, Result, RunEvent, Sending, Streamed
-    from .runner import Runner
-    from .safeio import read_regular
-    from .sanitize import json_printable, printable
-    from .settings import PlacedRule, Settings, read_settings
-    from .settings_edit import EDITABLE_SCOPES, SettingsEditError
-    from .skillcalls import UNANSWERED
-    from .skilltree import skill_files
-    from .spec import with_missing_skill_md
-    from .toolcheck import suggested_rule
-    from .trust import Trust
+    from .permissions.decide import Decision, Permissions, call_from_rule
+    from .permissions.settings import PlacedRule, Settings, read_settings
+    from .permissions.settings_edit import EDITABLE_SCOPES, SettingsEditError
+    from .permissions.toolcheck import suggested_rule
+    from .permissions.trust import Trust
+    from .reload.diff import CatalogDiff
+    from .reload.watch import WatchHandle
+    from .runner.conversation import Block, Message, Transcript, parse_fork_result
+    from .runner.events import Added, Ask, Call, Emit, Failed, Fork, Notice, Preparing, Result, RunEvent, Sending, Streamed
+    from .runner.expand import ExpansionError
+    from .runner.invoke import InvocationError, Prompt
+    from .runner.loop import Runner
+    from .runner.skillcalls import UNANSWERED
     from .usage import SkillUsage, UsageReport, collect_usage, parse_since
-    from .watch import WatchHandle
     from .why import Why, trace_why
     from .why.find import close_names
     from .workspace import Workspace, load_paths
@@ -79,7 +86,7 @@ if TYPE_CHECKING:
 # for (PEP 562): `skilldeck list` needs the loader, not the runner, the comparison with Claude Code
 # or the routing lab, and importing all of them took about 0.3 s, half of a 1,000-skill listing.
 _WHERE: dict[str, tuple[str, str]] = {
-    "Catalog": ("catalog", "Catalog"),
+    "Catalog": ("catalog.assembly", "Catalog"),
     "ClaudeCode": ("compare", "ClaudeCode"),
     "CompareError": ("compare", "CompareError"),
     "Comparison": ("compare", "Comparison"),
@@ -87,14 +94,14 @@ _WHERE: dict[str, tuple[str, str]] = {
     "compare_with_claude": ("compare", "compare_with_claude"),
     "find_claude": ("compare", "find_claude"),
     "CompareRow": ("compare", "Row"),
-    "Block": ("conversation", "Block"),
-    "Message": ("conversation", "Message"),
-    "Transcript": ("conversation", "Transcript"),
-    "parse_fork_result": ("conversation", "parse_fork_result"),
-    "state_dir": ("conversation", "state_dir"),
+    "Block": ("runner.conversation", "Block"),
+    "Message": ("runner.conversation", "Message"),
+    "Transcript": ("runner.conversation", "Transcript"),
+    "parse_fork_result": ("runner.conversation", "parse_fork_result"),
+    "state_dir": ("base.state", "state_dir"),
     "make_demo": ("demo", "make_demo"),
-    "CODES": ("diagnostics", "CODES"),
-    "CatalogDiff": ("diff", "CatalogDiff"),
+    "CODES": ("catalog.diagnostics", "CODES"),
+    "CatalogDiff": ("reload.diff", "CatalogDiff"),
     "EvalChange": ("evals", "Change"),
     "CostActual": ("evals", "CostActual"),
     "CostEstimate": ("evals", "CostEstimate"),
@@ -121,17 +128,17 @@ _WHERE: dict[str, tuple[str, str]] = {
     "run_evals": ("evals", "run_evals"),
     "what_if": ("evals", "what_if"),
     "EvalDetail": ("evals", "Detail"),
-    "ExpansionError": ("expand", "ExpansionError"),
-    "InvocationError": ("invoke", "InvocationError"),
-    "Prompt": ("invoke", "Prompt"),
-    "OWN_SKILLS_NOTE": ("listing", "OWN_SKILLS_NOTE"),
-    "Budget": ("listing", "Budget"),
-    "Foreign": ("listing", "Foreign"),
-    "Listing": ("listing", "Listing"),
-    "ListingEntry": ("listing", "ListingEntry"),
-    "build_listing": ("listing", "build_listing"),
-    "TouchState": ("listing_touch", "TouchState"),
-    "listing_update": ("listing_touch", "listing_update"),
+    "ExpansionError": ("runner.expand", "ExpansionError"),
+    "InvocationError": ("runner.invoke", "InvocationError"),
+    "Prompt": ("runner.invoke", "Prompt"),
+    "OWN_SKILLS_NOTE": ("listing.build", "OWN_SKILLS_NOTE"),
+    "Budget": ("listing.build", "Budget"),
+    "Foreign": ("listing.build", "Foreign"),
+    "Listing": ("listing.build", "Listing"),
+    "ListingEntry": ("listing.build", "ListingEntry"),
+    "build_listing": ("listing.build", "build_listing"),
+    "TouchState": ("listing.touch", "TouchState"),
+    "listing_update": ("listing.touch", "listing_update"),
     "Backend": ("llm", "Backend"),
     "Request": ("llm", "Request"),
     "Usage": ("llm", "Usage"),
@@ -139,52 +146,52 @@ _WHERE: dict[str, tuple[str, str]] = {
     "resolve_model": ("llm", "resolve_model"),
     "run_environ": ("llm", "run_environ"),
     "offline_request": ("llm.offline", "offline_request"),
-    "BUNDLED_DIR": ("locations", "BUNDLED_DIR"),
-    "Locations": ("locations", "Locations"),
-    "Diagnostic": ("model", "Diagnostic"),
-    "LoadedFrom": ("model", "LoadedFrom"),
-    "LoadStats": ("model", "LoadStats"),
-    "Severity": ("model", "Severity"),
-    "Shadowed": ("model", "Shadowed"),
-    "Skill": ("model", "Skill"),
-    "Source": ("model", "Source"),
-    "SourceKind": ("model", "SourceKind"),
-    "Decision": ("permissions", "Decision"),
-    "Permissions": ("permissions", "Permissions"),
-    "call_from_rule": ("permissions", "call_from_rule"),
-    "Added": ("runevents", "Added"),
-    "Ask": ("runevents", "Ask"),
-    "Call": ("runevents", "Call"),
-    "Emit": ("runevents", "Emit"),
-    "Failed": ("runevents", "Failed"),
-    "Fork": ("runevents", "Fork"),
-    "Notice": ("runevents", "Notice"),
-    "Result": ("runevents", "Result"),
-    "RunEvent": ("runevents", "RunEvent"),
-    "Sending": ("runevents", "Sending"),
-    "Preparing": ("runevents", "Preparing"),
-    "Streamed": ("runevents", "Streamed"),
-    "Runner": ("runner", "Runner"),
-    "UNANSWERED": ("skillcalls", "UNANSWERED"),
-    "read_regular": ("safeio", "read_regular"),
-    "json_printable": ("sanitize", "json_printable"),
-    "printable": ("sanitize", "printable"),
-    "PlacedRule": ("settings", "PlacedRule"),
-    "Settings": ("settings", "Settings"),
-    "read_settings": ("settings", "read_settings"),
-    "EDITABLE_SCOPES": ("settings_edit", "EDITABLE_SCOPES"),
-    "SettingsEditError": ("settings_edit", "SettingsEditError"),
-    "skill_files": ("skilltree", "skill_files"),
-    "with_missing_skill_md": ("spec", "with_missing_skill_md"),
-    "suggested_rule": ("toolcheck", "suggested_rule"),
-    "Trust": ("trust", "Trust"),
+    "BUNDLED_DIR": ("catalog.locations", "BUNDLED_DIR"),
+    "Locations": ("catalog.locations", "Locations"),
+    "Diagnostic": ("catalog.model", "Diagnostic"),
+    "LoadedFrom": ("catalog.model", "LoadedFrom"),
+    "LoadStats": ("catalog.model", "LoadStats"),
+    "Severity": ("catalog.model", "Severity"),
+    "Shadowed": ("catalog.model", "Shadowed"),
+    "Skill": ("catalog.model", "Skill"),
+    "Source": ("catalog.model", "Source"),
+    "SourceKind": ("catalog.model", "SourceKind"),
+    "Decision": ("permissions.decide", "Decision"),
+    "Permissions": ("permissions.decide", "Permissions"),
+    "call_from_rule": ("permissions.decide", "call_from_rule"),
+    "Added": ("runner.events", "Added"),
+    "Ask": ("runner.events", "Ask"),
+    "Call": ("runner.events", "Call"),
+    "Emit": ("runner.events", "Emit"),
+    "Failed": ("runner.events", "Failed"),
+    "Fork": ("runner.events", "Fork"),
+    "Notice": ("runner.events", "Notice"),
+    "Result": ("runner.events", "Result"),
+    "RunEvent": ("runner.events", "RunEvent"),
+    "Sending": ("runner.events", "Sending"),
+    "Preparing": ("runner.events", "Preparing"),
+    "Streamed": ("runner.events", "Streamed"),
+    "Runner": ("runner.loop", "Runner"),
+    "UNANSWERED": ("runner.skillcalls", "UNANSWERED"),
+    "read_regular": ("base.safeio", "read_regular"),
+    "json_printable": ("base.sanitize", "json_printable"),
+    "printable": ("base.sanitize", "printable"),
+    "PlacedRule": ("permissions.settings", "PlacedRule"),
+    "Settings": ("permissions.settings", "Settings"),
+    "read_settings": ("permissions.settings", "read_settings"),
+    "EDITABLE_SCOPES": ("permissions.settings_edit", "EDITABLE_SCOPES"),
+    "SettingsEditError": ("permissions.settings_edit", "SettingsEditError"),
+    "skill_files": ("catalog.skilltree", "skill_files"),
+    "with_missing_skill_md": ("catalog.spec", "with_missing_skill_md"),
+    "suggested_rule": ("permissions.toolcheck", "suggested_rule"),
+    "Trust": ("permissions.trust", "Trust"),
     "Finding": ("doctor", "Finding"),
     "diagnose": ("doctor", "diagnose"),
     "SkillUsage": ("usage", "SkillUsage"),
     "UsageReport": ("usage", "UsageReport"),
     "collect_usage": ("usage", "collect_usage"),
     "parse_since": ("usage", "parse_since"),
-    "WatchHandle": ("watch", "WatchHandle"),
+    "WatchHandle": ("reload.watch", "WatchHandle"),
     "Why": ("why", "Why"),
     "trace_why": ("why", "trace_why"),
     "close_names": ("why.find", "close_names"),

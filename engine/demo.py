@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from .catalog.locations import Locations
 from .evals.demofile import DEMO_EVALS
-from .locations import Locations
 
 
 def _skill(folder: Path, text: str, name: str = "SKILL.md") -> None:
@@ -220,7 +220,7 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
     # Which skill the model should call for a few requests: `skilldeck --demo evals`.
     (project / ".claude" / "skill-evals.yaml").write_text(DEMO_EVALS, encoding="utf-8")
     # skilldeck wrote this project itself: it is trusted, as if the user had accepted
-    # Claude Code's trust dialog for it (engine/trust.py).
+    # Claude Code's trust dialog for it (engine/permissions/trust.py).
     (user.parent / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}) + "\n")
     return Locations(
         project=project,

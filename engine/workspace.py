@@ -8,26 +8,26 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalog import Catalog, Partial, Progress, build
-from .diagnostics import Sink
-from .locations import Locations
-from .model import Skill, SourceKind
-from .settings import Settings, read_settings
-from .sources.tiers import collect, path_tiers
-from .trust import Trust, claude_config, trust_workspace, workspace_trust
+from .catalog.assembly import Catalog, Partial, Progress, build
+from .catalog.diagnostics import Sink
+from .catalog.locations import Locations
+from .catalog.model import Skill, SourceKind
+from .catalog.sources.tiers import collect, path_tiers
+from .permissions.settings import Settings, read_settings
+from .permissions.trust import Trust, claude_config, trust_workspace, workspace_trust
 
 if TYPE_CHECKING:
     # Imported where they are used: a load (`skilldeck list`) needs neither the runner, the
     # prompt builder, the model backends, the saved conversations, the watcher (watchdog), the
     # listing, the permission rules nor the settings editor, and importing them took about
     # 0.15 s of every command.
-    from .invoke import Prompt
-    from .listing import Foreign, Listing
+    from .listing.build import Foreign, Listing
     from .llm import Backend
-    from .permissions import Decision, Permissions
-    from .runevents import Ask, ConfirmShell, Emit
-    from .runner import Runner
-    from .watch import Callback, WatchHandle
+    from .permissions.decide import Decision, Permissions
+    from .reload.watch import Callback, WatchHandle
+    from .runner.events import Ask, ConfirmShell, Emit
+    from .runner.invoke import Prompt
+    from .runner.loop import Runner
 
 
 class Workspace:
@@ -46,13 +46,13 @@ class Workspace:
     ) -> WatchHandle:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
         `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
-        from .watch import DEBOUNCE_S, watch
+        from .reload.watch import DEBOUNCE_S, watch
 
         return watch(self.locations, callback, DEBOUNCE_S if debounce is None else debounce, progress=progress, partial=partial)
 
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""
-        from .permissions import Permissions
+        from .permissions.decide import Permissions
 
         return Permissions.load(self.locations)
 
@@ -90,17 +90,17 @@ class Workspace:
         """A conversation with a model, the one place a run is put together: `send(text)`,
         `invoke(name, args, fork)` (a skill inline or forked), `proceed()` after a stop; cancel it by
         cancelling the task that awaits it. `ask` answers a call no rule allows, `emit` gets every
-        RunEvent (engine/runevents.py). `confirm_shell` is asked before a skill's `!` commands run in
+        RunEvent (engine/runner/events.py). `confirm_shell` is asked before a skill's `!` commands run in
         a project the user has not trusted. `resume`: a saved conversation to go on with (its torn
         lines are skipped, counted in `session.skipped`); OSError when it cannot be read."""
         environ = self.locations.environ
         # The model as Claude Code picks it (and as the listing's budget is sized): --model, then
         # ANTHROPIC_MODEL, then the settings' `model`; a skill's own `model:` still wins for its run.
         model = model or environ.get("ANTHROPIC_MODEL") or read_settings(self.locations).model
-        from .conversation import Transcript
+        from .runner.conversation import Transcript
 
         transcript = Transcript(resume, resume.stem) if resume else Transcript.create(environ=environ)
-        from .runner import Runner
+        from .runner.loop import Runner
 
         runner = Runner(
             locations=self.locations, catalog=catalog, backend=backend, permissions=permissions or self.permissions(),
@@ -112,17 +112,17 @@ class Workspace:
 
     def latest_session(self) -> Path | None:
         """The conversation saved last (`--resume` with no id)."""
-        from .conversation import latest_session
+        from .runner.conversation import latest_session
 
         return latest_session(self.locations.environ)
 
     def session_path(self, session_id: str) -> Path:
-        from .conversation import session_path
+        from .runner.conversation import session_path
 
         return session_path(session_id, self.locations.environ)
 
     def trust_state(self) -> Trust:
-        """Whether the project's own allow rules and skills' allowed-tools count (engine/trust.py)."""
+        """Whether the project's own allow rules and skills' allowed-tools count (engine/permissions/trust.py)."""
         return workspace_trust(self.locations)
 
     def trust(self) -> Path:
@@ -131,25 +131,25 @@ class Workspace:
 
     def add_rule(self, rule: str, behavior: str, scope: str = "local") -> bool:
         """Write a rule into a settings file (default `.claude/settings.local.json`), atomically."""
-        from .settings_edit import add_scoped_rule
+        from .permissions.settings_edit import add_scoped_rule
 
         return add_scoped_rule(self.locations, scope, rule, behavior)
 
     def set_rule(self, rule: str, behavior: str, scope: str = "local") -> tuple[bool, list[str]]:
         """`add_rule` that also takes the rule out of that file's other lists (allow, ask, deny) in
         the same write: (added, the lists it was taken out of)."""
-        from .settings_edit import scope_folder, scope_path, set_rule
+        from .permissions.settings_edit import scope_folder, scope_path, set_rule
 
         return set_rule(scope_path(self.locations, scope), rule, behavior, scope_folder(self.locations, scope))
 
     def settings_path(self, scope: str) -> Path:
         """The settings file an edit in `scope` (local, project, user) goes to."""
-        from .settings_edit import scope_path
+        from .permissions.settings_edit import scope_path
 
         return scope_path(self.locations, scope)
 
     def remove_rule(self, rule: str, scope: str = "local", behavior: str | None = None) -> list[str]:
-        from .settings_edit import remove_rule, scope_folder, scope_path
+        from .permissions.settings_edit import remove_rule, scope_folder, scope_path
 
         return remove_rule(scope_path(self.locations, scope), rule, behavior, scope_folder(self.locations, scope))
 
@@ -159,7 +159,7 @@ class Workspace:
         code); each is shown with what the rules would decide. `run_shell=True` runs the allowed
         ones, as a real run does. Raises InvocationError or ExpansionError with Claude Code's message
         (typing /name for a skill only the model may invoke is refused, as Claude Code refuses it)."""
-        from .invoke import build_prompt
+        from .runner.invoke import build_prompt
 
         return build_prompt(
             self.locations, catalog, name, args, fork=fork, shell="execute" if run_shell else "preview", typed=True
@@ -184,9 +184,9 @@ class Workspace:
         else Claude Code's default), usage scores from ~/.claude.json at `now_ms`, and
         skillOverrides. `foreign` places skills skilldeck did not load (Claude Code's own); when
         none are given (and `recorded_own`), those the last `skilldeck compare` in this project
-        recorded (engine/claude_own.py), named in `Listing.own_from`."""
-        from .claude_own import read_own, stale_own
-        from .listing import Budget, build_listing, listing_budget, usage_scores
+        recorded (engine/listing/claude_own.py), named in `Listing.own_from`."""
+        from .listing.build import Budget, build_listing, listing_budget, usage_scores
+        from .listing.claude_own import read_own, stale_own
 
         own = read_own(self.locations.environ, self.locations.project) if recorded_own and not foreign else None
         # A recording from another Claude Code than the user's now is not counted, and says why.

@@ -43,7 +43,7 @@ class Tree:
         (self.repo / ".git").mkdir(parents=True)
         self.user.mkdir()
         self.managed.mkdir()
-        # The user accepted Claude Code's trust dialog for this project (engine/trust.py), so its
+        # The user accepted Claude Code's trust dialog for this project (engine/permissions/trust.py), so its
         # own allow rules count; tests of an untrusted clone call `distrust()`.
         self.trust_file = self.user / ".claude.json"
         self.trust_file.write_text(json.dumps({"projects": {str(self.project): {"hasTrustDialogAccepted": True}}}))

@@ -27,7 +27,7 @@ class CatalogFeed:
         self.deck = deck
         # The node the messages go to, and that owns the load worker.
         self.node = node
-        # Follow the disk (engine.watch) unless told not to.
+        # Follow the disk (engine.reload.watch) unless told not to.
         self.watch_disk = watch
         self.budget = budget
         self._watch: WatchHandle | None = None

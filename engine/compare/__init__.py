@@ -1,4 +1,5 @@
 """Compare skilldeck's prediction with what the user's own Claude Code sends, recorded offline.
+May import base/, catalog/, listing/, permissions/, runner/ and workspace.
 
 `find_claude` finds and checks `claude`; `compare_with_claude` records it in a sandbox (a private user,
 network and mount namespace; hooks, MCP servers and skill commands off) and returns a

@@ -8,12 +8,12 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..catalog import Catalog
-from ..claude_own import save_own
-from ..expand import DISABLED, ExpansionError, preview_note
-from ..invoke import InvocationError, Prompt
-from ..listing import Foreign
-from ..locations import Locations
+from ..catalog.assembly import Catalog
+from ..catalog.locations import Locations
+from ..listing.build import Foreign
+from ..listing.claude_own import save_own
+from ..runner.expand import DISABLED, ExpansionError, preview_note
+from ..runner.invoke import InvocationError, Prompt
 from ..workspace import Workspace
 from . import theirs
 from .claude import ClaudeCode
@@ -107,7 +107,7 @@ def compare_with_claude(
     fixed = {theirs.entry_name(line) for line in (theirs.listing_lines(recorded.runs["own_fixed"]) or [])[2:]
              if theirs.entry_text(line)}  # fmt: skip
     listing, own, foreign = _listing_rows(workspace, catalog, run, own_lines, fixed)
-    # Kept for this project, so that every listing counts them from now on (engine/claude_own.py).
+    # Kept for this project, so that every listing counts them from now on (engine/listing/claude_own.py).
     save_own(locations.environ, locations.project, claude.version, foreign, claude.path)
     invocation: list[Row] = []
     if name:

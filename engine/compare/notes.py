@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..locations import DEFAULT_MANAGED_DIR, Locations
-from ..safeio import read_regular
-from ..trust import claude_config_file
+from ..base.safeio import read_regular
+from ..catalog.locations import DEFAULT_MANAGED_DIR, Locations
+from ..permissions.trust import claude_config_file
 
 CAP = 4 * 1024 * 1024
 

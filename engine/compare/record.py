@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Sink
-from ..listing import BUDGET_ENV
-from ..locations import Locations
-from ..sources.plugins.installed import installed_plugins
+from ..catalog.diagnostics import Sink
+from ..catalog.locations import Locations
+from ..catalog.sources.plugins.installed import installed_plugins
+from ..listing.build import BUDGET_ENV
 from .claude import ClaudeCode
 from .seal import RECORD_TIMEOUT_S, CompareError, can_contain, refusal, run_sealed
 

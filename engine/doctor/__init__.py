@@ -10,9 +10,9 @@ It may import the engine's settings, safe readers, plugin sources, catalog and l
 
 from __future__ import annotations
 
-from ..catalog import Catalog
-from ..listing import Listing
-from ..locations import Locations
+from ..catalog.assembly import Catalog
+from ..catalog.locations import Locations
+from ..listing.build import Listing
 from .cache import check_cache
 from .enablement import check_enablement
 from .findings import SEVERITIES, Finding, Findings

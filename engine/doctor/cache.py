@@ -13,10 +13,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Sink
-from ..jsonfile import read_json
-from ..safeio import TooLarge, read_regular, read_regular_text
-from ..sources.plugins import MANIFEST
+from ..base.safeio import TooLarge, read_regular, read_regular_text
+from ..catalog.diagnostics import Sink
+from ..catalog.jsonfile import read_json
+from ..catalog.sources.plugins import MANIFEST
 from .findings import Findings
 from .state import PluginState
 

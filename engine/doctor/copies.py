@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from ..catalog import Catalog
-from ..diagnostics import Sink
-from ..model import SourceKind
-from ..sources.plugins import MarketEntry, applicable_install, plugin_dir_refs, skills_dir_folders, skills_dir_plugins
-from ..sources.plugins.marketplace import local_source
+from ..catalog.assembly import Catalog
+from ..catalog.diagnostics import Sink
+from ..catalog.model import SourceKind
+from ..catalog.sources.plugins import MarketEntry, applicable_install, plugin_dir_refs, skills_dir_folders, skills_dir_plugins
+from ..catalog.sources.plugins.marketplace import local_source
 from .state import PluginState
 
 

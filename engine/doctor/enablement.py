@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Sink
-from ..jsonfile import read_json
-from ..safeio import read_regular_text
-from ..settings import SettingsFile
-from ..sources.plugins import MANIFEST, applicable_install
+from ..base.safeio import read_regular_text
+from ..catalog.diagnostics import Sink
+from ..catalog.jsonfile import read_json
+from ..catalog.sources.plugins import MANIFEST, applicable_install
+from ..permissions.settings import SettingsFile
 from .findings import Findings
 from .state import PluginState
 

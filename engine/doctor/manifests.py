@@ -9,11 +9,11 @@ import os
 import shlex
 from typing import Any
 
-from ..catalog import Catalog
-from ..diagnostics import Sink
-from ..jsonfile import read_json
-from ..model import Severity, SourceKind
-from ..sources.plugins import COMPONENT_FIELDS, MANIFEST, validate_manifest
+from ..catalog.assembly import Catalog
+from ..catalog.diagnostics import Sink
+from ..catalog.jsonfile import read_json
+from ..catalog.model import Severity, SourceKind
+from ..catalog.sources.plugins import COMPONENT_FIELDS, MANIFEST, validate_manifest
 from .copies import Copy, plugin_copies
 from .findings import Findings
 from .state import PluginState

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..sources.plugins import MARKETPLACE
+from ..catalog.sources.plugins import MARKETPLACE
 from .findings import Findings
 from .state import Marketplace, PluginState
 

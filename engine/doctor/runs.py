@@ -11,11 +11,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Catalog
-from ..diagnostics import Sink
-from ..jsonfile import read_json
-from ..listing import Listing
-from ..sources.plugins import MANIFEST
+from ..catalog.assembly import Catalog
+from ..catalog.diagnostics import Sink
+from ..catalog.jsonfile import read_json
+from ..catalog.sources.plugins import MANIFEST
+from ..listing.build import Listing
 from .cache import walk_files
 from .copies import Copy, plugin_copies
 from .findings import Findings

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Sink
-from ..jsonfile import read_json
-from ..locations import Locations
-from ..settings import SettingsFile, read_settings
-from ..sources.plugins import MARKETPLACE, install_records, known_marketplaces_file, marketplace_folder
+from ..catalog.diagnostics import Sink
+from ..catalog.jsonfile import read_json
+from ..catalog.locations import Locations
+from ..catalog.sources.plugins import MARKETPLACE, install_records, known_marketplaces_file, marketplace_folder
+from ..permissions.settings import SettingsFile, read_settings
 from .findings import Finding
 
 

@@ -1,4 +1,5 @@
 """The routing lab: for a set of user requests, which skill does the model call?
+May import base/, catalog/, listing/, llm/, permissions/, runner/ and workspace.
 
 Load the eval files (`load_evals`), plan the exact requests (`plan_evals`: nothing is sent; the
 plan has the cost estimate), run them (`EvalRun`/`run_evals`: bounded concurrency, a disk cache,

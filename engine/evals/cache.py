@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..conversation import state_dir
-from ..safeio import read_regular
+from ..base.safeio import read_regular
+from ..base.state import state_dir
 from .outcome import RouteOutcome
 
 # About 100,000 answers; past it the file is rewritten with the newest half.

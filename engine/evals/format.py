@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from ..bounds import json_too_deep, yaml_problem
+from ..base.bounds import json_too_deep, yaml_problem
 
 # Far above any real eval set (skill-creator's are 20 queries); small enough to parse in a blink.
 MAX_EVAL_BYTES = 256 * 1024

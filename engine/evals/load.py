@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Catalog
-from ..listing import Listing
-from ..locations import Locations
-from ..model import SourceKind
-from ..safeio import NotRegularFile, TooLarge, read_regular
-from ..skillcalls import did_you_mean
+from ..base.safeio import NotRegularFile, TooLarge, read_regular
+from ..catalog.assembly import Catalog
+from ..catalog.locations import Locations
+from ..catalog.model import SourceKind
+from ..listing.build import Listing
+from ..runner.skillcalls import did_you_mean
 from .format import MAX_EVAL_BYTES, EvalCase, EvalProblem, parse_evals
 
 PROJECT_FILE = Path(".claude") / "skill-evals.yaml"

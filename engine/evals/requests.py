@@ -28,13 +28,13 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..catalog import Catalog
-from ..conversation import Message, Transcript, api_messages
-from ..listing import HEADER, Listing
+from ..catalog.assembly import Catalog
+from ..listing.build import HEADER, Listing
 from ..llm import Request, resolve_model, with_listing
-from ..permissions import Permissions
-from ..runner import Runner
-from ..settings import read_settings
+from ..permissions.decide import Permissions
+from ..permissions.settings import read_settings
+from ..runner.conversation import Message, Transcript, api_messages
+from ..runner.loop import Runner
 from ..workspace import Workspace
 from .cost import TYPICAL_OUTPUT, CostEstimate, estimate_tokens
 from .format import EvalCase

@@ -1,7 +1,7 @@
 """What-if on the listing, with no model: disable a skill, shorten a description, raise the
 budget, and see which skills gain or lose their description, and which would lose theirs next.
 
-Every listing here is `Workspace.listing` (engine/listing.py's budget logic, the settings'
+Every listing here is `Workspace.listing` (engine/listing/build.py's budget logic, the settings'
 budget share, skillOverrides, usage scores) of a changed copy of the catalog: nothing of the
 budget logic is repeated. A disabled skill is the skill with `disable-model-invocation: true`
 (left out of the listing, its name still counting for labels, as in Claude Code).
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..catalog import Catalog
-from ..listing import Listing
-from ..model import Skill
+from ..catalog.assembly import Catalog
+from ..catalog.model import Skill
+from ..listing.build import Listing
 from ..workspace import Workspace
 
 

@@ -1,4 +1,5 @@
-"""Model backends: a protocol that streams events, the Anthropic Messages API, and offline."""
+"""Model backends: what they speak (wire), the Anthropic Messages API with its bounded stream
+(anthropic_api, stream, capped), and offline. Imports nothing else of the engine."""
 
 from __future__ import annotations
 

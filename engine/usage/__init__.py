@@ -1,6 +1,6 @@
 """Usage: which skills were really used, counted from the transcripts already on the machine.
-May import the engine's shared helpers (safeio, conversation's state folder); nothing imports it
-but the engine's face.
+May import base/ only (bounded reads, the state folder for its cache); nothing imports it but the
+engine's face.
 
 `collect_usage` walks Claude Code's transcripts (`<config>/projects/`), reads each file as
 engine/usage/transcripts.py says (streamed, bounded, cached by engine/usage/cache.py), and counts
@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..safeio import open_regular
+from ..base.safeio import open_regular
 from .cache import UsageCache
 from .records import Use
 from .transcripts import BUILTIN_COMMANDS, read_transcript

@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..safeio import open_regular, read_regular
+from ..base.safeio import open_regular, read_regular
 from .records import Progress, Use
 
 VERSION = 2

@@ -25,7 +25,7 @@ import os
 import re
 from typing import Any
 
-from ..safeio import open_regular
+from ..base.safeio import open_regular
 from .codex import MARKERS as CODEX_MARKERS
 from .codex import codex_record
 from .records import Progress, make_use

@@ -1,4 +1,5 @@
 """`skilldeck why PATH|NAME`: every gate one file or name passes or fails on its way to the model.
+May import catalog/, listing/, permissions/ and workspace.
 
 The trace is built from what a load already knows (the catalog, its diagnostics, the listing, the
 permission rules) plus a few `stat`s: nothing here reads a skill file, so a hostile repository

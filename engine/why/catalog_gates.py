@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..model import Diagnostic, LoadedFrom, Severity, Skill, Source, SourceKind
+from ..catalog.model import Diagnostic, LoadedFrom, Severity, Skill, Source, SourceKind
 from .result import Outcome, Status, Why
 from .tracer import NOT_PARSE, SKILLS_TIERS, Tracer, clause, notes_of, quote
 
@@ -209,7 +209,7 @@ def permission_gate(tracer: Tracer, skill: Skill) -> bool:
     """The model's Skill call as Claude Code 2.1.328 decides it (recorded: why_skill_calls): a
     deny rule refuses it; an allow rule runs it; an ask rule is not applied (the call ran); with
     no rule, a skill that sets allowed-tools or hooks is asked, any other runs without asking.
-    True when the call is refused. (skilldeck's own runs are stricter: engine.permissions asks
+    True when the call is refused. (skilldeck's own runs are stricter: engine.permissions.decide asks
     where no rule allows.)"""
     name = skill.name
     permissions = tracer.permissions

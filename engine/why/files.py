@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..model import Source
+from ..catalog.model import Source
 
 
 def lexists(path: Path) -> bool:

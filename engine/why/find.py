@@ -8,10 +8,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Catalog
-from ..listing import Listing
-from ..model import SourceKind
-from ..permissions import Permissions
+from ..catalog.assembly import Catalog
+from ..catalog.model import SourceKind
+from ..listing.build import Listing
+from ..permissions.decide import Permissions
 from ..workspace import Workspace
 from .files import isdir, lexists
 from .path_gates import folder_without_skill, root_hint

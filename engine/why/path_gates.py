@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..model import Diagnostic, LoadedFrom, Skill, Source, SourceKind
-from ..skillfile import size_limit
+from ..catalog.model import Diagnostic, LoadedFrom, Skill, Source, SourceKind
+from ..catalog.skillfile import size_limit
 from .files import relative, size, under
 from .result import Outcome, Status, Why
 from .tracer import SKILLS_TIERS, Tracer, every_skill, notes_of, quote

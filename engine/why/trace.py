@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..listing import OWN_SKILLS_NOTE
-from ..model import Skill, Source
+from ..catalog.model import Skill, Source
+from ..listing.build import OWN_SKILLS_NOTE
 from .catalog_gates import dedup_gate, invocation_gate, overrides_gate, parse_gate, permission_gate, shadowing_gate
 from .path_gates import reserved_gate, root_gate, size_gate
 from .result import Outcome, Status, Why

@@ -6,10 +6,10 @@ import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..catalog import Catalog
-from ..listing import Listing
-from ..model import Diagnostic, Skill, Source, SourceKind
-from ..permissions import Permissions
+from ..catalog.assembly import Catalog
+from ..catalog.model import Diagnostic, Skill, Source, SourceKind
+from ..listing.build import Listing
+from ..permissions.decide import Permissions
 from .files import real, under
 from .result import GATES, Gate, Outcome, Status, Why
 

@@ -53,7 +53,7 @@ def answer_text(tokens: int) -> str:
         n += 1
         block = (
             f"## Part {n}\n\nThe release adds faster search, a conversation pane and **streamed** answers; "
-            f"see `engine/runner.py` for item {n}.\n\n- first point of {n}\n- second point of {n}\n\n"
+            f"see `engine/runner/loop.py` for item {n}.\n\n- first point of {n}\n- second point of {n}\n\n"
             f"```python\ndef step_{n}() -> int:\n    return {n}\n```\n\n"
         )
         parts.append(block)

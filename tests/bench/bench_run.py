@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import Transcript, Workspace  # noqa: E402
 from engine.llm import Request, backend_for  # noqa: E402
-from engine.runner import Runner  # noqa: E402
+from engine.runner.loop import Runner  # noqa: E402
 from tests.conftest import Tree, skill_text, write  # noqa: E402
 from tests.llm_server import MessagesServer, Reply  # noqa: E402
 

@@ -49,7 +49,7 @@ def run(argv: list[str], out: Path, env: dict[str, str]) -> tuple[float, float, 
 def commands(kind: str, where: Path, empty: Path) -> tuple[list[str], list[str]]:
     py = sys.executable
     floor = [py, str(HERE / "floor_list.py"), "--project" if kind == "project" else "--plugin-dir", str(where)]
-    ours = [py, "-m", "tui.cli", "list", "--json", "--no-bundled"]
+    ours = [py, "-m", "tui.cli.main", "list", "--json", "--no-bundled"]
     ours += ["--user-dir", str(empty / "u"), "--managed-dir", str(empty / "m")]
     ours += ["--project", str(where)] if kind == "project" else ["--project", str(empty), "--plugin-dir", str(where)]
     return floor, ours

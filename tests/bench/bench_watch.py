@@ -90,7 +90,8 @@ def inotify_watches() -> int:
 def at_scale(count: int = 15_000) -> None:
     """The watcher on a marketplace of `count` real skills in 150 plugins."""
     market = cached("market", count, ROOT / "tests" / "bench" / ".data")
-    from engine import Locations, skillfile
+    from engine import Locations
+    from engine.catalog import skillfile
 
     base = Path(tempfile.mkdtemp(prefix="skilldeck-watch-scale-"))
     reads = [0]
@@ -100,7 +101,7 @@ def at_scale(count: int = 15_000) -> None:
         reads[0] += 1
         return real_load(*args, **kwargs)
 
-    import engine.catalog as catalog_module
+    import engine.catalog.assembly as catalog_module
 
     catalog_module.load_entry = counting  # type: ignore[attr-defined]
     arrived: dict[str, float] = {}

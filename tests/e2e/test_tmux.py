@@ -184,7 +184,7 @@ def test_an_app_that_dies_of_an_exception_exits_non_zero() -> None:
         "import tui.app as a\n"
         "def boom(self): raise RuntimeError('planted crash')\n"
         "a.SkilldeckApp.on_mount = boom\n"
-        "from tui.cli import main\n"
+        "from tui.cli.main import main\n"
         "raise SystemExit(main(['--demo', '--backend', 'offline']))\n"
     )
     with open_terminal(f'sh -c \'{sys.executable} -c "$0"; echo exit status $?; exec cat\' "{script}"') as terminal:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.agents import AgentError, find_agent
-from engine.runner import Failed, Fork
+from engine.runner.loop import Failed, Fork
+from engine.runner.subagents import AgentError, find_agent
 from tests.conftest import Tree, skill_text, write
 from tests.engine.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply

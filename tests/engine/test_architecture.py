@@ -100,3 +100,22 @@ def test_the_circle_finder_finds_a_circle() -> None:
     # submodule which imports the package back.
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "p": {"p.x"}, "p.x": {"p"}}
     assert circles(graph) == [["a", "b", "c"], ["p", "p.x"]]
+
+
+def test_the_engine_keeps_at_most_ten_loose_modules() -> None:
+    loose = sorted(p.name for p in (ROOT / "engine").glob("*.py") if p.name != "__init__.py")
+    assert len(loose) <= 10, loose
+
+
+def test_every_room_says_what_it_holds_and_what_it_may_import() -> None:
+    quiet = []
+    for init in sorted((ROOT / "engine").glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        if "import" not in doc.lower():
+            quiet.append(str(init.relative_to(ROOT)))
+    assert quiet == []
+
+
+def test_the_cli_is_a_package_of_its_own() -> None:
+    assert sorted(p.name for p in (ROOT / "tui").glob("cli*.py")) == []
+    assert (ROOT / "tui" / "cli" / "main.py").is_file()

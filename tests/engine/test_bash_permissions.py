@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import Permissions, read_settings
-from engine.bash import invocations, parse
+from engine.permissions.bash import invocations, parse
 from tests.conftest import Tree, write
 
 

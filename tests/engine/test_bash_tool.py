@@ -6,8 +6,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from engine.tools.base import ToolContext
-from engine.tools.shell import OUTPUT_CAP, BashTool
+from engine.runner.tools.base import ToolContext
+from engine.runner.tools.shell import OUTPUT_CAP, BashTool
 
 
 def _gone(pid: int) -> bool:

@@ -41,7 +41,7 @@ def test_the_app_does_not_import_anthropic_before_a_run() -> None:
         "import sys, asyncio, tempfile, pathlib\n"
         "from engine.demo import make_demo\n"
         "from tui.app import SkilldeckApp\n"
-        "from tui.cli import build_parser\n"
+        "from tui.cli.main import build_parser\n"
         "app = SkilldeckApp(make_demo(pathlib.Path(tempfile.mkdtemp())))\n"
         "async def main():\n"
         "    async with app.run_test() as pilot:\n"

@@ -1,5 +1,5 @@
 """Claude Code's own skills, recorded by a comparison, counted in every listing of the project
-afterwards (engine/claude_own.py), and a hostile or stale record ignored."""
+afterwards (engine/listing/claude_own.py), and a hostile or stale record ignored."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 from engine import Workspace, make_demo
-from engine.claude_own import load_own, own_path, read_own, save_own, stale_own
-from engine.listing import Foreign
+from engine.listing.build import Foreign
+from engine.listing.claude_own import load_own, own_path, read_own, save_own, stale_own
 
 OWN = [Foreign("update-config", "Change Claude Code's settings. " * 4, 0, True), Foreign("dataviz", "Draw charts.", 5, True)]
 

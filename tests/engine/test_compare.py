@@ -27,7 +27,7 @@ from engine.compare import theirs
 from engine.compare.claude import DUMMY_KEY, child_environ
 from engine.compare.rows import AGREE, listing_rows
 from engine.compare.server import MAX_BODY, RecordingServer
-from engine.invoke import parse_typed
+from engine.runner.invoke import parse_typed
 from tests.oracle.record_listing import placeholders
 from tests.oracle.replay import case_locations
 from tests.oracle.workspace import HERE, Places, build, load_cases

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import CODES, Catalog, Locations, Severity, Workspace
-from engine.scan import MAX_DIRS_PER_ROOT
+from engine.catalog.scan import MAX_DIRS_PER_ROOT
 from tests.conftest import Tree, codes, only, run_as_nobody, skill_text, write
 
 GOOD = skill_text(name="good", description="A good skill.")

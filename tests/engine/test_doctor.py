@@ -59,7 +59,7 @@ class Home:
         )
 
     def doctor(self, **environ: str) -> tuple[int, list[dict[str, Any]]]:
-        args = [sys.executable, "-m", "tui.cli", "doctor", "--json", "--project", str(self.project)]
+        args = [sys.executable, "-m", "tui.cli.main", "doctor", "--json", "--project", str(self.project)]
         args += ["--user-dir", str(self.user), "--managed-dir", str(self.managed), "--no-bundled"]
         env = {**os.environ, "HOME": str(self.home), **environ}
         done = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)

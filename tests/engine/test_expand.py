@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.argwords import split_arguments
-from engine.expand import DISABLED, ExpansionError, ShellCheck, expand, render_text
-from engine.model import LoadedFrom, Skill, Source, SourceKind
-from engine.shell import exit_ok, failure_text, result_text
+from engine.catalog.model import LoadedFrom, Skill, Source, SourceKind
+from engine.runner.argwords import split_arguments
+from engine.runner.expand import DISABLED, ExpansionError, ShellCheck, expand, render_text
+from engine.runner.shell import exit_ok, failure_text, result_text
 
 SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
 PLUGIN = Source(SourceKind.PLUGIN, Path("/plugins/tools"), "plugin tools", plugin="tools")

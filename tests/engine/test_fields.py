@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.fields import as_bool, spec_name_problems, split_tools, suggest_field
+from engine.catalog.fields import as_bool, spec_name_problems, split_tools, suggest_field
 from tests.conftest import Tree, codes, only, skill_text
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.catalog as catalog_module
-import engine.watchsince as watchsince
+import engine.catalog.assembly as catalog_module
+import engine.reload.watchsince as watchsince
 from engine import Catalog, Workspace
 from tests.conftest import Tree, skill_text, write
 from tests.engine.test_watch import Recorder
@@ -65,7 +65,7 @@ def test_a_short_load_sends_no_snapshot(many: Tree) -> None:
 
 def test_writes_between_the_read_and_the_watches_are_read_again(tree: Tree) -> None:
     """The watcher reads first and adds its watches after: what is written in between raises no
-    event, and must be found anyway (engine/watchsince.py)."""
+    event, and must be found anyway (engine/reload/watchsince.py)."""
     tree.skill("kept", skill_text(description="old"))
     tree.skill("gone", skill_text(description="going"))
     write(tree.project / ".claude" / "commands" / "ns" / "a.md", "A.\n")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from engine import Severity
-from engine.fields import cc_paths, effort_level, guard_outside_hooks, hooks_problems
-from engine.frontmatter import cc_text, first_line_description, js_number, js_string, parse, split
-from engine.model import MARKDOWN_MAX_BYTES, SKILL_MAX_BYTES
+from engine.catalog.fields import cc_paths, effort_level, guard_outside_hooks, hooks_problems
+from engine.catalog.frontmatter import cc_text, first_line_description, js_number, js_string, parse, split
+from engine.catalog.model import MARKDOWN_MAX_BYTES, SKILL_MAX_BYTES
 from tests.conftest import Tree, only, skill_text, write
-from tui.cli import main
+from tui.cli.main import main
 
 GOOD = skill_text(name="good", description="A good skill.")
 

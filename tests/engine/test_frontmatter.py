@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from engine.frontmatter import decode, first_line_description, parse, repair, split
+from engine.catalog.frontmatter import decode, first_line_description, parse, repair, split
 
 
 def test_split_takes_block_between_first_line_and_next_dashes() -> None:

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from engine import Locations, Permissions, read_settings
-from engine.bash.gitconfig import guard_env
-from engine.shell import run_bounded
-from engine.tools.base import ToolContext
-from engine.tools.shell import BashTool
+from engine.permissions.bash.gitconfig import guard_env
+from engine.runner.shell import run_bounded
+from engine.runner.tools.base import ToolContext
+from engine.runner.tools.shell import BashTool
 from tests.oracle.workspace import RECORDINGS, build, load_cases
 
 

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from engine import Catalog, Locations, Workspace
-from engine.diagnostics import Sink
-from engine.jsonfile import read_json
-from engine.model import MAX_FILE_BYTES
-from engine.skilltree import skill_files
+from engine.catalog.diagnostics import Sink
+from engine.catalog.jsonfile import read_json
+from engine.catalog.model import MAX_FILE_BYTES
+from engine.catalog.skilltree import skill_files
 from tests.conftest import Tree, codes, make_chain, remove_chain, run_as_nobody, write
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bounds import MAX_ALIAS_CHARS, MAX_ALIAS_NODES, MAX_FRONTMATTER_CHARS, MAX_NESTING, yaml_problem
-from engine.frontmatter import parse
+from engine.base.bounds import MAX_ALIAS_CHARS, MAX_ALIAS_NODES, MAX_FRONTMATTER_CHARS, MAX_NESTING, yaml_problem
+from engine.catalog.frontmatter import parse
 from tests.conftest import Tree, codes
 
 GOOD = "---\ndescription: The good one.\n---\nDo it.\n"
@@ -177,7 +177,7 @@ def test_aliases_that_claude_code_accepts_still_work() -> None:
 def test_the_cli_lists_and_validates_an_alias_bomb_at_once(tree: Tree) -> None:
     # Before: `arguments` turned every one of the 9^12 values into text; no command returned.
     _with_good(tree, "---\ndescription: d\n" + _bomb("arguments") + "---\nBody.\n")
-    base = [sys.executable, "-m", "tui.cli", "--project", str(tree.project), "--user-dir", str(tree.user)]
+    base = [sys.executable, "-m", "tui.cli.main", "--project", str(tree.project), "--user-dir", str(tree.user)]
     base += ["--managed-dir", str(tree.managed), "--no-bundled"]
     for command in (["list", "--json"], ["validate"], ["show", "bad"]):
         out = subprocess.run([*base, *command], capture_output=True, text=True, timeout=30)
@@ -228,7 +228,7 @@ def test_the_fast_path_never_lets_a_deep_text_through() -> None:
     # The cheap scan may send a shallow text to the exact check, never a deep one past it.
     import random
 
-    from engine.bounds import _yaml_may_be_deep
+    from engine.base.bounds import _yaml_may_be_deep
 
     rng = random.Random(14)
     deep = 0

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine import ExpansionError, InvocationError, Message, Transcript, Workspace
-from engine.conversation import Block, api_messages, fork_result_message
-from engine.invoke import build_prompt
+from engine.runner.conversation import Block, api_messages, fork_result_message
+from engine.runner.invoke import build_prompt
 from tests.conftest import Tree, skill_text, write
 
 

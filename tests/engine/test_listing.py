@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from engine import build_listing
-from engine.listing import (
+from engine.listing.build import (
     DEFAULT_BUDGET,
     ENTRY_TEXT_CAP,
     HEADER,
@@ -176,7 +176,7 @@ def test_entries_are_summed_in_display_width() -> None:
     """Claude Code sums entries in display width (Bun.stringWidth, ambiguous narrow): a newline or a
     combining mark takes none, a CJK character two; its debug line's totals for a skill `u` with
     these descriptions, over its own entries' 6,208, were 6,222, 6,216, 6,218 and 6,219."""
-    from engine.listing import display_width
+    from engine.listing.build import display_width
 
     assert [display_width(f"- u: {d}") + 1 for d in ("漢字漢字", "e\u0301e\u0301", "a😀b", "ab cd")] == [14, 8, 10, 11]
     assert display_width("- claude-api: Reference — it.\nTRIGGER\nSKIP") == 40

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine import Catalog, Diagnostic, Severity, Workspace, build_listing, trace_why
-from engine.listing import ENTRY_TEXT_CAP, env_number, listing_budget, usage_scores, utf16_cut, valid_label
-from engine.trust import claude_config, workspace_trust
+from engine.listing.build import ENTRY_TEXT_CAP, env_number, listing_budget, usage_scores, utf16_cut, valid_label
+from engine.permissions.trust import claude_config, workspace_trust
 from engine.why.find import close_names
 from tests.conftest import Tree, skill_text
 

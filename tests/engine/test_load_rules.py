@@ -10,12 +10,12 @@ import subprocess
 from pathlib import Path
 
 from engine import Locations, SourceKind, Workspace
-from engine.diagnostics import Sink
-from engine.loadcache import LoadCache
-from engine.scan import MAX_DIRS_PER_ROOT
-from engine.sources.collate import collation_key
-from engine.sources.names import refusal
-from engine.sources.tiers import collect
+from engine.catalog.diagnostics import Sink
+from engine.catalog.loadcache import LoadCache
+from engine.catalog.scan import MAX_DIRS_PER_ROOT
+from engine.catalog.sources.collate import collation_key
+from engine.catalog.sources.names import refusal
+from engine.catalog.sources.tiers import collect
 from tests.conftest import Tree, codes, skill_text, write
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import Workspace
-from engine.mentions import MAX_MENTIONS, mentioned
+from engine.runner.mentions import MAX_MENTIONS, mentioned
 from tests.conftest import Tree, skill_text
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine import Workspace
+from engine.catalog.model import LoadedFrom, Skill, Source, SourceKind
 from engine.demo import make_demo
-from engine.model import LoadedFrom, Skill, Source, SourceKind
 
 
 def _dumps(skill: Skill) -> str:

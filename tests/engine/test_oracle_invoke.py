@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 
 from engine import Locations, Workspace
-from engine.conversation import api_messages
-from engine.expand import ExpansionError
-from engine.invoke import InvocationError, build_prompt, parse_typed
 from engine.llm import listing_in_messages, resolve_model
+from engine.runner.conversation import api_messages
+from engine.runner.expand import ExpansionError
+from engine.runner.invoke import InvocationError, build_prompt, parse_typed
 from tests.llm_server import MessagesServer, Reply
 from tests.oracle.record_invoke import placeholders
 from tests.oracle.replay import case_locations, flag_values

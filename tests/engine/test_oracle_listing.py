@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from engine import Catalog, Workspace, read_settings
-from engine.listing import Foreign, Listing
+from engine.listing.build import Foreign, Listing
 from tests.oracle.replay import case_locations, flag_values
 from tests.oracle.workspace import HERE, Places, build, load_cases
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine import diagnose
-from engine.sources.plugins import DISPLAY_FIELDS
+from engine.catalog.sources.plugins import DISPLAY_FIELDS
 from tests.oracle.replay import case_locations
 from tests.oracle.workspace import HERE, build, load_cases
 

@@ -35,8 +35,8 @@ import pytest
 
 from engine import Locations, Transcript, Workspace
 from engine.llm import backend_for, listing_in_messages
-from engine.runner import Runner
-from engine.skillcalls import UNANSWERED
+from engine.runner.loop import Runner
+from engine.runner.skillcalls import UNANSWERED
 from tests.llm_server import Reply
 from tests.oracle.record_invoke import block as recorded_block
 from tests.oracle.server import SUBAGENT_ANSWER, ScriptServer

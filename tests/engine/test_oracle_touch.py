@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import Workspace
-from engine.listing_touch import listing_updates
+from engine.listing.touch import listing_updates
 from tests.oracle.replay import case_locations
 from tests.oracle.workspace import HERE, build, load_cases
 

@@ -468,13 +468,13 @@ def test_a_wildcard_or_walk_through_a_link_out_of_the_project_is_asked(linked: T
 
 
 def test_a_wildcard_that_matches_too_much_to_check_is_asked(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.pathreach
+    import engine.permissions.pathreach
 
     for i in range(12):
         write(linked.project / "many" / f"f{i}.txt", "x")
     permissions = _permissions(linked)
     assert permissions.decide("Bash", {"command": "cat many/*.txt"}).decision == "allow"
-    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 10)
+    monkeypatch.setattr(engine.permissions.pathreach, "GLOB_ENTRIES", 10)
     decision = permissions.decide("Bash", {"command": "cat many/*.txt"})
     assert decision.decision == "ask", decision.reason
     assert "cannot be known" in decision.reason
@@ -529,7 +529,7 @@ def test_a_name_too_long_for_the_system_is_decided_not_raised(linked: Tree, comm
 def test_the_wildcards_of_one_line_share_one_bound(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
     """Forty copies of a wildcard through a loop of links (`a -> .`) cost what one may: past the
     line's bound the line is asked, never walked forty times."""
-    import engine.pathreach
+    import engine.permissions.pathreach
 
     loop = linked.project / "loop"
     loop.mkdir()
@@ -538,7 +538,7 @@ def test_the_wildcards_of_one_line_share_one_bound(linked: Tree, monkeypatch: py
     permissions = _permissions(linked)
     one = "cat loop/*/*/zz"
     assert permissions.decide("Bash", {"command": one}).decision == "allow"
-    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 100)
+    monkeypatch.setattr(engine.permissions.pathreach, "GLOB_ENTRIES", 100)
     assert permissions.decide("Bash", {"command": " ".join([one] * 40)}).decision == "ask"
     assert permissions.decide("Bash", {"command": "cat loop/*/" + "x/" * 100}).decision == "ask"
 
@@ -563,12 +563,12 @@ def test_an_allowed_program_meets_the_deny_through_every_wildcard(linked: Tree, 
 
 
 def test_an_allowed_program_with_a_wildcard_past_the_bound_is_asked(linked: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.pathreach
+    import engine.permissions.pathreach
 
     for i in range(30):
         write(linked.project / "many" / f"f{i}" / "x.txt", "x")
     permissions = _permissions(linked, allow=["Bash(python3 *)"], deny=["Read(~/.ssh/**)"])
     assert permissions.decide("Bash", {"command": "python3 many/*/x.txt"}).decision == "allow"
-    monkeypatch.setattr(engine.pathreach, "GLOB_ENTRIES", 10)
+    monkeypatch.setattr(engine.permissions.pathreach, "GLOB_ENTRIES", 10)
     decision = permissions.decide("Bash", {"command": "python3 many/*/x.txt"})
     assert decision.decision == "ask", decision.reason

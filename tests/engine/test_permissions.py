@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine import Permissions, call_from_rule, read_settings
-from engine.model import LoadedFrom, Skill, Source, SourceKind
-from engine.rules import parse_rule
+from engine.catalog.model import LoadedFrom, Skill, Source, SourceKind
+from engine.permissions.rules import parse_rule
 from tests.conftest import Tree, only, write
 
 
@@ -196,7 +196,7 @@ def test_bad_json_and_bad_entries(tree: Tree) -> None:
     write(tree.project / ".claude" / "settings.json", '{\n  "permissions": {"allow": ["Skill(a)",]}\n}\n')
     write(tree.user / "settings.json", json.dumps({"permissions": {"allow": ["Skill(ok)", 42, "Bash()"], "deny": "Skill(x)"}}))
     settings = read_settings(tree.locations())
-    from engine.catalog import Catalog
+    from engine.catalog.assembly import Catalog
 
     invalid = only(Catalog({}, (), settings.diagnostics, ()), "settings-invalid")
     assert (invalid.line, invalid.column) == (2, 40), "the stray comma: line 2, column 40"

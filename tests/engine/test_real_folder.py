@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engine.scan import real_folder
+from engine.catalog.scan import real_folder
 
 
 def test_real_folder_is_realpath(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ CHILD = textwrap.dedent(
     import asyncio, sys
     from engine import Transcript, Workspace, Locations
     from engine.llm import backend_for
-    from engine.runner import Runner
+    from engine.runner.loop import Runner
 
     project, user, state, url = sys.argv[1:5]
     env = {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "k", "XDG_STATE_HOME": state}

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from engine import Permissions, read_settings
-from engine.globmatch import Pattern, StarGlob, TooComplex
-from engine.pathreach import MAX_GLOB_CHARS, glob_pattern, shell_part_pattern
-from engine.ruleindex import RuleIndex
-from engine.rules import _path_pattern, bash_glob
-from engine.settings import PlacedRule, parse_rule
+from engine.base.globmatch import Pattern, StarGlob, TooComplex
+from engine.permissions.pathreach import MAX_GLOB_CHARS, glob_pattern, shell_part_pattern
+from engine.permissions.ruleindex import RuleIndex
+from engine.permissions.rules import _path_pattern, bash_glob
+from engine.permissions.settings import PlacedRule, parse_rule
 from tests.conftest import Tree, write
 
 SEED = 32
@@ -103,7 +103,7 @@ def test_many_wildcards_cost_the_text_times_the_pattern() -> None:
 
 
 def _check(tree: Tree, call: str) -> subprocess.CompletedProcess[str]:
-    args = [sys.executable, "-m", "tui.cli", "check", call, "--project", str(tree.project)]
+    args = [sys.executable, "-m", "tui.cli.main", "check", call, "--project", str(tree.project)]
     args += ["--user-dir", str(tree.user), "--managed-dir", str(tree.managed), "--no-bundled"]
     # A bound for a hang, not a measure: the check answers in well under a second.
     return subprocess.run(args, capture_output=True, text=True, timeout=120)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from engine.llm import Error
-from engine.runner import Failed, Fork, Notice, Result, Runner
-from engine.tools.base import ToolContext, ToolResult, schema
+from engine.runner.loop import Failed, Fork, Notice, Result, Runner
+from engine.runner.tools.base import ToolContext, ToolResult, schema
 from tests.conftest import Tree, skill_text, write
 from tests.engine.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply
@@ -182,7 +182,7 @@ async def test_a_fan_out_of_forked_skills_is_bounded(tree: Tree, server: Message
     forked skill 64 times, whose forks call tools for ever (2,349 requests in 120 s before): the
     forks one answer starts, the forks of a run and the requests of a run are bounded, every call
     past a bound gets a result that says so, and the conversation stays one the API accepts."""
-    from engine.forks import MAX_FORKS_PER_ANSWER, MAX_FORKS_PER_RUN, MAX_REQUESTS_PER_RUN
+    from engine.runner.forks import MAX_FORKS_PER_ANSWER, MAX_FORKS_PER_RUN, MAX_REQUESTS_PER_RUN
 
     tree.skill("dig", skill_text(body="Dig.\n", name="dig", description="Digs.", context="fork"))
     tree.skill("deeper", skill_text(body="Deeper.\n", name="deeper", description="Goes deeper.", context="fork"))

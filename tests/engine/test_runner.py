@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from engine import Transcript, Workspace, parse_fork_result
-from engine.conversation import LOCAL_COMMAND_CAVEAT
-from engine.listing import HEADER
+from engine.listing.build import HEADER
 from engine.llm import Usage, backend_for, listing_in_messages
-from engine.runner import SKILL_DESCRIPTION, Added, Call, Failed, Fork, Runner
+from engine.runner.conversation import LOCAL_COMMAND_CAVEAT
+from engine.runner.loop import SKILL_DESCRIPTION, Added, Call, Failed, Fork, Runner
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
 

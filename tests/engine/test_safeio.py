@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.safeio import NotRegularFile, TooLarge, read_regular, read_regular_text
+from engine.base.safeio import NotRegularFile, TooLarge, read_regular, read_regular_text
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_text_keeps_strict_decoding_unless_asked(tmp_path: Path) -> None:
 
 
 def test_writing_refuses_a_fifo_without_waiting_for_a_reader(tmp_path: Path) -> None:
-    from engine.safeio import write_regular
+    from engine.base.safeio import write_regular
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from engine import Locations, Workspace
-from engine.diagnostics import Sink
-from engine.scan import scan_skills_root
-from engine.sources import tiers
+from engine.catalog.diagnostics import Sink
+from engine.catalog.scan import scan_skills_root
+from engine.catalog.sources import tiers
 from tests.bench.scale_catalogs import build_market, build_project, corpus_skills
 from tests.conftest import Tree, codes, write
 
@@ -59,7 +59,7 @@ def test_a_15000_skill_project_lists_every_skill(place: Path, corpus: list) -> N
     expected = sorted(p.name for p in (project / ".claude" / "skills").iterdir())
     assert len(expected) == SCALE
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "list", "--json", "--project", str(project), "--user-dir", str(place / "u"),
+        [sys.executable, "-m", "tui.cli.main", "list", "--json", "--project", str(project), "--user-dir", str(place / "u"),
          "--managed-dir", str(place / "m"), "--no-bundled"],
         capture_output=True, cwd=REPO, timeout=120, check=False,
     )  # fmt: skip
@@ -85,7 +85,7 @@ def test_a_marketplace_of_150_plugins_loads_every_skill(place: Path, corpus: lis
 def test_past_the_names_bound_a_folder_is_cut_with_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The stand-in for a million empty folders: the bound made small. Measured on a real million:
     # 2.5 s for `skilldeck list` (README), where reading them all took 73 s.
-    monkeypatch.setattr("engine.scan.skills.MAX_NAMES_PER_ROOT", 50)
+    monkeypatch.setattr("engine.catalog.scan.skills.MAX_NAMES_PER_ROOT", 50)
     root = tmp_path / "skills"
     for i in range(80):
         (root / f"e{i:03d}").mkdir(parents=True)
@@ -98,7 +98,7 @@ def test_past_the_names_bound_a_folder_is_cut_with_a_diagnostic(tmp_path: Path, 
 
 def test_skills_past_the_explained_folders_load_and_a_reload_says_the_same(tree: Tree) -> None:
     # Recorded: load_many_mixed. The explanation stops at its bound; the skills never do.
-    from engine.scan import MAX_DIRS_PER_ROOT
+    from engine.catalog.scan import MAX_DIRS_PER_ROOT
 
     for i in range(MAX_DIRS_PER_ROOT + 3):
         (tree.skills() / f"a{i:05d}").mkdir(parents=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.catalog as catalog_module
-import engine.sources.plugins as plugins_module
+import engine.catalog.assembly as catalog_module
+import engine.catalog.sources.plugins as plugins_module
 from engine import WatchHandle, Workspace
 from tests.conftest import Tree, skill_text, write
 from tests.engine.test_watch import Recorder
@@ -123,8 +123,8 @@ def test_lost_events_read_everything_again(market) -> None:  # type: ignore[no-u
 
 
 def test_a_saved_file_patches_the_catalog_exactly_as_a_full_build_would(tree: Tree, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import engine.rebuild as watch_module
-    from engine.rebuild import IncrementalLoader
+    import engine.reload.rebuild as watch_module
+    from engine.reload.rebuild import IncrementalLoader
 
     tree.skill("alpha", skill_text(description="user alpha"), tier="user")
     tree.skill("alpha", skill_text(description="project alpha"))

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.diagnostics import Sink
-from engine.scan import entry_order, scan_skills_root
-from engine.sources.collate import collation_key
+from engine.catalog.diagnostics import Sink
+from engine.catalog.scan import entry_order, scan_skills_root
+from engine.catalog.sources.collate import collation_key
 
 
 def test_plain_names_sort_the_same_by_code_point_and_by_collation() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine import SettingsEditError, Workspace
-from engine.settings_edit import SETTINGS_CAP, add_rule, remove_rule
+from engine.permissions.settings_edit import SETTINGS_CAP, add_rule, remove_rule
 from tests.conftest import Tree, run_as_nobody, write
 
 ORIGINAL = {
@@ -75,7 +75,7 @@ WRITER = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from engine.settings_edit import add_rule
+from engine.permissions.settings_edit import add_rule
 path, who = Path(sys.argv[1]), sys.argv[2]
 for i in range(100):
     add_rule(path, f"Bash(job-{{who}}-{{i}} *)", "allow")
@@ -367,7 +367,7 @@ def test_a_projects_settings_link_out_of_the_project_is_never_edited(tmp_path: P
 KILLED_MID_WRITE = """
 import os, sys, threading
 from pathlib import Path
-from engine.settings_edit import add_rule
+from engine.permissions.settings_edit import add_rule
 real = os.fsync
 def stuck(fd):
     if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")).endswith(".tmp"):

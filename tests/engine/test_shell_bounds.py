@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.expand import ExpansionError, expand
-from engine.model import LoadedFrom, Skill, Source, SourceKind
-from engine.shell import AFTER_EXIT_S, OUTPUT_CAP, run_bounded
+from engine.catalog.model import LoadedFrom, Skill, Source, SourceKind
+from engine.runner.expand import ExpansionError, expand
+from engine.runner.shell import AFTER_EXIT_S, OUTPUT_CAP, run_bounded
 
 SOURCE = Source(SourceKind.PROJECT, Path("/p/.claude/skills"), "project")
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from engine import ExpansionError, Locations, Transcript, Workspace
-from engine.expand import Expansion, ShellMode, expand
+from engine.catalog.model import LoadedFrom, Skill, Source, SourceKind
 from engine.llm import backend_for
-from engine.model import LoadedFrom, Skill, Source, SourceKind
-from engine.runner import Runner
+from engine.runner.expand import Expansion, ShellMode, expand
+from engine.runner.loop import Runner
 from tests.conftest import skill_text, write
 from tests.llm_server import MessagesServer, Reply
 

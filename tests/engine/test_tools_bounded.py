@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from engine import Permissions, read_settings
-from engine.tools import ToolContext, builtin_tools
-from engine.tools import search as search_module
-from engine.tools.base import RESULT_CAP
+from engine.runner.tools import ToolContext, builtin_tools
+from engine.runner.tools import search as search_module
+from engine.runner.tools.base import RESULT_CAP
 from tests.conftest import Tree, write
 
 

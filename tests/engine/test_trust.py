@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import Permissions, Workspace, read_settings
-from engine.trust import trust_workspace, workspace_trust
+from engine.permissions.trust import trust_workspace, workspace_trust
 from tests.conftest import Tree, write
 
 

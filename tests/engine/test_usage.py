@@ -39,7 +39,7 @@ def _workspace(name: str, root: Path) -> tuple[dict[str, Any], Places]:
 
 
 def _usage(places: Places, *more: str, state: Path) -> subprocess.CompletedProcess[str]:
-    args = [sys.executable, "-m", "tui.cli", "usage", "--json", "--project", str(places.project)]
+    args = [sys.executable, "-m", "tui.cli.main", "usage", "--json", "--project", str(places.project)]
     args += ["--user-dir", str(places.home / ".claude"), "--managed-dir", str(places.root / "managed"), "--no-bundled", *more]
     env = {**os.environ, "XDG_STATE_HOME": str(state), "HOME": str(places.home)}
     return subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)

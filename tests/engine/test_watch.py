@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import engine.catalog as catalog_module
+import engine.catalog.assembly as catalog_module
 from engine import Catalog, CatalogDiff, WatchHandle, Workspace
 from tests.conftest import Tree, make_chain, remove_chain, run_as_nobody, skill_text, write
 
@@ -368,7 +368,7 @@ def test_stop_waits_a_bounded_time_for_a_thread_that_does_not_end(watched, monke
     """ctrl+c on `skilldeck watch`, or quitting the app, waits for the watcher's threads at most
     STOP_WAIT_S in all: here the watch thread is held (a real thread, blocked on an event)."""
 
-    import engine.watch as watch_module
+    import engine.reload.watch as watch_module
 
     monkeypatch.setattr(watch_module, "STOP_WAIT_S", 0.3)
     tree, recorder, handles = watched

@@ -27,7 +27,7 @@ def test_watch_under_churn_prints_no_warning_reprs(tree: Tree) -> None:
     (tree.root / "home").mkdir()
     args = ["watch", "--project", str(tree.project), "--user-dir", str(tree.user), "--managed-dir", str(tree.managed)]
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main(sys.argv[1:]))", *args],
+        [sys.executable, "-c", "import sys; from tui.cli.main import main; sys.exit(main(sys.argv[1:]))", *args],
         cwd=ROOT,
         env={**os.environ, "HOME": str(tree.root / "home"), "NO_COLOR": "1"},
         stdout=subprocess.PIPE,

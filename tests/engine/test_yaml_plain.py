@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from engine.frontmatter import yamlparse
-from engine.yamlload import Loader
+from engine.base.yamlload import Loader
+from engine.catalog.frontmatter import yamlparse
 
 _VALUES = (
     "x", "'q'", '"d"', "1", "0x1f", "1.5", ".inf", ".nan", "true", "yes", "null", "~", "", "!!int x", "!!float y",

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from engine import Locations, Workspace, build_listing
-from engine.frontmatter import decode, parse, split
+from engine.catalog.frontmatter import decode, parse, split
 
 SEED = int(os.environ.get("SKILLDECK_FUZZ_SEED", "14"))
 N = int(os.environ.get("SKILLDECK_FUZZ_N", "150"))

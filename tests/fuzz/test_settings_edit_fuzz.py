@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import SettingsEditError
-from engine.jsondoc import JsonDocError, JsonObject, Number, loads
-from engine.settings_edit import add_rule, remove_rule
+from engine.base.jsondoc import JsonDocError, JsonObject, Number, loads
+from engine.permissions.settings_edit import add_rule, remove_rule
 
 SEED = int(os.environ.get("SKILLDECK_FUZZ_SEED", "14"))
 N = int(os.environ.get("SKILLDECK_FUZZ_N", "120"))

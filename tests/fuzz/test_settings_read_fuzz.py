@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from engine import Locations, read_settings
-from engine.bounds import MAX_NESTING
-from engine.diagnostics import Sink
-from engine.jsonfile import read_json
+from engine.base.bounds import MAX_NESTING
+from engine.catalog.diagnostics import Sink
+from engine.catalog.jsonfile import read_json
 
 SEED = int(os.environ.get("SKILLDECK_FUZZ_SEED", "14"))
 N = int(os.environ.get("SKILLDECK_FUZZ_N", "200"))

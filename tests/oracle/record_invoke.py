@@ -28,7 +28,7 @@ recording keeps only what skilldeck must predict, with the workspace folders as 
 - `listing`: the listing's lines as the first main request carried them, Claude Code's own
   entries left out (as record_listing does);
 - `updates` (when there are any): the listing updates the last main request carries, each as its
-  text: what a read or an edit brought in (engine/listing_touch.py predicts them);
+  text: what a read or an edit brought in (engine/listing/touch.py predicts them);
 - `subagents`: every request that is not the main conversation and offers tools (a fork, an
   agent; told from the main conversation by its own system prompt, compared while recording
   with a plain run's): its `model`, `tools`, `effort`, first message (the task, its context
@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.listing import HEADER
+from engine.listing.build import HEADER
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.record_listing import baseline, case_names, entry_name, init_event, listing_lines
 from tests.oracle.server import is_subagent

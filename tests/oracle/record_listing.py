@@ -37,9 +37,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.catalog.frontmatter.js import utf16_len
 from engine.compare.theirs import listing_in as listing_lines
-from engine.frontmatter.js import utf16_len
-from engine.listing import display_width
+from engine.listing.build import display_width
 from tests.oracle.record import ORACLE, VERSION, chosen_cases, run_claude, stream_event
 from tests.oracle.workspace import HERE, Places, build
 

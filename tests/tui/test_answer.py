@@ -20,7 +20,7 @@ from .conftest import run_done, served_app, until
 from .test_conversation import _launch
 
 SAMPLE = (
-    "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner.py`.\n\n"
+    "# Release notes\n\nThe release adds faster search and **streamed** answers; see `engine/runner/loop.py`.\n\n"
     "## Search\n\n- first point\n- second point\n  continued\n\n1. one\n2. two\n\n"
     "```python\ndef step() -> int:\n\n    return 1\n```\n\n> quoted **bold**\n\n"
     "### Table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nA closing paragraph that is long enough to wrap "

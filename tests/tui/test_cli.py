@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Tree, skill_text, write
-from tui.cli import main
+from tui.cli.main import main
 
 
 def _args(tree: Tree, *extra: str) -> list[str]:
@@ -274,7 +274,7 @@ def test_show_survives_a_body_that_became_a_fifo_after_the_load(tree: Tree, caps
     """`show` reads the body again after the load: by then the file may be a FIFO."""
     import os
 
-    from tui import render
+    from tui.cli import render
 
     path = tree.skill("deploy", description="Deploy.")
     catalog = tree.load()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.invoke import parse_typed
+from engine.runner.invoke import parse_typed
 from tests.oracle.workspace import HERE, Places, build, load_cases
-from tui.cli import main
+from tui.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 CLAUDE = REPO / ".oracle" / "node_modules" / ".bin" / "claude"

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import Tree, write
 from tests.engine.test_evals_helpers import make_tree, router
 from tests.llm_server import MessagesServer, Reply
-from tui.cli import main
+from tui.cli.main import main
 
 
 @pytest.fixture

@@ -95,7 +95,7 @@ def test_a_reader_that_leaves_early_is_not_a_finding(tree: Tree) -> None:
 def test_every_argument_says_what_it_is_and_an_error_names_its_command() -> None:
     import argparse
 
-    from tui.cli import build_parser
+    from tui.cli.main import build_parser
 
     missing: list[str] = []
 

@@ -17,12 +17,12 @@ _HEAVY = (
     "watchdog",
     "engine.compare",
     "engine.evals",
-    "engine.runner",
-    "engine.invoke",
-    "engine.watch",
-    "engine.settings_edit",
-    "engine.listing",
-    "engine.permissions",
+    "engine.runner.loop",
+    "engine.runner.invoke",
+    "engine.reload.watch",
+    "engine.permissions.settings_edit",
+    "engine.listing.build",
+    "engine.permissions.decide",
     "logging",
     "tempfile",
     "uuid",
@@ -36,7 +36,7 @@ def test_every_name_of_the_face_resolves_from_its_table() -> None:
 
 
 def test_the_parser_offers_the_scopes_the_engine_edits() -> None:
-    from tui import cli_args
+    from tui.cli import args as cli_args
 
     assert cli_args.EDITABLE_SCOPES == engine.EDITABLE_SCOPES
 
@@ -44,12 +44,12 @@ def test_the_parser_offers_the_scopes_the_engine_edits() -> None:
 def test_list_json_imports_none_of_the_rest(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from tui.cli import main\n"
+        "from tui.cli.main import main\n"
         f"main(['list', '--json', '--no-bundled', '--project', {str(tmp_path)!r}, '--user-dir', {str(tmp_path / 'u')!r},"
         f" '--managed-dir', {str(tmp_path / 'm')!r}])\n"
         f"heavy = {_HEAVY!r}\n"
         # The other commands' modules (cli_run, cli_why, ...); not the arguments or the JSON writer.
-        "loaded = sorted(m for m in sys.modules if m.startswith(heavy) or m.startswith('tui.cli_') and m not in ('tui.cli_args', 'tui.cli_json'))\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(heavy) or m.startswith('tui.cli_') and m not in ('tui.cli.args', 'tui.cli.jsonout'))\n"
         "print(loaded, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)

@@ -1,12 +1,12 @@
 """`skilldeck list --json` writes its document as json_printable would, without scanning every
-character when nothing needs escaping (tui/cli_json.py `printable_utf8`)."""
+character when nothing needs escaping (tui/cli/jsonout.py `printable_utf8`)."""
 
 from __future__ import annotations
 
 import itertools
 
 from engine import json_printable
-from tui.cli_json import printable_utf8
+from tui.cli.jsonout import printable_utf8
 
 _CHARS = ("a", "\x7f", "\x80", "\x85", "\x9f", "\xa0", "\xbf", "©", "é", "\ud800", "\udcff", "\U0001f600", "\n", '"', "߿")
 

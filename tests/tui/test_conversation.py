@@ -137,7 +137,7 @@ async def test_fork_shows_only_its_answer_and_meta_toggles_the_sent_prompt(tmp_p
 
 async def test_resume_reopens_a_saved_conversation(tmp_path: Path, server: MessagesServer) -> None:
     from engine import Message, Transcript
-    from engine.conversation import Block
+    from engine.runner.conversation import Block
 
     env = {"XDG_STATE_HOME": str(tmp_path / "state")}
     saved = Transcript.create("earlier", env)

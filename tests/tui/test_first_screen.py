@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import engine.catalog as catalog_module
+import engine.catalog.assembly as catalog_module
 from engine import Locations
 from tests.conftest import skill_text, write
 from tui.app import SkilldeckApp

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from tests.conftest import Tree, skill_text, write
 from tests.llm_server import MessagesServer, Reply
 from tests.tui.test_cli import _args
-from tui.cli import main
+from tui.cli.main import main
 from tui.screens.approve import ApproveScreen
 
 from .conftest import loaded, run_done, served_app, until
@@ -95,7 +95,7 @@ async def test_a_transcript_that_cannot_be_read_is_not_resumed_and_not_written_t
     saved = Transcript.create("big", {"XDG_STATE_HOME": str(tmp_path / "state")})
     saved.append(Message.user("an earlier question that is longer than the cap below"))
     before = saved.path.read_bytes()
-    monkeypatch.setattr("engine.conversation.TRANSCRIPT_CAP", 10)  # stands for a transcript of many gigabytes
+    monkeypatch.setattr("engine.runner.conversation.TRANSCRIPT_CAP", 10)  # stands for a transcript of many gigabytes
     server.script(Reply(text="Fresh start."))
     app = served_app(tmp_path, server)
     app.resume_path = saved.path

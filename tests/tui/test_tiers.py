@@ -275,8 +275,8 @@ async def test_a_big_catalog_draws_only_what_is_on_screen(tmp_path: Path) -> Non
 
 
 async def test_claude_codes_own_skills_from_a_comparison_show_as_a_tier_counted_in_the_budget(tmp_path: Path) -> None:
-    from engine.claude_own import save_own
-    from engine.listing import Foreign
+    from engine.listing.build import Foreign
+    from engine.listing.claude_own import save_own
 
     app = demo_app(tmp_path / "demo")
     locations = app.workspace.locations

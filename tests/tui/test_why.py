@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tests.conftest import Tree, skill_text, write
 from tui.app import SkilldeckApp
-from tui.cli import main
+from tui.cli.main import main
 from tui.rules.pane import RulesTree
 from tui.screens.why import WhyScreen
 from tui.widgets.diagnostics import DiagnosticsTree

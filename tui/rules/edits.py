@@ -1,6 +1,6 @@
 """The settings edits the rules pane makes, run in its thread workers: each returns what to tell
 the user, and never raises for a file it cannot write (an unparsable settings file, a read-only
-folder): that is said, and nothing on disk is half-written (engine.settings_edit)."""
+folder): that is said, and nothing on disk is half-written (engine.permissions.settings_edit)."""
 
 from __future__ import annotations
 

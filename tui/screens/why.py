@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from engine import Permissions, Why, trace_why
 
-from ..cli_why import trace_table
+from ..cli.why import trace_table
 from ..deck import Deck
 from ..view import CatalogView
 

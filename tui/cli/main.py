@@ -1,0 +1,440 @@
+"""The `skilldeck` command: argument parsing and the subcommands, on the engine's public face."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..heap import collector_paused, settle_imports
+
+with collector_paused():
+    # The engine's modules make tens of thousands of objects and next to no cycles: the collector
+    # would walk them again and again as they come (15 ms of every command).
+    from engine import Catalog, Locations, Severity, Workspace, load_paths, printable, with_missing_skill_md
+
+    from . import args as cli_args
+    from .args import budget_arg
+    from .jsonout import dump, dump_rows
+
+if TYPE_CHECKING:
+    from engine import CatalogDiff
+
+# The commands' own modules (cli_run, cli_why, ...), `render` (rich) and the demo are imported where
+# they are used: `skilldeck list --json` then loads the loader and argparse, not the runner, the
+# comparison with Claude Code, the routing lab or rich (about 0.2 s of every run).
+
+
+def _location_flags(suppress: bool) -> argparse.ArgumentParser:
+    """The flags every subcommand takes. Subcommands get SUPPRESS defaults so that
+    `skilldeck --demo list` keeps the --demo given before the subcommand."""
+    parent = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS if suppress else None)
+    group = parent.add_argument_group("where to look")
+    many: dict[str, Any] = {} if suppress else {"default": []}
+    group.add_argument("--project", type=Path, help="start folder of the session (default: the current folder)")
+    group.add_argument(
+        "--user-dir", type=Path, help="Claude Code's user config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)"
+    )
+    group.add_argument(
+        "--managed-dir", type=Path, help="managed policy folder (default: $SKILLDECK_MANAGED_DIR or /etc/claude-code)"
+    )
+    group.add_argument("--add-dir", type=Path, action="append", **many, help="an extra folder, as claude --add-dir (repeatable)")
+    group.add_argument(
+        "--plugin-dir",
+        type=Path,
+        action="append",
+        **many,
+        help="a plugin folder, or a folder of plugin folders, as claude --plugin-dir (repeatable; Claude Code reads no "
+        "marketplace.json there: see --marketplace)",
+    )
+    group.add_argument(
+        "--marketplace",
+        type=Path,
+        metavar="DIR",
+        help="preview a marketplace folder before installing it: the plugins its .claude-plugin/marketplace.json "
+        "lists, as installing each would give them, instead of what Claude Code loads here",
+    )
+    flag: dict[str, Any] = {} if suppress else {"default": False}
+    group.add_argument("--no-bundled", action="store_true", **flag, help="leave out skilldeck's bundled skills")
+    group.add_argument("--demo", action="store_true", **flag, help="use a self-contained demo workspace instead")
+    return parent
+
+
+class _Version(argparse.Action):
+    """--version, looked up only when asked: reading the installed metadata takes ~35 ms."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("skilldeck")
+        except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+            version = "(not installed)"
+        sys.stdout.write(f"skilldeck {version}\n")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skilldeck",
+        # argparse would write `COMMAND ...` as if one were required: without one, the app opens.
+        usage="%(prog)s [-h] [--version] [OPTIONS] [COMMAND [ARGS ...]]",
+        description="See every skill a Claude Code session would load, why some did not, and what the model receives. "
+        "Without a COMMAND, opens the app.",
+        epilog="skilldeck COMMAND -h shows a command's own flags.",
+        parents=[_location_flags(suppress=False)],
+    )
+    parser.add_argument("--version", action=_Version)
+    # Also before the command, as the location flags are: `skilldeck --json listing`. The
+    # subcommands' own --json default to SUPPRESS so that they do not undo this one.
+    parser.add_argument("--json", action="store_true", default=False, help="JSON output (for a COMMAND that reads)")
+    parser.add_argument(
+        "--resume", nargs="?", const="latest", metavar="SESSION", help="reopen a saved conversation (the latest by default)"
+    )
+    cli_args.run_flags(parser)
+    loc = _location_flags(suppress=True)
+    # prog: a subcommand's usage and errors start `skilldeck listing:`, not the whole usage line.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="skilldeck")
+    p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
+    )
+    p = sub.add_parser("show", parents=[loc], help="one skill in full")
+    p.add_argument("name", help="the skill's command name, e.g. deploy or my-plugin:lint")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the skill, its body, diagnostics and shadowing"
+    )
+    p = sub.add_parser("validate", parents=[loc], help="check skills; exit 1 on errors (or warnings with --strict)")
+    p.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="a skill folder, a SKILL.md or a skills folder (default: every tier)"
+    )
+    p.add_argument("--strict", action="store_true", help="fail on warnings too; Agent Skills spec findings become errors")
+    p.add_argument("-v", "--verbose", action="store_true", help="also show notes (info diagnostics)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="every diagnostic, and whether it fails")
+    p = sub.add_parser("watch", parents=[loc], help="follow the disk and print each change (ctrl+c stops)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object per change, one per line")
+    cli_args.rules_parsers(sub, loc)
+    cli_args.prompt_parser(sub, loc)
+    cli_args.run_parser(sub, loc)
+    cli_args.why_parser(sub, loc)
+    cli_args.compare_parser(sub, loc)
+    cli_args.evals_parser(sub, loc)
+    cli_args.usage_parser(sub, loc)
+    cli_args.doctor_parser(sub, loc)
+    p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
+    p.add_argument(
+        "--budget", type=budget_arg, default=None,
+        help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the settings' share (1%% by default) "
+        "of the model's context window, at 3 characters a token)",
+    )  # fmt: skip
+    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the listing, its budget and every entry's outcome as JSON"
+    )
+    return parser
+
+
+# The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
+JSON_COMMANDS = (
+    "list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare", "evals",
+    "usage", "doctor",
+)  # fmt: skip
+
+
+# What runs a skill, a model or Claude Code, or writes settings: none of it in a --marketplace preview.
+ACTING = ("run", "evals", "compare", "allow", "ask", "deny", "unrule", "trust")
+
+
+def missing_locations(args: argparse.Namespace) -> list[str]:
+    """What is wrong with each folder the user named: a mistyped --project or --add-dir would
+    otherwise read nothing and pass. --user-dir and --managed-dir may be absent: Claude Code
+    reads nothing from an absent config folder and creates the user one on first write."""
+    named = [("--project", args.project)] if args.project is not None else []
+    named += [("--add-dir", p) for p in args.add_dir] + [("--plugin-dir", p) for p in args.plugin_dir]
+    named += [("--marketplace", args.marketplace)] if args.marketplace is not None else []
+    problems = []
+    for flag, path in named:
+        if not os.path.isdir(path):
+            why = "not a folder" if os.path.lexists(path) else "no such folder"
+            problems.append(f"{flag} {path}: {why}")
+    if getattr(args, "command", None) == "validate":
+        problems += [f"{p}: no such file or folder" for p in args.paths if not os.path.lexists(p)]
+    command = getattr(args, "command", None)
+    shell = bool(getattr(args, "run_shell", False))
+    if args.marketplace is not None and (command in ACTING or shell):
+        # A preview shows what installing would give: nothing in it runs, no setting is written for it.
+        problems.append(f"--marketplace is a preview: `{command}{' --run-shell' * shell}` is not available in it")
+    return problems
+
+
+def _exit_on_signal(folder: Path, signum: int, frame: object) -> None:
+    # The folder first: an exit that a thread still running holds up never reaches the exit handlers.
+    shutil.rmtree(folder, ignore_errors=True)
+    raise SystemExit(128 + signum)
+
+
+def locations_from(args: argparse.Namespace) -> Locations:
+    base_url = getattr(args, "base_url", None)
+    if args.demo:
+        import atexit
+        import tempfile
+
+        from engine import make_demo, run_environ
+
+        folder = Path(tempfile.mkdtemp(prefix="skilldeck-demo-"))
+        atexit.register(shutil.rmtree, folder, True)
+        # A closed terminal (SIGHUP) or a kill (SIGTERM) ends Python without its exit handlers,
+        # which left the folder behind: they end it as an exit instead.
+        for hangup in (signal.SIGHUP, signal.SIGTERM):
+            signal.signal(hangup, partial(_exit_on_signal, folder))
+        args.demo_root = folder
+        return make_demo(folder, run_environ(os.environ, base_url))
+    return Locations(
+        project=args.project or Path.cwd(),
+        user_dir=args.user_dir,
+        managed_dir=args.managed_dir,
+        add_dirs=tuple(args.add_dir),
+        plugin_dirs=tuple(args.plugin_dir),
+        marketplace=args.marketplace,
+        bundled=not args.no_bundled,
+        environ={**os.environ, "ANTHROPIC_BASE_URL": base_url} if base_url else dict(os.environ),
+    )
+
+
+def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
+    if args.json:
+        dump_rows(
+            {
+                # A skill's record as JSON text already (Skill.to_json, the same text as its dict).
+                "skills": [s.to_json() for s in catalog.skills.values()],
+                "shadowed": [s.to_dict() for s in catalog.shadowed],
+                # Skills Claude Code adds only later in a session, under the names they would get.
+                "deferred": [s.to_json() for s in catalog.deferred],
+                "diagnostics": [d.to_dict() for d in catalog.diagnostics],
+                "sources": [s.to_dict() for s in catalog.sources],
+            }
+        )
+    else:
+        from . import render
+
+        render.catalog_table(catalog)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
+    skill = catalog.get(args.name)
+    shadow = None
+    if skill is None:
+        shadow = next((s for s in catalog.shadowed if s.skill.name == args.name.removeprefix("/")), None)
+        skill = shadow.skill if shadow else None
+    if skill is None:
+        render.not_found(args.name, catalog)
+        return 1
+    if args.json:
+        out = skill.to_dict()
+        try:
+            out["body"] = skill.read_body()
+        except OSError as exc:  # changed since the load (now a FIFO, too large, gone)
+            out["body"], out["body_error"] = None, f"{exc.strerror or exc}: {skill.path}"
+        out["diagnostics"] = [d.to_dict() for d in catalog.diagnostics_for(skill.path)]
+        out["shadowed_by"] = shadow.shadowed_by.to_dict() if shadow else None
+        out["shadows"] = [s.skill.to_dict() for s in catalog.shadowing(skill)]
+        dump(out)
+    else:
+        render.skill_detail(skill, catalog, shadow)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    from . import render
+
+    # A folder named on the command line that holds no skill breaks the spec (engine/catalog/spec.py).
+    catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
+    diags = list(catalog.diagnostics)
+
+    def fails(d: Any) -> bool:
+        if d.severity is Severity.ERROR:
+            return True
+        return args.strict and (d.severity is Severity.WARNING or d.code.startswith("spec-"))
+
+    failing = [d for d in diags if fails(d)]
+    if args.json:
+        dump(
+            {
+                "ok": not failing,
+                "strict": args.strict,
+                "skills": len(catalog.skills) + len(catalog.shadowed),
+                "failing": len(failing),
+                "diagnostics": [d.to_dict() | {"fails": fails(d)} for d in diags],
+            }
+        )
+    else:
+        render.diagnostics_report(catalog, diags, failing, args.strict, args.verbose)
+    return 1 if failing else 0
+
+
+def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace) -> int:
+    from . import render
+
+    listing = workspace.listing(catalog, args.budget, model=args.model)
+    if args.json:
+        dump(listing.to_dict())
+        return 0
+    # The listing's exact text, but a control in a description is shown, not sent to the terminal.
+    sys.stdout.write(printable(listing.text) + "\n")
+    sys.stdout.flush()
+    render.listing_summary(listing)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
+    import signal
+    import threading
+
+    from . import render
+
+    def report(catalog: Catalog, change: CatalogDiff) -> None:
+        if args.json:
+            sys.stdout.write(json.dumps(change.to_dict()) + "\n")
+            sys.stdout.flush()
+        else:
+            render.change_line(change)
+
+    # ctrl+c ends the watch: the first one, wherever it lands (a KeyboardInterrupt inside a write
+    # of a change left a traceback), and any more while the watcher stops are ignored.
+    stopping = threading.Event()
+
+    def interrupted(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        stopping.set()
+
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored by the caller (nohup): left so
+        signal.signal(signal.SIGINT, interrupted)
+    handle = workspace.watch(report)
+    assert handle.catalog is not None
+    try:
+        render.watching(handle.catalog, len(handle.polled))
+        stopping.wait()
+    finally:
+        handle.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    problems = [] if args.demo else missing_locations(args)
+    if args.json and args.command not in JSON_COMMANDS:
+        problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
+    if problems:
+        from . import render
+
+        # As a usage error (exit 2): nothing was read, so no answer could be right.
+        for problem in problems:
+            render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
+        return 2
+    locations = locations_from(args)
+    if args.command is None:
+        return run_app(args, locations)
+    try:
+        return _command(args, locations)
+    except BrokenPipeError:
+        # `skilldeck rules | head`: the reader left; nothing to report. What is still buffered for
+        # stdout goes nowhere, instead of failing again when Python flushes it on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _command(args: argparse.Namespace, locations: Locations) -> int:
+    command = args.command
+    workspace = Workspace(locations)
+    if locations.marketplace is not None:
+        from . import render
+
+        # Before any answer, on stderr (a --json reader gets the JSON alone; each source says `preview` there).
+        render.err.print(render.PREVIEW_NOTE, style="yellow", markup=False)
+    if command == "watch":
+        return cmd_watch(args, workspace)
+    if command == "run":
+        from . import run as cli_run
+
+        return cli_run.run(args, workspace)
+    if command in ("prompt", "rules", "check", "allow", "ask", "deny", "unrule", "trust"):
+        from . import rules as cli_rules
+
+        return cli_rules.run_prompt(args, workspace) if command == "prompt" else cli_rules.run(command, args, workspace)
+    if command == "why":
+        from . import why as cli_why
+
+        return cli_why.run(args, workspace)
+    if command == "compare":
+        from . import compare as cli_compare
+
+        return cli_compare.run(args, workspace)
+    if command == "evals":
+        from . import evals as cli_evals
+
+        return cli_evals.run(args, workspace)
+    if command == "usage":
+        from . import usage as cli_usage
+
+        return cli_usage.run(args, workspace)
+    if command == "doctor":
+        from . import doctor as cli_doctor
+
+        return cli_doctor.run(args, workspace)
+    if command == "list":
+        # A one-shot load that makes few reference cycles: the cyclic collector would walk the
+        # growing heap again and again for nothing (about 8% of `list --json` at 15,000 skills).
+        # Put back after, for a caller that runs main() in its own process (the tests).
+        with collector_paused():
+            return cmd_list(args, workspace.load())
+    catalog = load_paths(args.paths) if command == "validate" and args.paths else workspace.load()
+    if command == "show":
+        return cmd_show(args, catalog)
+    if command == "validate":
+        return cmd_validate(args, catalog)
+    return cmd_listing(args, catalog, workspace)
+
+
+def run_app(args: argparse.Namespace, locations: Locations) -> int:
+    from . import render
+
+    if not sys.stdin.isatty():
+        # Textual reads keys from stdin: from a pipe or /dev/null it would spin a core at its end.
+        render.err.print("[red]the skilldeck app needs a terminal; in scripts use `skilldeck list`, `show` or `validate`[/]")
+        return 2
+    # Imported here so that `list`, `show` and the others never pay for textual.
+    from ..app import SkilldeckApp
+    from ..view import PathDisplay
+
+    demo = getattr(args, "demo_root", None)
+    paths = PathDisplay.default([(demo, "<demo>")] if demo else [])
+    resume = None
+    if args.resume:
+        workspace = Workspace(locations)
+        resume = workspace.latest_session() if args.resume == "latest" else workspace.session_path(args.resume)
+        if resume is None or not resume.is_file():
+            render.err.print(f"[red]no saved conversation {'' if args.resume == 'latest' else args.resume}[/]")
+            return 1
+    app = SkilldeckApp(locations, paths, backend=args.backend, model=args.model, resume=resume)
+    settle_imports()
+    app.run()
+    # Textual sets 1 when an exception ended the app (it prints the traceback): a script or a
+    # shell must not read a crash as success.
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
