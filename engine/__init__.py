@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     from .runner.invoke import InvocationError, Prompt
     from .runner.loop import Runner
     from .runner.skillcalls import UNANSWERED
-    from .usage import SkillUsage, UsageReport, collect_usage, parse_since
+    from .usage import SkillUsage, UsageReport, collect_usage, parse_since, transcript_roots
     from .why import Why, trace_why
     from .why.find import close_names
     from .workspace import Workspace, load_paths
@@ -191,6 +191,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "UsageReport": ("usage", "UsageReport"),
     "collect_usage": ("usage", "collect_usage"),
     "parse_since": ("usage", "parse_since"),
+    "transcript_roots": ("usage", "transcript_roots"),
     "WatchHandle": ("reload.watch", "WatchHandle"),
     "Why": ("why", "Why"),
     "trace_why": ("why", "trace_why"),
@@ -324,6 +325,7 @@ __all__ = [
     "state_dir",
     "suggested_rule",
     "trace_why",
+    "transcript_roots",
     "what_if",
     "with_missing_skill_md",
 ]

@@ -8,6 +8,7 @@ run-related environment (an API key, a base URL), so a demo run can still reach 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -217,6 +218,7 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         )
         + "\n"
     )
+    _history(user, project)
     # Which skill the model should call for a few requests: `skilldeck --demo evals`.
     (project / ".claude" / "skill-evals.yaml").write_text(DEMO_EVALS, encoding="utf-8")
     # skilldeck wrote this project itself: it is trusted, as if the user had accepted
@@ -230,3 +232,36 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         plugin_dirs=(plugin,),
         environ=dict(environ or {}),
     )
+
+
+def _history(user: Path, project: Path) -> None:
+    """A session file as Claude Code writes it, so that the demo shows usage (`skilldeck usage`,
+    the details' "used" row): /deploy typed twice, the model's release-notes run and a research
+    call that was refused. Dated from now, so "last used 2 days ago" stays true."""
+    now = time.time()
+
+    def record(kind: str, content: object, days: float, uuid: str) -> str:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - days * 86_400))
+        body = {"type": kind, "message": {"role": kind, "content": content}, "uuid": uuid, "timestamp": stamp}
+        return json.dumps({**body, "sessionId": "demo-session", "cwd": str(project)}, separators=(",", ":"))
+
+    def call(name: str, days: float, uuid: str) -> str:
+        return record(
+            "assistant", [{"type": "tool_use", "id": f"t-{uuid}", "name": "Skill", "input": {"skill": name}}], days, uuid
+        )
+
+    def result(uuid: str, text: str, error: bool, days: float) -> str:
+        block = {"type": "tool_result", "tool_use_id": f"t-{uuid}", "content": text, "is_error": error}
+        return record("user", [block], days, uuid + "-result")
+
+    lines = [
+        record("user", "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>", 9, "u1"),
+        record("user", "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>", 2, "u2"),
+        call("release-notes", 1, "a1"),
+        result("a1", "Launching skill: release-notes", False, 1),
+        call("research", 1, "a2"),
+        result("a2", "<tool_use_error>Skill execution blocked by permission rules</tool_use_error>", True, 1),
+    ]
+    folder = user / "projects" / str(project).replace("/", "-")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "demo-session.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")

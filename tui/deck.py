@@ -18,6 +18,7 @@ from textual.worker import Worker
 from engine import CatalogDiff, Workspace, printable
 
 from . import workers
+from .usage import UsageBook
 from .view import PathDisplay
 
 
@@ -31,6 +32,8 @@ class Deck:
     # Settings files the app itself is writing (a rule, "allow always"), until the watcher's change
     # for them arrives: that change was already said by whoever wrote them.
     written: set[str] = field(default_factory=set, compare=False)
+    # What the transcripts say of each skill's use, read once (tui/usage.py).
+    usage: UsageBook = field(default_factory=UsageBook, compare=False)
 
     def note_written(self, path: Path) -> None:
         self.written.add(str(path))

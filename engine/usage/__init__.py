@@ -1,6 +1,6 @@
 """Usage: which skills were really used, counted from the transcripts already on the machine.
-May import base/ only (bounded reads, the state folder for its cache); nothing imports it but the
-engine's face.
+May import base/ (bounded reads, the state folder for its cache) and catalog/locations; nothing
+imports it but the engine's face.
 
 `collect_usage` walks Claude Code's transcripts (`<config>/projects/`), reads each file as
 engine/usage/transcripts.py says (streamed, bounded, cached by engine/usage/cache.py), and counts
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.safeio import open_regular
+from ..catalog.locations import Locations
 from .cache import UsageCache
 from .records import Use
 from .transcripts import BUILTIN_COMMANDS, read_transcript
@@ -72,6 +73,22 @@ class UsageReport:
 
     def of(self, name: str) -> SkillUsage | None:
         return next((s for s in self.skills if s.name == name), None)
+
+
+def transcript_roots(locations: Locations) -> list[Path]:
+    """Where a session's transcripts are: Claude Code's `<config>/projects/`, and Codex CLI's
+    `$CODEX_HOME/sessions/` (default: `.codex` beside the `.claude` config folder, in the same home:
+    a test's or the demo's private home is read, never the real one)."""
+    roots: list[Path] = []
+    user = locations.user_dir
+    if user is not None:
+        roots.append(user / "projects")
+    codex = locations.environ.get("CODEX_HOME")
+    if codex:
+        roots.append(Path(codex) / "sessions")
+    elif user is not None and user.name == ".claude":
+        roots.append(user.parent / ".codex" / "sessions")
+    return roots
 
 
 def transcript_files(root: Path) -> Iterator[str]:

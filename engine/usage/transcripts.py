@@ -140,7 +140,8 @@ def _assistant(record: dict[str, Any], state: Progress) -> None:
 # What a line that can mark a use holds, each searched over a whole piece at once with
 # bytes.find (a C loop, not one Python step per line): 1 GB costs little more than reading it.
 # (`command-` stands for both `<command-name>` and `local-command-caveat`.)
-_MARKERS = (b'"name":"Skill"', b"command-", b'"content":"/', *CODEX_MARKERS)
+# Claude Code writes compact JSON; a file written with spaces after `:` is read too.
+_MARKERS = (b'"name":"Skill"', b'"name": "Skill"', b"command-", b'"content":"/', b'"content": "/', *CODEX_MARKERS)
 
 
 def _marked(data: bytes) -> list[int]:

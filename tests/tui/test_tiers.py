@@ -119,7 +119,7 @@ async def test_collapse_all_expand_all_keep_the_cursor(tmp_path: Path) -> None:
         assert not tree.tiers[0].is_open and tree.tiers[1].is_open
 
 
-async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
+async def test_filter_cycles_errors_problems_unused_all(tmp_path: Path) -> None:
     app = demo_app(tmp_path / "demo")
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
@@ -136,6 +136,9 @@ async def test_filter_cycles_errors_problems_all(tmp_path: Path) -> None:
         await pilot.pause()
         assert tree.filter == "problems"
         assert {view.worst(s.path) for s in tree.shown_skills()} == {Severity.ERROR, Severity.WARNING}
+        await pilot.press("t")
+        await pilot.pause()
+        assert tree.filter == "unused"  # tests/tui/test_usage_app.py: what it shows
         await pilot.press("t")
         await pilot.pause()
         assert tree.filter == "all" and tree.border_title == "1 Tiers" and _rows(tree) == everything

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from datetime import datetime
-from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
 
-from engine import UsageReport, Workspace, collect_usage, json_printable, parse_since, printable, state_dir
+from engine import UsageReport, Workspace, collect_usage, json_printable, parse_since, printable, state_dir, transcript_roots
 
 from . import render
 
@@ -28,10 +26,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         render.err.print(f"[red]skilldeck usage: --since {render.markup(args.since)}: write a span such as 30d, 12h or 2w[/]")
         return 2
     catalog = workspace.load()
-    user = workspace.locations.user_dir
-    roots = [user / "projects"] if user is not None else []
-    # Codex CLI's sessions, where it records the skills a user names ($name).
-    roots.append(Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "sessions")
+    roots = transcript_roots(workspace.locations)
     cache = None if args.no_cache else state_dir() / "usage-cache.json"
     report = collect_usage(roots, catalog.skills, since_days=since, now=time.time(), cache_path=cache)
     if args.json:

@@ -25,6 +25,7 @@ from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
 
 from ..deck import Deck
 from ..messages import BodyLoaded
+from ..usage import UsageBook
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
 from .markdown_body import MarkdownBody, render_markdown
 from .pane_keys import PaneKeys, focus_keys_on_click
@@ -115,7 +116,7 @@ class Facts:
         return Measurement(self.key_width + 3, self.key_width + 2 + widest).clamp(max_width=options.max_width)
 
 
-def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, shadow: Shadowed | None = None) -> Facts:
+def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, usage: UsageBook, shadow: Shadowed | None = None) -> Facts:
     rows: list[tuple[str, Text | str]] = [
         ("display name", skill.display_name),
         ("source", Text.assemble(printable(skill.source.label), (f"  {skill.loaded_from.value}", "dim"))),
@@ -123,6 +124,7 @@ def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, shadow: Sha
         ("user can invoke", yes_no(skill.user_invocable, "user-invocable: false")),
         ("model can invoke", yes_no(skill.model_invocable, "disable-model-invocation: true")),
         ("in model listing", listed_text(skill, shadow, view)),
+        ("used", usage.line(skill.name)),
         ("context", Text("fork", "magenta") if skill.context == "fork" else Text("inline")),
         ("agent", skill.agent or ("general-purpose" if skill.context == "fork" else "—")),
         ("model", skill.model or "inherit"),
@@ -167,6 +169,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.deck = deck
         self._skill: Skill | None = None
+        self._facts: tuple[CatalogView, Skill, Shadowed | None] | None = None
         self._body_timer: Timer | None = None
         # The skill whose body is shown, for tests and screenshots to wait on.
         self.body_shown_for: Path | None = None
@@ -187,6 +190,20 @@ class SkillDetails(VerticalScroll, can_focus=False):
 
     def on_click(self, event: events.Click) -> None:
         focus_keys_on_click(self, event)
+
+    def on_mount(self) -> None:
+        # The transcripts are read once the first screen is up, in a thread; the row fills in then.
+        self.deck.usage.listeners.append(self._usage_read)
+        self.deck.usage.start(self, self.deck.workspace, self.deck.start)
+
+    def on_unmount(self) -> None:
+        if self._usage_read in self.deck.usage.listeners:
+            self.deck.usage.listeners.remove(self._usage_read)
+
+    def _usage_read(self) -> None:
+        if self._facts is not None and self.is_attached:
+            view, skill, shadow = self._facts
+            self.query_one("#details-facts", Static).update(facts_table(skill, view, self.deck.paths, self.deck.usage, shadow))
 
     def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None) -> None:
         paths = self.deck.paths
@@ -212,7 +229,8 @@ class SkillDetails(VerticalScroll, can_focus=False):
                 ("  preview: not installed" if skill.source.preview else "", "bold yellow"),
             )
         )
-        facts.update(facts_table(skill, view, paths, shadow))
+        self._facts = (view, skill, shadow)
+        facts.update(facts_table(skill, view, paths, self.deck.usage, shadow))
         lines = []
         if shadow is not None:
             winner = shadow.shadowed_by
@@ -269,9 +287,11 @@ class SkillDetails(VerticalScroll, can_focus=False):
     @property
     def body_fits(self) -> bool:
         """The body shown is rendered at the width it has (a resize renders it again); one never laid
-        out (its tab not shown yet) has no width to fit."""
+        out (its tab not shown yet) has no width to fit. And the usage row is filled in: the pane
+        is drawn whole (what tests and screenshots wait for)."""
         body = self.query_one("#details-body", MarkdownBody)
-        return not (body.display and body.source and body.size.width) or body.rendered_width == body.size.width
+        fits = not (body.display and body.source and body.size.width) or body.rendered_width == body.size.width
+        return fits and self.deck.usage.ready
 
     def _read_body(self, skill: Skill, width: int) -> None:
         """Thread worker: the body read, made printable (a control in it is shown as ^[, not sent

@@ -40,6 +40,7 @@ from ..compare_run import Attempt, Compared
 from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
 from ..evals.ask import AskScreen
+from ..usage import UNUSED_DAYS
 from ..view import count
 from .pane_keys import PaneKeys, focus_keys_on_click
 from .textlines import TextLines
@@ -186,7 +187,12 @@ class ListingPane(VerticalScroll, can_focus=False):
     def on_click(self, event: events.Click) -> None:
         focus_keys_on_click(self, event)
 
+    def _usage_read(self) -> None:
+        if self._listing is not None and self.is_attached:
+            self.show_listing(self._listing)
+
     def on_mount(self) -> None:
+        self.deck.usage.listeners.append(self._usage_read)
         self.query_one("#listing-compare", Static).display = False
         self.query_one("#listing-whatif", Static).display = False
 
@@ -218,12 +224,17 @@ class ListingPane(VerticalScroll, can_focus=False):
         trimmed = listing.trimmed
         note = self.query_one("#listing-trimmed", Static)
         if trimmed:
+            # A skill that lost its text is rarely picked, so it stays unused, so nobody notices.
+            unused = [name for name in trimmed if self.deck.usage.unused(name)]
             note.update(
                 Text.assemble(
                     (f"{count(len(trimmed), 'description')} dropped to fit ({listing.wanted:,} characters wanted; ", "yellow"),
                     ("the most used keep theirs, then the first listed): ", "yellow"),
                     printable(", ".join(trimmed[:SHOWN_NAMES])),
                     (f", +{len(trimmed) - SHOWN_NAMES} more" if len(trimmed) > SHOWN_NAMES else "", "dim"),
+                    (f"\nof these, not used in {UNUSED_DAYS} days: " if unused else "", "bold red"),
+                    printable(", ".join(unused[:SHOWN_NAMES])),
+                    (f", +{len(unused) - SHOWN_NAMES} more" if len(unused) > SHOWN_NAMES else "", "dim"),
                 )
             )
         else:
@@ -274,6 +285,8 @@ class ListingPane(VerticalScroll, can_focus=False):
             self._ticker = None
 
     def on_unmount(self) -> None:
+        if self._usage_read in self.deck.usage.listeners:
+            self.deck.usage.listeners.remove(self._usage_read)
         # The pane's workers go with it; the helper thread's result is dropped.
         if self._worker is not None:
             self._worker.cancel()

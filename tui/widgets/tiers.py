@@ -24,6 +24,7 @@ from textual.message import Message
 
 from engine import Severity, Shadowed, Skill, Source, printable
 
+from ..usage import UNUSED_DAYS, UsageBook
 from ..view import CatalogView, PathDisplay, TierView
 from .navigation import LineCursor, LineLook
 from .tier_labels import deferred_label, fit_tier, shadow_label, skill_label, tier_label, tier_path
@@ -37,7 +38,12 @@ class NodeData:
 
 
 # The tree's filter cycle (`t`): what each shows, for the tree's title.
-FILTERS = {"all": "", "errors": "skills with errors", "problems": "skills with errors or warnings"}
+FILTERS = {
+    "all": "",
+    "errors": "skills with errors",
+    "problems": "skills with errors or warnings",
+    "unused": f"skills not used in {UNUSED_DAYS} days",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +135,12 @@ class TiersTree(LineCursor, can_focus=True):
         def control(self) -> TiersTree:
             return self.tree
 
-    def __init__(self, follow: Callable[[NodeData | None], None] | None = None, **kwargs: object) -> None:
+    def __init__(
+        self, follow: Callable[[NodeData | None], None] | None = None, usage: UsageBook | None = None, **kwargs: object
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        # What the transcripts say of each skill's use (the "unused" filter); None: no such filter.
+        self.usage = usage
         # Told, at once, what the cursor is on (None when empty), when it moves or the rows change
         # under it. A call, not a message: a message reached the app only after the screen had
         # drawn the cursor's frame, so each step drew two frames, the second one held back by
@@ -208,10 +218,15 @@ class TiersTree(LineCursor, can_focus=True):
             return lambda path: view.worst(path) is Severity.ERROR
         if self.filter == "problems":
             return lambda path: view.worst(path) is not None
+        if self.filter == "unused" and self.usage is not None and self.usage.ready:
+            usage, names = self.usage, {s.path: s.name for t in view.tiers for s in (*t.skills, *t.deferred)}
+            return lambda path: path in names and usage.unused(names[path])
         return lambda path: True
 
     def _tier_wanted(self, tier: TierView) -> bool:
         # A tier whose errors are in files that load no skill still shows, with its counts.
+        if self.filter == "unused":
+            return False
         return bool(tier.errors) if self.filter == "errors" else bool(tier.errors or tier.warnings)
 
     def row_at(self, line: int) -> tuple[int, int] | None:
@@ -334,9 +349,24 @@ class TiersTree(LineCursor, can_focus=True):
         tier = next((t for t, e in enumerate(self._tiers) if data is not None and e.tier.source == data.source), None)
         self.move_to(self._starts[tier] if tier is not None else 0)
 
+    def on_mount(self) -> None:
+        if self.usage is not None:
+            self.usage.listeners.append(self._usage_read)
+
+    def on_unmount(self) -> None:
+        if self.usage is not None and self._usage_read in self.usage.listeners:
+            self.usage.listeners.remove(self._usage_read)
+
+    def _usage_read(self) -> None:
+        if self.filter == "unused" and self.is_attached:
+            current = self.current
+            self._fill(current.skill.path if current is not None and current.skill is not None else None)
+
     def action_cycle_filter(self) -> None:
-        names = list(FILTERS)
+        names = [name for name in FILTERS if name != "unused" or self.usage is not None]
         self.filter = names[(names.index(self.filter) + 1) % len(names)]
+        if self.filter == "unused" and self.usage is not None and not self.usage.ready:
+            self.app.notify("The transcripts are still being read: every skill shows until they are in", title="Filter")
         shown = FILTERS[self.filter]
         self.border_title = f"1 Tiers · {shown}" if shown else "1 Tiers"
         current = self.current
