@@ -102,7 +102,7 @@ class SkilldeckApp(App[None]):
             with Vertical(id="left"):
                 yield ProgressBar(id="load-progress", show_eta=False)
                 yield SearchBox(id="search")
-                yield TiersTree(follow=self._highlighted, usage=self.deck.usage, id="tiers")
+                yield TiersTree(follow=self._highlighted, usage=self.deck.usage, doctor=self.deck.doctor, id="tiers")
             yield from compose_tabs(self.deck, self.backend_name, self.model_name)
         yield KeysFooter()
 

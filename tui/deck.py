@@ -22,6 +22,21 @@ from .usage import UsageBook
 from .view import PathDisplay
 
 
+@dataclass
+class PluginBoard:
+    """The plugin doctor's errors and warnings per plugin name (the Diagnostics pane's worker finds
+    them after each load; the tiers pane marks each plugin's tier line with them)."""
+
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+
+    def post(self, found: dict[str, tuple[int, int]]) -> None:
+        if found != self.counts:
+            self.counts = found
+            for listener in list(self.listeners):
+                listener()
+
+
 @dataclass(frozen=True)
 class Deck:
     workspace: Workspace
@@ -34,6 +49,7 @@ class Deck:
     written: set[str] = field(default_factory=set, compare=False)
     # What the transcripts say of each skill's use, read once (tui/usage.py).
     usage: UsageBook = field(default_factory=UsageBook, compare=False)
+    doctor: PluginBoard = field(default_factory=PluginBoard, compare=False)
 
     def note_written(self, path: Path) -> None:
         self.written.add(str(path))

@@ -135,3 +135,20 @@ async def test_a_plugin_edited_after_the_app_started_needs_a_restart(tmp_path: P
         await until(pilot, lambda: "plugin demo-tools@inline" in pane.plugin_findings, timeout=15, what="the edit")
         (finding,) = pane.plugin_findings["plugin demo-tools@inline"]
         assert finding.code == "changed-on-disk" and finding.hint == "restart Claude Code"
+
+
+async def test_a_plugins_tier_line_carries_the_doctors_findings(tmp_path: Path) -> None:
+    """Issue 37: the doctor's warnings on the plugin's own tier line, not only in Diagnostics."""
+    app = demo_app(tmp_path / "demo")
+    skill = tmp_path / "demo" / "plugins" / "demo-tools" / "skills" / "format-check" / "SKILL.md"
+    async with app.run_test(size=(200, 48)) as pilot:
+        await loaded(pilot)
+        tree = app.tiers
+        line = next(i for i in range(tree.last_line + 1) if "plugin demo-tools" in tree.row_text(i).plain)
+        assert "doctor" not in tree.row_text(line).plain
+        skill.write_text(skill.read_text().replace("description:", "description: Edited.", 1))
+        later = time.time() + 60
+        os.utime(skill, (later, later))
+        await until(pilot, lambda: app.deck.doctor.counts.get("demo-tools") == (0, 1), what="the doctor's warning")
+        line = next(i for i in range(tree.last_line + 1) if "plugin demo-tools" in tree.row_text(i).plain)
+        assert "doctor ⚠1" in tree.row_text(line).plain

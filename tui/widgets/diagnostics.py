@@ -122,6 +122,12 @@ class DiagnosticsPane(Vertical):
         if rows or self._plugin_rows:
             self._plugin_rows = rows
             self._rebuild()
+        counts: dict[str, tuple[int, int]] = {}
+        for f in findings:
+            if f.plugin and f.severity in ("error", "warning"):
+                errors, warnings = counts.get(f.plugin.split("@", 1)[0], (0, 0))
+                counts[f.plugin.split("@", 1)[0]] = (errors + (f.severity == "error"), warnings + (f.severity == "warning"))
+        self.deck.doctor.post(counts)
 
     @property
     def plugin_findings(self) -> dict[str, list[Diagnostic]]:

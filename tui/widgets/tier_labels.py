@@ -16,7 +16,8 @@ def tier_path(tier: TierView, paths: PathDisplay) -> str:
     return printable(paths(tier.source.root))
 
 
-def tier_label(tier: TierView, paths: PathDisplay) -> Text:
+def tier_label(tier: TierView, paths: PathDisplay, doctor: tuple[int, int] | None = None) -> Text:
+    """A tier's line; `doctor`, a plugin's (errors, warnings) from the plugin doctor (3 shows them)."""
     count = len(tier.skills) + len(tier.own)
     text = Text.assemble((printable(tier.source.label), "bold"), "  ", (f"{count} skill{'s' if count != 1 else ''}", "dim"))
     if tier.shadowed:
@@ -27,6 +28,11 @@ def tier_label(tier: TierView, paths: PathDisplay) -> Text:
         text.append(f"  ✗{tier.errors}", "bold red")
     if tier.warnings:
         text.append(f"  ⚠{tier.warnings}", "yellow")
+    if doctor and any(doctor):
+        errors, warnings = doctor
+        text.append("  doctor", "magenta")
+        text.append(f" ✗{errors}" if errors else "", "bold red")
+        text.append(f" ⚠{warnings}" if warnings else "", "yellow")
     text.append(f"  {tier_path(tier, paths)}", "dim italic")
     return text
 

@@ -22,11 +22,13 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
 
-from engine import Severity, Shadowed, Skill, Source, printable
+from engine import Shadowed, Skill, Source, printable
 
-from ..usage import UNUSED_DAYS, UsageBook
+from ..deck import PluginBoard
+from ..usage import UsageBook
 from ..view import CatalogView, PathDisplay, TierView
 from .navigation import LineCursor, LineLook
+from .tier_filters import FILTERS, wanted_skills, wanted_tier
 from .tier_labels import deferred_label, fit_tier, shadow_label, skill_label, tier_label, tier_path
 
 
@@ -35,15 +37,6 @@ class NodeData:
     source: Source
     skill: Skill | None = None
     shadow: Shadowed | None = None
-
-
-# The tree's filter cycle (`t`): what each shows, for the tree's title.
-FILTERS = {
-    "all": "",
-    "errors": "skills with errors",
-    "problems": "skills with errors or warnings",
-    "unused": f"skills not used in {UNUSED_DAYS} days",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +129,17 @@ class TiersTree(LineCursor, can_focus=True):
             return self.tree
 
     def __init__(
-        self, follow: Callable[[NodeData | None], None] | None = None, usage: UsageBook | None = None, **kwargs: object
+        self,
+        follow: Callable[[NodeData | None], None] | None = None,
+        usage: UsageBook | None = None,
+        doctor: PluginBoard | None = None,
+        **kwargs: object,
     ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         # What the transcripts say of each skill's use (the "unused" filter); None: no such filter.
         self.usage = usage
+        # The plugin doctor's findings per plugin, marked on each plugin's tier line.
+        self.doctor = doctor
         # Told, at once, what the cursor is on (None when empty), when it moves or the rows change
         # under it. A call, not a message: a message reached the app only after the screen had
         # drawn the cursor's frame, so each step drew two frames, the second one held back by
@@ -174,7 +173,7 @@ class TiersTree(LineCursor, can_focus=True):
         if self._shown == "all" and self._tiers:
             # Only the whole tree says which tiers the user opened (a filtered one opens them all).
             self._open = {t.key: t.is_open for t in self._tiers}
-        wanted = self._wanted(view)
+        wanted = wanted_skills(self.filter, view, self.usage)
         self._shown = self.filter
         tiers: list[TierRows] = []
         for tier in view.tiers:
@@ -186,7 +185,7 @@ class TiersTree(LineCursor, can_focus=True):
                     [s for s in tier.deferred if wanted(s.path)],
                     [e for e in tier.shadowed if wanted(e.skill.path)],
                 )
-                if not (len(rows) or self._tier_wanted(tier)):
+                if not (len(rows) or wanted_tier(self.filter, tier)):
                     continue
             entry = TierRows(tier, rows, True)
             # A filtered tree is short: every tier in it is open.
@@ -212,22 +211,6 @@ class TiersTree(LineCursor, can_focus=True):
         self.forget_lines()
         self.virtual_size = Size(self.scrollable_content_region.width, line)
         self.refresh()
-
-    def _wanted(self, view: CatalogView) -> Callable[[Path], bool]:
-        if self.filter == "errors":
-            return lambda path: view.worst(path) is Severity.ERROR
-        if self.filter == "problems":
-            return lambda path: view.worst(path) is not None
-        if self.filter == "unused" and self.usage is not None and self.usage.ready:
-            usage, names = self.usage, {s.path: s.name for t in view.tiers for s in (*t.skills, *t.deferred)}
-            return lambda path: path in names and usage.unused(names[path])
-        return lambda path: True
-
-    def _tier_wanted(self, tier: TierView) -> bool:
-        # A tier whose errors are in files that load no skill still shows, with its counts.
-        if self.filter == "unused":
-            return False
-        return bool(tier.errors) if self.filter == "errors" else bool(tier.errors or tier.warnings)
 
     def row_at(self, line: int) -> tuple[int, int] | None:
         """(tier index, row index) of a line; row -1 is the tier's own line."""
@@ -352,10 +335,19 @@ class TiersTree(LineCursor, can_focus=True):
     def on_mount(self) -> None:
         if self.usage is not None:
             self.usage.listeners.append(self._usage_read)
+        if self.doctor is not None:
+            self.doctor.listeners.append(self._doctor_done)
 
     def on_unmount(self) -> None:
         if self.usage is not None and self._usage_read in self.usage.listeners:
             self.usage.listeners.remove(self._usage_read)
+        if self.doctor is not None and self._doctor_done in self.doctor.listeners:
+            self.doctor.listeners.remove(self._doctor_done)
+
+    def _doctor_done(self) -> None:
+        if self.is_attached:
+            self.forget_lines()
+            self.refresh()
 
     def _usage_read(self) -> None:
         if self.filter == "unused" and self.is_attached:
@@ -400,7 +392,9 @@ class TiersTree(LineCursor, can_focus=True):
         entry = self._tiers[t]
         room = self.scrollable_content_region.width
         if index < 0:
-            label = tier_label(entry.tier, paths)
+            plugin = entry.tier.source.plugin
+            found = self.doctor.counts.get(plugin) if self.doctor is not None and plugin else None
+            label = tier_label(entry.tier, paths, found)
             return fit_tier(Text("▼ " if entry.is_open else "▶ ", "bold") + label, tier_path(entry.tier, paths), room)
         data, kind = entry.rows.data(entry.tier.source, index)
         guide = "└ " if index == len(entry.rows) - 1 else "├ "
