@@ -244,3 +244,22 @@ class StarGlob:
 
     def _space_at(self, text: str, at: int) -> bool:
         return self.tail and at < len(text) and text[at].isspace()
+
+
+def gitignore_items(pattern: str) -> list[Item]:
+    """A gitignore-style path pattern's items: `**/` any folders (or none), `**` anything, `*` and
+    `?` within one folder, every other character itself (permission rules, `paths:` patterns)."""
+    out: list[Item] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append(Opt((Star(ANY), Char("/"))))
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(Star(ANY))
+            i += 2
+        else:
+            c = pattern[i]
+            out.append(Star(NOT_SLASH) if c == "*" else Char(NOT_SLASH) if c == "?" else Char(c))
+            i += 1
+    return out

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from ..base.globmatch import ANY, NOT_SLASH, Char, Item, Opt, Pattern, Star, StarGlob
+from ..base.globmatch import ANY, Char, Opt, Pattern, Star, StarGlob, gitignore_items
 
 _RULE = re.compile(r"\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*", re.S)
 READ_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
@@ -105,33 +105,11 @@ _INSIDE = Opt((Char("/"), Star(ANY)))
 _WILDCARDS = re.compile(r"[*?]")
 
 
-def _path_items(pattern: str) -> list[Item]:
-    out: list[Item] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append(_ANY_FOLDERS)
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(Star(ANY))
-            i += 2
-        elif pattern[i] == "*":
-            out.append(Star(NOT_SLASH))
-            i += 1
-        elif pattern[i] == "?":
-            out.append(Char(NOT_SLASH))
-            i += 1
-        else:
-            out.append(Char(pattern[i]))
-            i += 1
-    return out
-
-
 @functools.lru_cache(maxsize=4096)
 def _path_pattern(pattern: str, whole: bool) -> Pattern:
     """The rule's pattern for a path relative to its base; with `whole`, as path_matches uses
     it (gitignore's any depth for a pattern without `/`, and what is inside a folder it names)."""
-    items = _path_items(pattern)
+    items = gitignore_items(pattern)
     if whole:
         items = [*([_ANY_FOLDERS] if "/" not in pattern else []), *items, _INSIDE]
     return Pattern(items)

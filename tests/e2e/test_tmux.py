@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -199,8 +200,16 @@ def test_a_closed_terminal_leaves_no_demo_folder_behind(tmp_path: Path) -> None:
     with open_terminal(f"{EXE} --demo --backend offline", {"TMPDIR": str(temp)}) as terminal:
         terminal.wait_for("15 skills")
         assert [p.name.startswith("skilldeck-demo-") for p in temp.iterdir()] == [True]
+        pid = int(terminal.tmux("display-message", "-p", "-t", terminal.name, "#{pane_pid}"))
+        ended = os.pidfd_open(pid)
         terminal.tmux("kill-session", "-t", terminal.name)  # the terminal closes: its processes get SIGHUP
+        # The process itself ends (it went on, spinning a core, reading the closed terminal): its
+        # pidfd becomes readable when it exits.
+        try:
+            assert select.select([ended], [], [], 60)[0] == [ended], "the demo outlived its terminal"
+        finally:
+            os.close(ended)
         deadline = time.monotonic() + 60
         while any(temp.iterdir()) and time.monotonic() < deadline:
-            time.sleep(0.05)
+            terminal.pause()  # a round trip to the tmux server between two looks, as wait_until does
         assert list(temp.iterdir()) == []

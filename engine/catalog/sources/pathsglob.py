@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...base.globmatch import ANY, NOT_SLASH, Char, Item, Opt, Pattern, Star
+from ...base.globmatch import ANY, Char, Item, Opt, Pattern, Star, gitignore_items
 
 # Patterns per skill read at most, and the longest read: a `paths:` list is a few globs.
 MAX_PATTERNS = 100
@@ -38,20 +38,7 @@ def _compile(pattern: str) -> Pattern:
     anchored = "/" in text.rstrip("/")
     text = text.strip("/")
     items: list[Item] = [] if anchored else [Opt((Star(ANY), Char("/")))]
-    i = 0
-    while i < len(text):
-        if text.startswith("**/", i):
-            items.append(Opt((Star(ANY), Char("/"))))
-            i += 3
-        elif text.startswith("**", i):
-            items.append(Star(ANY))
-            i += 2
-        elif text[i] == "*":
-            items.append(Star(NOT_SLASH))
-            i += 1
-        else:
-            items.append(Char(NOT_SLASH) if text[i] == "?" else Char(text[i]))
-            i += 1
+    items += gitignore_items(text)
     # A folder that matches takes everything under it.
     items.append(Opt((Char("/"), Star(ANY))))
     return Pattern(items)
