@@ -28,7 +28,7 @@ tmux:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tmux >/dev/null; }
 
 # The pinned Claude Code (tests/oracle/VERSION) in .oracle/ (ignored by git), installed with npm
-# when missing or another version: the compare tests run it (tests/engine/test_compare.py).
+# when missing or another version: the compare tests run it (tests/engine/compare/test_compare.py).
 claude-oracle:
 	@if [ "$$(.oracle/node_modules/.bin/claude --version 2>/dev/null | cut -d' ' -f1)" != "$$(cat tests/oracle/VERSION)" ]; then \
 		command -v npm >/dev/null 2>&1 || { echo "need npm to install the pinned Claude Code into .oracle/"; exit 1; }; \

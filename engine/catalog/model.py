@@ -241,7 +241,7 @@ def _text_list(values: tuple[str, ...]) -> str:
 
 
 def _skill_json(s: Skill) -> str:
-    # Keys in the order of to_dict, which tests/engine/test_model_json.py checks this against.
+    # Keys in the order of to_dict, which tests/engine/catalog/test_model_json.py checks this against.
     # Written out inline (no call per null, flag or empty list): a Python call per value cost
     # as much as the dict and the C encoder it replaces.
     if type(s.user_invocable) is not bool or type(s.body_chars) is not int:

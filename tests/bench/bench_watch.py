@@ -32,7 +32,7 @@ from scale_catalogs import cached, corpus_skills  # noqa: E402
 
 from engine import Catalog, CatalogDiff, Workspace  # noqa: E402
 from tests.conftest import Tree  # noqa: E402
-from tests.engine.test_watch import churn_until_equal  # noqa: E402
+from tests.engine.reload.test_watch import churn_until_equal  # noqa: E402
 
 WRITES = 100
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Tree, write
-from tests.engine.test_evals_helpers import make_tree, router
+from tests.engine.evals.test_evals_helpers import make_tree, router
 from tests.llm_server import MessagesServer, Reply
 from tui.cli.main import main
 

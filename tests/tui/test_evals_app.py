@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Static
 
 from engine.demo import make_demo
-from tests.engine.test_evals_helpers import dropped, request_text, skill_reply
+from tests.engine.evals.test_evals_helpers import dropped, request_text, skill_reply
 from tests.llm_server import MessagesServer, Reply
 from tui.app import SkilldeckApp
 from tui.evals.ask import AskScreen

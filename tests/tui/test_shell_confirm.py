@@ -83,7 +83,7 @@ async def test_a_trusted_project_is_not_asked(tmp_path: Path, server: MessagesSe
 async def test_a_slow_command_shows_it_runs_and_escape_kills_it(tmp_path: Path, server: MessagesServer) -> None:
     """A skill's `!` command runs before anything is sent: the pane says so while it runs (it
     said nothing for up to 120 s), and escape ends it with its process group."""
-    from tests.engine.test_runner import _running_in
+    from tests.engine.runner.test_runner import _running_in
 
     app = served_app(tmp_path, server)
     project = Path(os.path.realpath(app.deck.workspace.locations.project))

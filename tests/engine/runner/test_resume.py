@@ -17,11 +17,11 @@ import pytest
 
 from engine import Transcript
 from tests.conftest import Tree
-from tests.engine.test_run_faults import assert_sendable
-from tests.engine.test_runner import _runner
+from tests.engine.runner.test_run_faults import assert_sendable
+from tests.engine.runner.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 CHILD = textwrap.dedent(
     """

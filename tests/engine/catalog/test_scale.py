@@ -27,7 +27,7 @@ from tests.bench.scale_catalogs import build_market, build_project, corpus_skill
 from tests.conftest import Tree, codes, write
 
 SCALE = 15_000
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Frontmatter, fields and diagnostics as Claude Code 2.1.328 reads them.
 
 Each rule here was read in Claude Code's bundled JavaScript and recorded on the binary: the
-cases are tests/oracle/cases/listing/fm_*.json, and tests/engine/test_oracle_listing.py
+cases are tests/oracle/cases/listing/fm_*.json, and tests/engine/listing/test_oracle_listing.py
 compares their listings line for line. These tests pin what the recordings cannot show: the
 diagnostics' words, the fields Claude Code drops without a listing change, and `validate --strict`.
 """

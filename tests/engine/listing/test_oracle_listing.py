@@ -6,7 +6,7 @@ placeholders of the same length: their text is not ours to keep). Then: every li
 in order; the names Claude Code reported; a skilldeck diagnostic on every file Claude Code
 logged as skipped or broken; and no diagnostic that says Claude Code lists what it did not.
 
-`python -m tests.engine.test_oracle_listing` prints how many lines agree, case by case.
+`python -m tests.engine.listing.test_oracle_listing` prints how many lines agree, case by case.
 """
 
 from __future__ import annotations

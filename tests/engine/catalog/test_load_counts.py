@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import SourceKind
-from tests.engine.test_oracle_listing import RECORDED, skilldeck_side
+from tests.engine.listing.test_oracle_listing import RECORDED, skilldeck_side
 from tests.oracle.workspace import load_cases
 
 # The tiers Claude Code counts there: plugins and its own skills are counted elsewhere.

@@ -15,7 +15,7 @@ import engine.catalog.assembly as catalog_module
 import engine.catalog.sources.plugins as plugins_module
 from engine import WatchHandle, Workspace
 from tests.conftest import Tree, skill_text, write
-from tests.engine.test_watch import Recorder
+from tests.engine.reload.test_watch import Recorder
 
 PLUGINS = 12
 

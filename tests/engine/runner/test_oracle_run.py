@@ -19,7 +19,7 @@ Claude Code joins the user messages that follow one another into one, putting a 
 each text but the last. The comparison reads skilldeck's messages before they are joined for
 sending, so it takes that newline back off Claude Code's texts, and nothing else.
 
-`python -m tests.engine.test_oracle_run` prints each case's calls side by side.
+`python -m tests.engine.runner.test_oracle_run` prints each case's calls side by side.
 """
 
 from __future__ import annotations

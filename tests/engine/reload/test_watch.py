@@ -249,7 +249,7 @@ def test_polling_fallback_when_inotify_is_refused(tmp_path: Path) -> None:
 
 def equal_to_cold_load(tree: Tree, rec: Recorder, handle: WatchHandle, what: str) -> None:
     """Wait until the watched catalog is a cold load's, or fail saying how they differ."""
-    from tests.engine.churn import difference, snapshot
+    from tests.engine.reload.churn import difference, snapshot
 
     cold = Workspace(tree.locations())
     last = [""]
@@ -270,7 +270,7 @@ def equal_to_cold_load(tree: Tree, rec: Recorder, handle: WatchHandle, what: str
 def churn_until_equal(tree: Tree, seed: int, operations: int) -> tuple[int, int]:
     """Apply `operations` random changes while watching; once the disk is quiet, the watched
     catalog must equal a cold load of the same tree. Returns (callbacks, operations)."""
-    from tests.engine.churn import Churn
+    from tests.engine.reload.churn import Churn
 
     tree.skill("alpha", skill_text(name="alpha", description="start"))
     tree.skill("beta", skill_text(name="beta", description="start"), tier="user")

@@ -20,7 +20,7 @@ from engine.compare import record as record_module
 from engine.compare.claude import NEEDED_FLAGS, PROBE_TIMEOUT_S
 from engine.compare.comparison import compare_with_claude
 from engine.compare.record import record, writable_folders
-from tests.engine.test_compare import VERSION, tree_hash
+from tests.engine.compare.test_compare import VERSION, tree_hash
 from tests.oracle.workspace import build
 
 

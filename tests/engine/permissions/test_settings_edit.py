@@ -84,7 +84,7 @@ for i in range(100):
 
 def test_two_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
     path = write(tmp_path / "settings.json", json.dumps(ORIGINAL, indent=2) + "\n")
-    code = WRITER.format(root=str(Path(__file__).resolve().parents[2]))
+    code = WRITER.format(root=str(Path(__file__).resolve().parents[3]))
     writers = [subprocess.Popen([sys.executable, "-c", code, str(path), who]) for who in ("a", "b")]
     assert [w.wait(timeout=120) for w in writers] == [0, 0]
     data = json.loads(path.read_text())
@@ -385,7 +385,7 @@ def test_a_temporary_file_left_by_a_killed_edit_is_removed_by_the_next_and_nothi
     own it, and never a file that is not one of ours."""
     path = write(tmp_path / "settings.local.json", '{"permissions": {"allow": ["Skill(a)"]}}\n')
     editor = subprocess.Popen(
-        [sys.executable, "-c", KILLED_MID_WRITE, str(path)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+        [sys.executable, "-c", KILLED_MID_WRITE, str(path)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[3]
     )
     try:
         assert editor.stdout is not None and editor.stdout.readline() == "writing\n"

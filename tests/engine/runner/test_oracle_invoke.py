@@ -9,7 +9,7 @@ failed invocation, Claude Code's error text; the model a skill names and the eff
 real run (through the SDK) is also compared on the listing: the role "system" message that carries
 it, its place in `messages` and its text (Claude Code's own entries left out, as recorded).
 
-`python -m tests.engine.test_oracle_invoke` prints which cases agree.
+`python -m tests.engine.runner.test_oracle_invoke` prints which cases agree.
 """
 
 from __future__ import annotations

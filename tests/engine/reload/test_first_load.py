@@ -11,7 +11,7 @@ import engine.catalog.assembly as catalog_module
 import engine.reload.watchsince as watchsince
 from engine import Catalog, Workspace
 from tests.conftest import Tree, skill_text, write
-from tests.engine.test_watch import Recorder
+from tests.engine.reload.test_watch import Recorder
 
 COUNT = 250
 

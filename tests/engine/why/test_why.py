@@ -13,7 +13,7 @@ import pytest
 from engine import Locations, Why, Workspace, trace_why
 from engine.why import explain
 from tests.conftest import Tree, skill_text, write
-from tests.engine.test_oracle_listing import RECORDED, our_lines, skilldeck_side
+from tests.engine.listing.test_oracle_listing import RECORDED, our_lines, skilldeck_side
 from tests.oracle.workspace import RECORDINGS as PERMISSION_RECORDINGS
 from tests.oracle.workspace import build, load_cases
 

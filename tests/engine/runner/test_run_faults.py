@@ -14,7 +14,7 @@ from engine.llm import Error
 from engine.runner.loop import Failed, Fork, Notice, Result, Runner
 from engine.runner.tools.base import ToolContext, ToolResult, schema
 from tests.conftest import Tree, skill_text, write
-from tests.engine.test_runner import _runner
+from tests.engine.runner.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply
 
 

@@ -3,7 +3,7 @@
 Each recorded call is replayed against skilldeck's engine in a rebuilt copy of its workspace
 (same files, symlinks, settings and trust). skilldeck may be stricter than Claude Code (ask
 where it allows), never looser; and a call Claude Code denies by a rule skilldeck denies too.
-`python -m tests.engine.test_oracle_permissions` prints how often the two agree.
+`python -m tests.engine.permissions.test_oracle_permissions` prints how often the two agree.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 from engine import Locations, Permissions, read_settings
 from tests.oracle.workspace import RECORDINGS, Places, build, load_cases, start_folder
 
-VERSION = (Path(__file__).parents[1] / "oracle" / "VERSION").read_text().strip()
+VERSION = (Path(__file__).parents[2] / "oracle" / "VERSION").read_text().strip()
 DECIDED = ("allow", "ask", "deny")
 
 

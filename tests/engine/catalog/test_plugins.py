@@ -235,7 +235,7 @@ def test_broken_settings_file_is_reported_and_skipped(tree: Tree) -> None:
 
 
 # A real marketplace (github.com/wshobson/agents), kept compressed beside the oracle cases.
-CORPUS_ARCHIVE = Path(__file__).parents[1] / "oracle" / "corpus" / "wshobson-agents.tar.gz"
+CORPUS_ARCHIVE = Path(__file__).parents[2] / "oracle" / "corpus" / "wshobson-agents.tar.gz"
 
 
 def test_real_marketplace_corpus(tree: Tree, tmp_path: Path) -> None:

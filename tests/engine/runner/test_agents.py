@@ -11,7 +11,7 @@ import pytest
 from engine.runner.loop import Failed, Fork
 from engine.runner.subagents import AgentError, find_agent
 from tests.conftest import Tree, skill_text, write
-from tests.engine.test_runner import _runner
+from tests.engine.runner.test_runner import _runner
 from tests.llm_server import MessagesServer, Reply
 
 

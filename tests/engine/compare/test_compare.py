@@ -32,7 +32,7 @@ from tests.oracle.record_listing import placeholders
 from tests.oracle.replay import case_locations
 from tests.oracle.workspace import HERE, Places, build, load_cases
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 CLAUDE = REPO / ".oracle" / "node_modules" / ".bin" / "claude"
 VERSION = (HERE / "VERSION").read_text().strip()
 

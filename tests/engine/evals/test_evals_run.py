@@ -10,7 +10,7 @@ import pytest
 
 from engine import EvalCache, EvalRun, EvalStep, load_evals, plan_evals, run_evals
 from tests.conftest import Tree, skill_text
-from tests.engine.test_evals_helpers import dropped, make_tree, request_text, router, workspace
+from tests.engine.evals.test_evals_helpers import dropped, make_tree, request_text, router, workspace
 from tests.llm_server import MessagesServer, Reply
 
 

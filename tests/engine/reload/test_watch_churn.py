@@ -13,10 +13,10 @@ import pytest
 
 from engine import Workspace
 from tests.conftest import Tree, skill_text, write
-from tests.engine.churn import Churn, LinkChurn
-from tests.engine.test_watch import Recorder, equal_to_cold_load
+from tests.engine.reload.churn import Churn, LinkChurn
+from tests.engine.reload.test_watch import Recorder, equal_to_cold_load
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 
 
 def test_watch_under_churn_prints_no_warning_reprs(tree: Tree) -> None:
