@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.workspace import HERE, Places
+from tests.oracle.workspace import HERE, Places, build
 
 REPO = HERE.parents[1]
 AGENTS_ROOT = REPO / ".oracle" / "agents"
@@ -57,6 +57,19 @@ def xdg(places: Places) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / ".local" / "state"),
         "XDG_CACHE_HOME": str(home / ".cache"),
     }
+
+
+def build_case(case: dict[str, Any], root: Path) -> Places:
+    """An agents case's workspace under `root`: the shared workspace, then its `repeated` skills."""
+    places = build(case, root)
+    for spec in case.get("repeated", []):
+        for number in range(spec["count"]):
+            skill = f"{spec['prefix']}{number:03d}"
+            path = Path(places.fill(spec["dir"])) / skill / "SKILL.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = spec["text"] * spec["times"]
+            path.write_text(f"---\nname: {skill}\ndescription: {text}\n---\nBody of {skill}.\n", encoding="utf-8")
+    return places
 
 
 def merge_json(path: Path, body: dict[str, Any]) -> None:

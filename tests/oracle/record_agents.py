@@ -44,9 +44,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.agents import AGENTS_ROOT, Pin, configure, entries, find_block, pins, split_block, xdg
+from tests.oracle.agents import AGENTS_ROOT, Pin, build_case, configure, entries, find_block, pins, split_block, xdg
 from tests.oracle.record import ORACLE, in_private_network
-from tests.oracle.workspace import HERE, Places, build, load_cases, start_folder
+from tests.oracle.workspace import HERE, Places, load_cases, start_folder
 
 RECORDINGS = HERE / "recordings" / "agents"
 RUN_TIMEOUT = 180
@@ -149,14 +149,7 @@ def is_own(agent: str, location: str) -> bool:
 def run(pin: Pin, case: dict[str, Any], keep: Path) -> dict[str, Any]:
     """Run one agent on the case's workspace; the block (placeholders in), logs about skills, exit."""
     with tempfile.TemporaryDirectory(prefix="oracle-agents-") as tmp:
-        places = build(case, Path(os.path.realpath(tmp)))
-        for spec in case.get("repeated", []):
-            for number in range(spec["count"]):
-                skill = f"{spec['prefix']}{number:03d}"
-                path = Path(places.fill(spec["dir"])) / skill / "SKILL.md"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                text = spec["text"] * spec["times"]
-                path.write_text(f"---\nname: {skill}\ndescription: {text}\n---\nBody of {skill}.\n", encoding="utf-8")
+        places = build_case(case, Path(os.path.realpath(tmp)))
         with Refuser() as server:
             argv, env = configure(pin.agent, case, places, server.port)
             path = ":".join(p for p in os.environ.get("PATH", "/usr/bin:/bin").split(":") if ".oracle" not in p)
