@@ -10,7 +10,8 @@ Where each name comes from is `_WHERE` below, by room: base/ (safe reads, saniti
 folder), catalog/ (Locations, Catalog, Skill, Diagnostic, ...), listing/ (build_listing, Listing),
 reload/ (WatchHandle, CatalogDiff), permissions/ (Permissions, Decision, Settings, Trust, ...),
 runner/ (Runner, the RunEvents, Transcript, Prompt), llm/ (Backend, resolve_model), why/,
-compare/, evals/, usage/, doctor/, and the two loose modules: workspace (Workspace) and demo.
+compare/, evals/, usage/, doctor/, hosts/ (each agent's view: HostView, host_view, portability),
+and the two loose modules: workspace (Workspace) and demo.
 """
 
 from __future__ import annotations
@@ -60,6 +61,14 @@ if TYPE_CHECKING:
         what_if,
     )
     from .evals import Detail as EvalDetail
+    from .hosts.as_catalog import host_shapes
+    from .hosts.model import HOST_KEYS, HostView, Place
+    from .hosts.model import Status as HostStatus
+    from .hosts.model import Verdict as HostVerdict
+    from .hosts.portability import Row as PortabilityRow
+    from .hosts.portability import matrix as portability
+    from .hosts.registry import agent_roots, host_view
+    from .hosts.registry import refusals as agent_refusals
     from .listing.build import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
     from .listing.touch import TouchState, listing_update
     from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ
@@ -197,6 +206,17 @@ _WHERE: dict[str, tuple[str, str]] = {
     "trace_why": ("why", "trace_why"),
     "close_names": ("why.find", "close_names"),
     "Workspace": ("workspace", "Workspace"),
+    "HOST_KEYS": ("hosts.model", "HOST_KEYS"),
+    "host_shapes": ("hosts.as_catalog", "host_shapes"),
+    "HostStatus": ("hosts.model", "Status"),
+    "HostVerdict": ("hosts.model", "Verdict"),
+    "HostView": ("hosts.model", "HostView"),
+    "Place": ("hosts.model", "Place"),
+    "PortabilityRow": ("hosts.portability", "Row"),
+    "host_view": ("hosts.registry", "host_view"),
+    "agent_roots": ("hosts.registry", "agent_roots"),
+    "agent_refusals": ("hosts.registry", "refusals"),
+    "portability": ("hosts.portability", "matrix"),
     "load_paths": ("workspace", "load_paths"),
 }
 
@@ -219,6 +239,7 @@ __all__ = [
     "BUNDLED_DIR",
     "CODES",
     "EDITABLE_SCOPES",
+    "HOST_KEYS",
     "OWN_SKILLS_NOTE",
     "UNANSWERED",
     "Added",
@@ -255,6 +276,9 @@ __all__ = [
     "Finding",
     "Foreign",
     "Fork",
+    "HostStatus",
+    "HostVerdict",
+    "HostView",
     "InvocationError",
     "Listing",
     "ListingEntry",
@@ -264,7 +288,9 @@ __all__ = [
     "Message",
     "Notice",
     "Permissions",
+    "Place",
     "PlacedRule",
+    "PortabilityRow",
     "Preparing",
     "Prompt",
     "RaiseBudget",
@@ -295,6 +321,8 @@ __all__ = [
     "WhatIf",
     "Why",
     "Workspace",
+    "agent_refusals",
+    "agent_roots",
     "build_listing",
     "call_from_rule",
     "close_names",
@@ -304,6 +332,8 @@ __all__ = [
     "diagnose",
     "eval_files",
     "find_claude",
+    "host_shapes",
+    "host_view",
     "json_printable",
     "listing_in_messages",
     "listing_update",
@@ -315,6 +345,7 @@ __all__ = [
     "parse_fork_result",
     "parse_since",
     "plan_evals",
+    "portability",
     "printable",
     "read_regular",
     "read_settings",

@@ -218,19 +218,59 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
         )
         + "\n"
     )
+    _other_agents(root / "home", project)
     _history(user, project)
     # Which skill the model should call for a few requests: `skilldeck --demo evals`.
     (project / ".claude" / "skill-evals.yaml").write_text(DEMO_EVALS, encoding="utf-8")
     # skilldeck wrote this project itself: it is trusted, as if the user had accepted
     # Claude Code's trust dialog for it (engine/permissions/trust.py).
     (user.parent / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}) + "\n")
+    # The demo's home is its own for every agent too (engine/hosts reads HOME and these): never the user's.
+    own = {"HOME": str(root / "home"), "XDG_CONFIG_HOME": str(root / "home" / ".config"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    theirs = {k: v for k, v in (environ or {}).items() if k not in ("CODEX_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME")}
     return Locations(
         project=project,
         user_dir=user,
         managed_dir=managed,
         add_dirs=(shared,),
         plugin_dirs=(plugin,),
-        environ=dict(environ or {}),
+        environ={**theirs, **own},
+    )
+
+
+def _other_agents(home: Path, project: Path) -> None:
+    """Skills other agents read and Claude Code does not (`A` in the app, `skilldeck agents`): one
+    in the project's shared `.agents/skills`, one in Codex's user folder, and one whose name has a
+    `/` (Codex CLI and OpenCode list it; Gemini CLI and Copilot CLI refuse it)."""
+    _skill(
+        project / ".agents" / "skills" / "changelog",
+        """
+---
+name: changelog
+description: Write the CHANGELOG entry for the changes since the last tag. Use before a release.
+---
+Read `git log $(git describe --tags --abbrev=0)..HEAD` and add a dated section to CHANGELOG.md.
+""",
+    )
+    _skill(
+        home / ".codex" / "skills" / "review-pr",
+        """
+---
+name: review-pr
+description: Review a pull request's diff for bugs, missing tests and unclear names.
+---
+Read the diff, then list findings by file, most serious first.
+""",
+    )
+    _skill(
+        project / ".agents" / "skills" / "db-migrate",
+        """
+---
+name: db/migrate
+description: Write and check a database migration for the change at hand.
+---
+Write the migration, then run it against a throwaway database.
+""",
     )
 
 

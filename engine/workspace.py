@@ -42,13 +42,20 @@ class Workspace:
         return build(collect(self.locations, sink), sink, progress, started, partial=partial)
 
     def watch(
-        self, callback: Callback, debounce: float | None = None, progress: Progress | None = None, partial: Partial | None = None
+        self,
+        callback: Callback,
+        debounce: float | None = None,
+        progress: Progress | None = None,
+        partial: Partial | None = None,
+        also: tuple[Path, ...] = (),
     ) -> WatchHandle:
         """Load now (`handle.catalog`), then follow the disk: after each burst of changes,
-        `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`."""
+        `callback(catalog, diff)` runs in a background thread. Stop with `handle.stop()`. `also`:
+        more folders to follow (other agents' skill folders: `agent_roots`)."""
         from .reload.watch import DEBOUNCE_S, watch
 
-        return watch(self.locations, callback, DEBOUNCE_S if debounce is None else debounce, progress=progress, partial=partial)
+        wait = DEBOUNCE_S if debounce is None else debounce
+        return watch(self.locations, callback, wait, progress=progress, partial=partial, also=also)
 
     def permissions(self) -> Permissions:
         """The settings files as they are on disk now, ready to decide tool calls."""

@@ -19,10 +19,10 @@ from textual.widget import Widget
 from textual.widgets import Header, ProgressBar, TabbedContent, Tabs
 from textual.worker import Worker
 
-from engine import Locations, Permissions, Severity, Skill, Workspace, printable
+from engine import Catalog, Locations, Permissions, Severity, Skill, Workspace, printable
 
 from .benchmarks import BenchMarks
-from .commands import SkillCommands
+from .commands import SkillCommands, app_commands
 from .conversation.pane import ConversationPane
 from .conversation.session import RunSession
 from .deck import Deck
@@ -31,9 +31,10 @@ from .evals.pane import EvalsPane
 from .feed import CatalogFeed
 from .heap import CHECK_EVERY_S, collect_when_idle, note_input
 from .keys import APP_BINDINGS
+from .lens import AgentCommands
 from .messages import CatalogArriving, CatalogLoaded, JumpToSkill, LoadProgress, Notice, PermissionsLoaded
 from .rules.pane import RulesPane
-from .screens.arguments import ArgumentsScreen
+from .runs import RunActions
 from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
@@ -51,11 +52,11 @@ from .widgets.tiers import NodeData, TiersTree
 WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
-class SkilldeckApp(App[None]):
+class SkilldeckApp(RunActions, App[None]):
     # Each tab's CSS lives beside its widgets.
     CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss", "evals/evals.tcss"]
     TITLE = "skilldeck"
-    COMMANDS = App.COMMANDS | {SkillCommands}
+    COMMANDS = App.COMMANDS | {SkillCommands, AgentCommands}
     BINDINGS = APP_BINDINGS
 
     def __init__(
@@ -154,6 +155,11 @@ class SkilldeckApp(App[None]):
         return found
 
     @property
+    def runs_catalog(self) -> Catalog | None:
+        """Claude Code's latest catalog, whichever agent the panes show."""
+        return self.feed.last
+
+    @property
     def tiers(self) -> TiersTree:
         return self._once(TiersTree)
 
@@ -218,11 +224,13 @@ class SkilldeckApp(App[None]):
     def on_catalog_loaded(self, message: CatalogLoaded) -> None:
         if not self.alive():
             return
-        view, catalog = message.view, message.view.catalog
+        # The panes show `catalog` (another agent's, tui/lens.py); a run is Claude Code's (`runs`).
+        view, catalog, runs = message.view, message.view.catalog, message.runs
         self.query_one("#load-progress", ProgressBar).display = False
         self.query_one(DiagnosticsPane).show_view(view)
         self.query_one(ListingPane).show_listing(view.listing, catalog)
-        self.query_one(EvalsPane).set_catalog(catalog, view.listing)
+        if catalog is runs:  # the routing lab measures Claude Code's listing only
+            self.query_one(EvalsPane).set_catalog(runs, view.listing)
         counts = catalog.counts()
         errors, warnings = count(counts[Severity.ERROR], "error"), count(counts[Severity.WARNING], "warning")
         summary = f"{count(len(catalog.skills), 'skill')} · {errors} · {warnings}"
@@ -231,10 +239,11 @@ class SkilldeckApp(App[None]):
             self.notify(f"Reloaded in {message.elapsed_ms:.0f} ms: {summary}", title="Reload")
         elif message.change is not None and not message.change.empty and not self.deck.own_change(message.change):
             self.notify(message.change.summary(), title="Changed on disk")
-        first = not self.loaded_once
-        self.loaded_once = True
-        self.session.set_catalog(catalog)
-        self.conversation.set_skills(catalog.user_invocable())
+        first, self.loaded_once = not self.loaded_once, True
+        if first or message.reload or message.change is not None:  # every agent's verdicts, again
+            self.deck.agents.start(self, self.workspace, runs, self.deck.start)
+        self.session.set_catalog(runs)
+        self.conversation.set_skills(runs.user_invocable())
         if first and self.resume_path is not None:
             self.resume_session(self.resume_path)
         # Settings files are watched with the tiers, so a new snapshot may mean new rules.
@@ -325,6 +334,11 @@ class SkilldeckApp(App[None]):
         else:
             self._load(reload=True)
 
+    def action_agent(self, key: str = "") -> None:  # the next agent (`A`), or the one named (the palette)
+        self.deck.agents.key = key or self.deck.agents.next_key()
+        self.notify(f"The panes show what {self.deck.agents.title} sees; runs stay Claude Code's", title="Agent")
+        self.feed.show_agent()
+
     def action_pane(self, name: str) -> None:
         if name == "tiers":
             self._close_search()
@@ -393,57 +407,11 @@ class SkilldeckApp(App[None]):
         target = self._target(settings=False)
         open_why(self.deck, self, self.view, target[0] if target else None, self.permissions)
 
-    # Runs (the conversation pane's session does them) -------------------------------------------
-    def _run(self, fork: bool | None, args: str = "") -> None:
-        skill, shadow = self._current()
-        if skill is None:
-            self.notify("Select a skill in the tiers tree first", severity="warning")
-        elif self.session.run_skill(skill, shadow, fork, args):  # what the user types next is for the conversation
-            self.panes.active = "conversation"
-            self.call_after_refresh(self.query_one("#composer").focus)
-
-    def action_run_inline(self) -> None:
-        # As Claude Code runs a typed /name: inline, unless the skill says context: fork.
-        self._run(None)
-
-    def action_run_fork(self) -> None:
-        self._run(True)
-
-    def action_run_with_args(self) -> None:
-        skill, _ = self._current()
-        if skill is None:
-            self.notify("Select a skill in the tiers tree first", severity="warning")
-            return
-        self.push_screen(ArgumentsScreen(skill), lambda args: None if args is None else self._run(None, args))
-
-    def action_cancel_run(self) -> None:
-        self.session.cancel()
-
-    def action_new_conversation(self) -> None:
-        self.session.new()
-
-    def resume_session(self, path: Path | None = None) -> None:
-        """Reopen a saved conversation (the latest when none is named) and continue it."""
-        self.session.resume(path, then=lambda: setattr(self.panes, "active", "conversation"))
-
-    def action_toggle_meta(self) -> None:
-        self.conversation.action_toggle_meta()
-
-    def action_retry(self) -> None:
-        self.conversation.action_retry()
-
     def action_help(self) -> None:
         self.push_screen(HelpScreen(key_sections(self.BINDINGS)))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        # The palette's "Keys" is skilldeck's own list (`?`): Textual's help panel knew none of its panes.
-        keys = SystemCommand("Keys", "Every key of every pane (?)", self.action_help)
-        yield from (keys if command.title == "Keys" else command for command in super().get_system_commands(screen))
-        yield SystemCommand("Reload", "Read every tier from disk again", self.action_reload)
-        yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", self.action_search)
-        yield SystemCommand("Resume conversation", "Reopen the latest saved conversation and continue it", self.resume_session)
-        yield SystemCommand("New conversation", "Start a new conversation (ctrl+n)", self.action_new_conversation)
-        yield SystemCommand("Compare with Claude Code", "Run your Claude Code offline and diff its listing (C)", self._compare)
+        yield from app_commands(self, super().get_system_commands(screen))
 
     def _compare(self) -> None:
         self.action_pane("listing")

@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol, cast
 
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from engine import Skill, printable
@@ -58,3 +59,28 @@ class SkillCommands(Provider):
                 text=label,
                 help=markup(f"{skill.source.label} · {skill.description[:90]}"),
             )
+
+
+class Actions(Protocol):
+    """The app's actions the palette's system commands call."""
+
+    def action_help(self) -> None: ...
+    def action_reload(self) -> None: ...
+    def action_search(self) -> None: ...
+    def action_new_conversation(self) -> None: ...
+    def action_agent(self, key: str = "") -> None: ...
+    def resume_session(self, path: Path | None = None) -> None: ...
+    def _compare(self) -> None: ...
+
+
+def app_commands(app: Actions, textuals: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
+    """The palette's commands: Textual's own, its "Keys" replaced by skilldeck's list (`?`: Textual's
+    help panel knew none of its panes), then the app's."""
+    keys = SystemCommand("Keys", "Every key of every pane (?)", app.action_help)
+    yield from (keys if command.title == "Keys" else command for command in textuals)
+    yield SystemCommand("Reload", "Read every tier from disk again", app.action_reload)
+    yield SystemCommand("Search skills", "Fuzzy search over names, descriptions and paths", app.action_search)
+    yield SystemCommand("Resume conversation", "Reopen the latest saved conversation and continue it", app.resume_session)
+    yield SystemCommand("New conversation", "Start a new conversation (ctrl+n)", app.action_new_conversation)
+    yield SystemCommand("Compare with Claude Code", "Run your Claude Code offline and diff its listing (C)", app._compare)
+    yield SystemCommand("Next agent", "Show what the next agent (Codex CLI, Gemini CLI, ...) sees (A)", app.action_agent)

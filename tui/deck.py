@@ -18,6 +18,7 @@ from textual.worker import Worker
 from engine import CatalogDiff, Workspace, printable
 
 from . import workers
+from .lens import AgentBook
 from .usage import UsageBook
 from .view import PathDisplay
 
@@ -50,6 +51,8 @@ class Deck:
     # What the transcripts say of each skill's use, read once (tui/usage.py).
     usage: UsageBook = field(default_factory=UsageBook, compare=False)
     doctor: PluginBoard = field(default_factory=PluginBoard, compare=False)
+    # Whose view the panes show, and every agent's verdict on each skill (tui/lens.py).
+    agents: AgentBook = field(default_factory=AgentBook, compare=False)
 
     def note_written(self, path: Path) -> None:
         self.written.add(str(path))
@@ -65,8 +68,9 @@ class Deck:
     def where(self) -> str:
         """The app's subtitle: the project, or the marketplace previewed (every pane's skills are its)."""
         market = self.workspace.locations.marketplace
+        lens = "" if self.agents.key == "claude-code" else f" · as {self.agents.title} sees it"
         if market is None:
-            return printable(self.paths(self.workspace.locations.project))
+            return printable(self.paths(self.workspace.locations.project)) + lens
         return printable(f"PREVIEW of the marketplace {self.paths(market)}: nothing here is installed")
 
     def refused_in_preview(self, node: DOMNode, what: str) -> bool:

@@ -11,9 +11,10 @@ from functools import partial
 
 from textual.dom import DOMNode
 
-from engine import Catalog, CatalogDiff, WatchHandle
+from engine import Catalog, CatalogDiff, WatchHandle, agent_roots
 
 from .deck import Deck
+from .lens import display, place_of
 from .messages import CatalogArriving, CatalogLoaded, LoadProgress
 from .view import CatalogView, build_view
 
@@ -33,6 +34,8 @@ class CatalogFeed:
         self._watch: WatchHandle | None = None
         self._stopped = False
         self._reload_pending = False
+        # Claude Code's latest catalog: another agent's view is made from the same place again.
+        self.last: Catalog | None = None
 
     @property
     def watching(self) -> bool:
@@ -69,8 +72,10 @@ class CatalogFeed:
 
         def whole(catalog: Catalog) -> None:
             nonlocal shown
-            shown = catalog
-            self.node.post_message(CatalogLoaded(view(catalog), (time.perf_counter() - started) * 1000, reload))
+            shown = self.last = catalog
+            self.node.post_message(
+                CatalogLoaded(self.shown(catalog), (time.perf_counter() - started) * 1000, reload, runs=catalog)
+            )
 
         def progress(done: int, total: int) -> None:
             nonlocal last
@@ -88,7 +93,9 @@ class CatalogFeed:
                 self.node.post_message(CatalogArriving(view(catalog)))
 
         if self.watch_disk and self._watch is None:
-            watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial)
+            # Every agent's skill folders too: the panes may show another agent's view (tui/lens.py).
+            also = agent_roots(place_of(workspace))
+            watch = workspace.watch(self._on_disk_change, progress=progress, partial=partial, also=also)
             self._watch = watch
             if self._stopped:
                 # The app quit while the first load read the disk: the watcher it made must not
@@ -103,8 +110,26 @@ class CatalogFeed:
             # Changes found after the whole catalog was shown came to _on_disk_change as a diff.
             whole(catalog)
 
+    def shown(self, catalog: Catalog) -> CatalogView:
+        """The panes' view of Claude Code's `catalog`, or of the agent chosen instead (in a thread)."""
+        workspace = self.deck.workspace
+        return build_view(*display(workspace, self.deck.agents.key, catalog, lambda c: workspace.listing(c, self.budget)))
+
+    def show_agent(self) -> None:
+        """The chosen agent's view of the last catalog, in a worker (`A`, the palette)."""
+        last = self.last
+        if last is None:
+            return
+
+        def work() -> None:
+            started = time.perf_counter()
+            view = self.shown(last)
+            self.node.post_message(CatalogLoaded(view, (time.perf_counter() - started) * 1000, False, runs=last))
+
+        self.deck.start(self.node, work, "Reading the agent's view", thread=True, exclusive=True, group="lens", name="lens")
+
     def _on_disk_change(self, catalog: Catalog, change: CatalogDiff) -> None:
         """Called in the watcher's thread: build the view there, hand it to the UI."""
         reload, self._reload_pending = self._reload_pending, False
-        view = build_view(catalog, self.deck.workspace.listing(catalog, self.budget))
-        self.node.post_message(CatalogLoaded(view, change.elapsed_ms, reload, change))
+        self.last = catalog
+        self.node.post_message(CatalogLoaded(self.shown(catalog), change.elapsed_ms, reload, change, runs=catalog))

@@ -16,6 +16,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("e", "edit", "Edit", id="app.edit"),
     Binding("c", "copy_path", "Copy path", id="app.copy_path"),
     Binding("w", "why", "Why: trace the selected skill", show=False, id="app.why"),
+    Binding("A", "agent", "Agent", id="app.agent"),
     Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
     Binding("1", "pane('tiers')", "Tiers pane", show=False, id="app.pane.tiers"),
     Binding("2", "pane('details')", "Details pane", show=False, id="app.pane.details"),

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from rich.segment import Segment
 from textual.message import Message
 
-from engine import CatalogDiff, Permissions
+from engine import Catalog, CatalogDiff, Permissions
 
 from .view import CatalogView
 
@@ -24,11 +24,15 @@ class LoadProgress(Message):
 
 class CatalogLoaded(Message):
     """A new catalog snapshot is ready; widgets re-project it. `change` is set when it
-    comes from the watcher (what changed on disk)."""
+    comes from the watcher (what changed on disk). `runs` is Claude Code's catalog, which runs use
+    when the panes show another agent's view (tui/lens.py)."""
 
-    def __init__(self, view: CatalogView, elapsed_ms: float, reload: bool, change: CatalogDiff | None = None) -> None:
+    def __init__(
+        self, view: CatalogView, elapsed_ms: float, reload: bool, change: CatalogDiff | None = None, runs: Catalog | None = None
+    ) -> None:
         super().__init__()
         self.view = view
+        self.runs = runs if runs is not None else view.catalog
         self.elapsed_ms = elapsed_ms
         self.reload = reload
         self.change = change

@@ -13,6 +13,9 @@ from .model import Diagnostic, Severity
 
 # code -> what it means; the single list of codes skilldeck emits.
 CODES: dict[str, str] = {
+    "agent-refused": "another agent (Codex CLI, Gemini CLI, OpenCode, Copilot CLI) refuses the file",
+    "agent-off": "the agent's own config switches the skill off",
+    "agent-not-sent": "the agent reads the skill but does not send it (shadowed, or past its budget)",
     "yaml-invalid": "frontmatter YAML does not parse, even after Claude Code's repair retry",
     "yaml-repaired": "frontmatter YAML only parses after Claude Code quotes some values",
     "frontmatter-unterminated": "the opening --- has no closing ---",

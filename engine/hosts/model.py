@@ -7,8 +7,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
+
+# Every --agent name, in the order screens list them: Claude Code first.
+DEFAULT = "claude-code"
+HOST_KEYS = (DEFAULT, "codex", "gemini", "opencode", "copilot")
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ class Place:
         return out
 
 
-class Scope(str, Enum):
+class Scope(StrEnum):
     PROJECT = "project"
     USER = "user"
     OWN = "own"  # the agent's own skills (Codex's system skills, files in its home)
@@ -69,7 +73,7 @@ class Root:
     kind: str  # the folder's name as users write it: `.agents/skills`, `~/.codex/skills`, ...
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     LISTED = "listed"  # sent whole
     CUT = "cut"  # sent, its description shortened or dropped by the host's budget
     NAMES_ONLY = "names-only"  # past the budget: only its name is sent

@@ -113,8 +113,12 @@ class WatchHandle:
         max_delay: float,
         progress: Progress | None = None,
         partial: Partial | None = None,
+        also: tuple[Path, ...] = (),
     ) -> None:
         self.locations = locations
+        # Other agents' skill folders (engine/hosts): watched too, and a change in them is told
+        # even when Claude Code's catalog stays the same (the app shows those agents' views).
+        self.also = tuple(str(p) for p in also)
         self.callback = callback
         self.debounce = debounce
         self.max_delay = max_delay
@@ -142,7 +146,7 @@ class WatchHandle:
         """Folders to watch recursively, and files and folders whose appearance matters."""
         loc = self.locations
         roots = [loc.managed_skills(), loc.user_skills(), loc.user_commands(), *loc.project_skills(), *loc.project_commands()]
-        roots += [*loc.add_dir_skills(), *loc.plugin_dirs]
+        roots += [*loc.add_dir_skills(), *loc.plugin_dirs, *map(Path, self.also)]
         if catalog is not None:
             roots += [s.root for s in catalog.sources if s.kind.value == "plugin"]
         recursive = {str(r) for r in roots}
@@ -386,6 +390,7 @@ class WatchHandle:
             log.exception("reload after a change failed")
             return
         forced, self._force_callback = self._force_callback, False
+        forced = forced or any(under(path, root) for path in paths for root in self.also)
         if self._stopped.is_set():
             return  # stopped meanwhile: nobody waits for this change any more
         if not change.empty or forced:
@@ -441,6 +446,8 @@ def watch(
     max_delay: float = MAX_DELAY_S,
     progress: Progress | None = None,
     partial: Partial | None = None,
+    also: tuple[Path, ...] = (),
 ) -> WatchHandle:
-    """Load now, then call `callback(catalog, diff)` from a background thread after each change."""
-    return WatchHandle(locations, callback, debounce, max_delay, progress, partial).start()
+    """Load now, then call `callback(catalog, diff)` from a background thread after each change
+    (also of a folder in `also`, which is watched as the tiers are)."""
+    return WatchHandle(locations, callback, debounce, max_delay, progress, partial, also).start()

@@ -41,6 +41,14 @@ def test_the_parser_offers_the_scopes_the_engine_edits() -> None:
     assert cli_args.EDITABLE_SCOPES == engine.EDITABLE_SCOPES
 
 
+def test_the_parser_offers_every_agent_the_engine_knows() -> None:
+    from engine.hosts.registry import hosts
+    from tui.cli import args as cli_args
+
+    assert cli_args.HOST_KEYS == engine.HOST_KEYS
+    assert set(cli_args.HOST_KEYS) == {"claude-code", *hosts()}
+
+
 def test_list_json_imports_none_of_the_rest(tmp_path: Path) -> None:
     code = (
         "import sys\n"

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 # engine.EDITABLE_SCOPES, written out: importing the settings editor for it (tempfile, fcntl, its
 # JSON writer) cost every command, `list` included (tests/tui/test_cli_imports.py checks the two agree).
 EDITABLE_SCOPES = ("local", "project", "user")
+# engine.HOST_KEYS, written out for the same reason (importing the hosts loads every agent's reader).
+HOST_KEYS = ("claude-code", "codex", "gemini", "opencode", "copilot")
 
 
 if TYPE_CHECKING:
@@ -226,3 +228,21 @@ def usage_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
         default=argparse.SUPPRESS,
         help='{"skills": [{"name", "typed", "model", "failed", "last", "sessions", "projects", ...}]}',
     )
+
+
+# The commands --agent changes; the others (run, rules, ...) are Claude Code's alone.
+AGENT_COMMANDS = ("list", "listing", "why", "validate", "show", "agents")
+DEFAULT_AGENT = HOST_KEYS[0]
+
+
+def agent_flag(group: Any, suppress: bool) -> None:
+    extra: dict[str, Any] = {} if suppress else {"default": DEFAULT_AGENT}
+    group.add_argument(
+        "--agent", choices=HOST_KEYS, metavar="NAME", **extra,
+        help=f"whose view: {', '.join(HOST_KEYS)} (default: {DEFAULT_AGENT}; list, listing, why, validate, show)",
+    )  # fmt: skip
+
+
+def agents_parser(sub: Any, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("agents", parents=[loc], help="which agents load each skill here, and why not (the portability matrix)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="the matrix as one JSON object")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -24,7 +23,7 @@ with collector_paused():
     from .jsonout import dump, dump_rows
 
 if TYPE_CHECKING:
-    from engine import CatalogDiff
+    pass
 
 # The commands' own modules (cli_run, cli_why, ...), `render` (rich) and the demo are imported where
 # they are used: `skilldeck list --json` then loads the loader and argparse, not the runner, the
@@ -63,6 +62,7 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     flag: dict[str, Any] = {} if suppress else {"default": False}
     group.add_argument("--no-bundled", action="store_true", **flag, help="leave out skilldeck's bundled skills")
     group.add_argument("--demo", action="store_true", **flag, help="use a self-contained demo workspace instead")
+    cli_args.agent_flag(group, suppress)
     return parent
 
 
@@ -130,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.evals_parser(sub, loc)
     cli_args.usage_parser(sub, loc)
     cli_args.doctor_parser(sub, loc)
+    cli_args.agents_parser(sub, loc)
     p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
     p.add_argument(
         "--budget", type=budget_arg, default=None,
@@ -146,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
 # The subcommands that read and so can answer in JSON; allow, ask, deny and unrule write.
 JSON_COMMANDS = (
     "list", "show", "validate", "watch", "listing", "rules", "check", "trust", "prompt", "run", "why", "compare", "evals",
-    "usage", "doctor",
+    "usage", "doctor", "agents",
 )  # fmt: skip
 
 
@@ -259,11 +260,15 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
+    from engine import agent_refusals
+
     from . import render
 
     # A folder named on the command line that holds no skill breaks the spec (engine/catalog/spec.py).
     catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
-    diags = list(catalog.diagnostics)
+    # What the other agents that read skill folders would refuse of the same files (engine/hosts).
+    files = [*(s.path for s in catalog.skills.values()), *(s.skill.path for s in catalog.shadowed)]
+    diags = [*catalog.diagnostics, *agent_refusals(files)]
 
     def fails(d: Any) -> bool:
         if d.severity is Severity.ERROR:
@@ -300,39 +305,6 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
     return 0
 
 
-def cmd_watch(args: argparse.Namespace, workspace: Workspace) -> int:
-    import signal
-    import threading
-
-    from . import render
-
-    def report(catalog: Catalog, change: CatalogDiff) -> None:
-        if args.json:
-            sys.stdout.write(json.dumps(change.to_dict()) + "\n")
-            sys.stdout.flush()
-        else:
-            render.change_line(change)
-
-    # ctrl+c ends the watch: the first one, wherever it lands (a KeyboardInterrupt inside a write
-    # of a change left a traceback), and any more while the watcher stops are ignored.
-    stopping = threading.Event()
-
-    def interrupted(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        stopping.set()
-
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored by the caller (nohup): left so
-        signal.signal(signal.SIGINT, interrupted)
-    handle = workspace.watch(report)
-    assert handle.catalog is not None
-    try:
-        render.watching(handle.catalog, len(handle.polled))
-        stopping.wait()
-    finally:
-        handle.stop()
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -340,12 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json and args.command not in JSON_COMMANDS:
         problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
     if problems:
-        from . import render
-
         # As a usage error (exit 2): nothing was read, so no answer could be right.
-        for problem in problems:
-            render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
-        return 2
+        return usage_error(*problems)
     locations = locations_from(args)
     if args.command is None:
         return run_app(args, locations)
@@ -358,6 +326,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def usage_error(*problems: str) -> int:
+    from . import render
+
+    for problem in problems:
+        render.err.print(f"[red]skilldeck: {render.markup(problem)}[/]")
+    return 2
+
+
 def _command(args: argparse.Namespace, locations: Locations) -> int:
     command = args.command
     workspace = Workspace(locations)
@@ -366,7 +342,17 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
 
         # Before any answer, on stderr (a --json reader gets the JSON alone; each source says `preview` there).
         render.err.print(render.PREVIEW_NOTE, style="yellow", markup=False)
+    if command == "agents" or (args.agent != cli_args.DEFAULT_AGENT and command in cli_args.AGENT_COMMANDS):
+        from . import agents as cli_agents
+
+        return cli_agents.run(args, locations)
+    if args.agent != cli_args.DEFAULT_AGENT:
+        return usage_error(
+            f"--agent {args.agent}: `{command}` is Claude Code's alone; --agent changes {', '.join(cli_args.AGENT_COMMANDS)}"
+        )
     if command == "watch":
+        from .watch import cmd_watch
+
         return cmd_watch(args, workspace)
     if command == "run":
         from . import run as cli_run

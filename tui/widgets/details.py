@@ -24,6 +24,7 @@ from textual.widgets import Static
 from engine import Diagnostic, Severity, Shadowed, Skill, printable, skill_files
 
 from ..deck import Deck
+from ..lens import AgentBook
 from ..messages import BodyLoaded
 from ..usage import UsageBook
 from ..view import SEVERITY_WORD, CatalogView, PathDisplay, TierView
@@ -116,7 +117,14 @@ class Facts:
         return Measurement(self.key_width + 3, self.key_width + 2 + widest).clamp(max_width=options.max_width)
 
 
-def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, usage: UsageBook, shadow: Shadowed | None = None) -> Facts:
+def facts_table(
+    skill: Skill,
+    view: CatalogView,
+    paths: PathDisplay,
+    usage: UsageBook,
+    shadow: Shadowed | None = None,
+    agents: AgentBook | None = None,
+) -> Facts:
     rows: list[tuple[str, Text | str]] = [
         ("display name", skill.display_name),
         ("source", Text.assemble(printable(skill.source.label), (f"  {skill.loaded_from.value}", "dim"))),
@@ -125,6 +133,8 @@ def facts_table(skill: Skill, view: CatalogView, paths: PathDisplay, usage: Usag
         ("model can invoke", yes_no(skill.model_invocable, "disable-model-invocation: true")),
         ("in model listing", listed_text(skill, shadow, view)),
         ("used", usage.line(skill.name)),
+        # What each agent that reads skill folders does with this file (tui/lens.py).
+        *([("agents", agents.line(skill.path))] if agents is not None else []),
         ("context", Text("fork", "magenta") if skill.context == "fork" else Text("inline")),
         ("agent", skill.agent or ("general-purpose" if skill.context == "fork" else "—")),
         ("model", skill.model or "inherit"),
@@ -194,16 +204,20 @@ class SkillDetails(VerticalScroll, can_focus=False):
     def on_mount(self) -> None:
         # The transcripts are read once the first screen is up, in a thread; the row fills in then.
         self.deck.usage.listeners.append(self._usage_read)
+        self.deck.agents.listeners.append(self._usage_read)
         self.deck.usage.start(self, self.deck.workspace, self.deck.start)
 
     def on_unmount(self) -> None:
-        if self._usage_read in self.deck.usage.listeners:
-            self.deck.usage.listeners.remove(self._usage_read)
+        for book in (self.deck.usage, self.deck.agents):
+            if self._usage_read in book.listeners:
+                book.listeners.remove(self._usage_read)
 
     def _usage_read(self) -> None:
         if self._facts is not None and self.is_attached:
             view, skill, shadow = self._facts
-            self.query_one("#details-facts", Static).update(facts_table(skill, view, self.deck.paths, self.deck.usage, shadow))
+            self.query_one("#details-facts", Static).update(
+                facts_table(skill, view, self.deck.paths, self.deck.usage, shadow, self.deck.agents)
+            )
 
     def show(self, view: CatalogView, skill: Skill | None, shadow: Shadowed | None) -> None:
         paths = self.deck.paths
@@ -230,7 +244,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
             )
         )
         self._facts = (view, skill, shadow)
-        facts.update(facts_table(skill, view, paths, self.deck.usage, shadow))
+        facts.update(facts_table(skill, view, paths, self.deck.usage, shadow, self.deck.agents))
         lines = []
         if shadow is not None:
             winner = shadow.shadowed_by
@@ -291,7 +305,7 @@ class SkillDetails(VerticalScroll, can_focus=False):
         is drawn whole (what tests and screenshots wait for)."""
         body = self.query_one("#details-body", MarkdownBody)
         fits = not (body.display and body.source and body.size.width) or body.rendered_width == body.size.width
-        return fits and self.deck.usage.ready
+        return fits and self.deck.usage.ready and self.deck.agents.ready
 
     def _read_body(self, skill: Skill, width: int) -> None:
         """Thread worker: the body read, made printable (a control in it is shown as ^[, not sent

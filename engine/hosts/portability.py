@@ -1,0 +1,80 @@
+"""The portability matrix: for each SKILL.md any host reached, what every host does with it
+(sends it, cuts it, hides it, shadows it, switches it off, refuses it, or never reads its folder),
+one line each in that host's terms, with the fix."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .model import HostView, Status, Verdict
+
+UNSEEN = "not-read"
+
+
+@dataclass(frozen=True)
+class Cell:
+    host: str
+    status: str  # a Status value, or UNSEEN
+    name: str = ""
+    why: str = ""
+    fix: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"status": self.status, "name": self.name, "why": self.why, "fix": self.fix}
+
+
+@dataclass
+class Row:
+    path: Path  # the SKILL.md, resolved: one row however many folders link to it
+    name: str
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"path": str(self.path), "name": self.name, "hosts": {k: c.to_dict() for k, c in self.cells.items()}}
+
+
+# When a host reaches one file more than once (through two folders or a link), its best outcome
+# counts: the row says what the user gets.
+_RANK = [Status.LISTED, Status.CUT, Status.NAMES_ONLY, Status.HIDDEN, Status.SHADOWED, Status.OFF, Status.REFUSED]
+
+
+def _best(verdicts: list[Verdict]) -> Verdict:
+    return min(verdicts, key=lambda v: _RANK.index(v.status))
+
+
+def _real(path: Path) -> Path:
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
+def reads(view: HostView) -> str:
+    """The folders a host reads, as users write them (deduplicated, in its order)."""
+    kinds = list(dict.fromkeys(root.kind for root in view.roots if root.kind))
+    return ", ".join(kinds) if kinds else "no folder here"
+
+
+def matrix(views: list[HostView]) -> list[Row]:
+    by_host: dict[str, dict[Path, list[Verdict]]] = {}
+    rows: dict[Path, Row] = {}
+    for view in views:
+        mine = by_host.setdefault(view.host, {})
+        for verdict in view.verdicts:
+            real = _real(verdict.path)
+            mine.setdefault(real, []).append(verdict)
+            rows.setdefault(real, Row(real, verdict.name))
+    for view in views:
+        mine = by_host[view.host]
+        for real, row in rows.items():
+            found = mine.get(real)
+            if found:
+                best = _best(found)
+                row.cells[view.host] = Cell(view.host, best.status.value, best.name, best.why, best.fix)
+            else:
+                why = f"{view.title} does not read this folder; it reads {reads(view)}"
+                fix = f"put the skill folder (or a link to it) in one of: {reads(view)}"
+                row.cells[view.host] = Cell(view.host, UNSEEN, "", why, fix)
+    return sorted(rows.values(), key=lambda r: (r.name, str(r.path)))

@@ -1,0 +1,90 @@
+"""`skilldeck listing --agent A` prints exactly the block agent A's pinned binary sent on each
+recorded case (tests/oracle/recordings/agents), through the real command line in-process; and the
+other commands that take --agent, and `skilldeck agents`, on one workspace with every folder."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.engine.hosts.test_host_recordings import AGENTS, CASES, UNFIXED, as_recorded, codex_standins, recording
+from tests.oracle.agents import build_case, configure, entries, xdg
+from tests.oracle.workspace import start_folder
+from tui.cli.main import main
+
+
+def _environ(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_TRUST_WORKSPACE", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("agent", AGENTS)
+def test_listing_prints_the_recorded_block(
+    agent: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = CASES[name]
+    places = build_case(case, Path(os.path.realpath(tmp_path)))
+    _, env = configure(agent, case, places, 9)
+    if agent == "codex":
+        codex_standins(places.home)
+    _environ(monkeypatch, {**xdg(places), **env})
+    code = main(["listing", "--agent", agent, "--project", str(start_folder(case, places))])
+    out = capsys.readouterr().out
+    assert code == 0
+    want = recording(agent, name)
+    if want["block"] is None:
+        assert out == ""
+        return
+    block, _ = as_recorded(agent, out.removesuffix("\n"), places)
+    if name in UNFIXED.get(agent, set()):
+        assert block is not None and sorted(entries(agent, block), key=str) == sorted(want["entries"], key=str)
+        return
+    assert out.endswith("\n") and block == want["block"]
+
+
+def _every_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    case = CASES["every_folder"]
+    places = build_case(case, Path(os.path.realpath(tmp_path)))
+    _environ(monkeypatch, {**xdg(places), "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    return places.project
+
+
+def test_agents_matrix_names_every_agent_for_each_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _every_folder(monkeypatch, tmp_path)
+    assert main(["agents", "--json", "--project", str(project), "--no-bundled"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [a["agent"] for a in out["agents"]] == ["claude-code", "codex", "gemini", "opencode", "copilot"]
+    rows = {
+        Path(r["path"]).relative_to(project).as_posix(): r["hosts"] for r in out["skills"] if r["path"].startswith(str(project))
+    }
+    # One skill in .agents/skills: every agent but Claude Code reads it; .claude/skills: Claude Code does.
+    agents_row = next(v for k, v in rows.items() if k.startswith(".agents/skills/"))
+    assert agents_row["claude-code"]["status"] == "not-read" and ".claude/skills" in agents_row["claude-code"]["fix"]
+    assert {agents_row[k]["status"] for k in ("codex", "gemini", "opencode", "copilot")} == {"listed"}
+    claude_row = next(v for k, v in rows.items() if k.startswith(".claude/skills/"))
+    assert claude_row["claude-code"]["status"] == "listed" and claude_row["codex"]["status"] == "not-read"
+
+
+def test_why_under_an_agent_says_which_folders_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _every_folder(monkeypatch, tmp_path)
+    code = main(["why", "no-such-skill", "--agent", "codex", "--project", str(project)])
+    out = capsys.readouterr().out
+    assert code == 1 and "Codex CLI reaches no skill named no-such-skill" in out and ".agents/skills" in out
+
+
+def test_an_agent_flag_on_a_command_it_does_not_change_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _every_folder(monkeypatch, tmp_path)
+    assert main(["rules", "--agent", "codex", "--project", str(project)]) == 2
+    assert "is Claude Code's alone" in capsys.readouterr().err

@@ -1,0 +1,197 @@
+"""`--agent NAME` on list, listing, why, validate and show, and `skilldeck agents`: what Codex CLI,
+Gemini CLI, OpenCode and Copilot CLI make of the same folders (engine/hosts), each as its pinned
+binary does, and the portability matrix of every skill across them and Claude Code."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from engine import (
+    HOST_KEYS,
+    Catalog,
+    HostStatus,
+    HostVerdict,
+    HostView,
+    Locations,
+    Place,
+    Workspace,
+    close_names,
+    host_view,
+    portability,
+    printable,
+)
+
+from . import render
+from .jsonout import dump
+
+MARKS = {
+    "listed": "✓", "cut": "✂", "names-only": "…", "hidden": "–", "shadowed": "↷", "off": "○", "refused": "✗",
+    "not-read": "·",
+}  # fmt: skip
+HELP = "listed ✓ · cut by its budget ✂ · name only … · hidden – · shadowed ↷ · switched off ○ · refused ✗ · folder not read ·"
+
+
+def place_of(locations: Locations) -> Place:
+    return Place.here(locations.project, locations.environ)
+
+
+def views(locations: Locations, catalog: Catalog | None = None) -> list[HostView]:
+    place = place_of(locations)
+    return [host_view(key, place, locations, catalog) for key in HOST_KEYS]
+
+
+def run(args: argparse.Namespace, locations: Locations) -> int:
+    if args.command == "agents":
+        return cmd_agents(args, locations)
+    view = host_view(args.agent, place_of(locations), locations)
+    command = args.command
+    if command == "list":
+        return cmd_list(args, view)
+    if command == "listing":
+        return cmd_listing(args, view)
+    if command == "validate":
+        return cmd_validate(args, view)
+    return cmd_find(args, view, args.query if command == "why" else args.name)
+
+
+def _verdict_dict(v: HostVerdict) -> dict[str, Any]:
+    return {"name": v.name, "status": v.status.value, "path": str(v.path), "root": str(v.root.path),
+            "scope": v.root.scope.value, "kind": v.root.kind, "why": v.why, "fix": v.fix,
+            "description": v.skill.description if v.skill else None}  # fmt: skip
+
+
+def view_dict(view: HostView) -> dict[str, Any]:
+    return {
+        "agent": view.host, "title": view.title, "version": view.version,
+        "roots": [{"path": str(r.path), "scope": r.scope.value, "kind": r.kind} for r in view.roots],
+        "listed": [s.name for s in view.listed], "verdicts": [_verdict_dict(v) for v in view.verdicts],
+        "block": view.block, "notes": view.notes, "logs": view.logs, "builtin": view.builtin,
+    }  # fmt: skip
+
+
+def _header(view: HostView) -> str:
+    return f"{view.title} {view.version} (as its binary was recorded; docs/agents.md)"
+
+
+def _notes(view: HostView) -> None:
+    for note in view.notes:
+        render.err.line(f"note: {printable(note)}")
+    if view.builtin:
+        render.err.line(f"note: {view.title} also sends its own skills {', '.join(view.builtin)}: no files of yours, not shown")
+    for line in view.logs:
+        render.err.line(f"{view.title} prints: {printable(line)}")
+
+
+def _verdict_line(v: HostVerdict) -> str:
+    why = f"  {v.why}" if v.why else ""
+    fix = f" → {v.fix}" if v.fix else ""
+    return printable(f"{MARKS.get(v.status.value, '?')} {v.status.value:<10} {v.name}  {v.path}{why}{fix}")
+
+
+def cmd_list(args: argparse.Namespace, view: HostView) -> int:
+    if args.json:
+        dump(view_dict(view))
+        return 0
+    render.out.line(_header(view))
+    for root in view.roots:
+        render.out.line(printable(f"  reads {root.scope.value:<7} {root.path}"))
+    for v in view.verdicts:
+        render.out.line(_verdict_line(v))
+    sent = sum(v.sent for v in view.verdicts)
+    render.out.line(f"{sent} sent of {len(view.verdicts)} SKILL.md files it reached")
+    _notes(view)
+    return 0
+
+
+def cmd_listing(args: argparse.Namespace, view: HostView) -> int:
+    if args.json:
+        dump(view_dict(view))
+        return 0
+    if view.block is None:
+        render.err.line(f"{view.title} sends no skills block here")
+        _notes(view)
+        return 0
+    # The exact block, but a control in a description is shown, not sent to the terminal.
+    render.out.line(printable(view.block))
+    counts: dict[str, int] = {}
+    for v in view.verdicts:
+        counts[v.status.value] = counts.get(v.status.value, 0) + 1
+    render.err.line(f"{_header(view)}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    _notes(view)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace, view: HostView) -> int:
+    chosen = [Path(os.path.abspath(p)) for p in args.paths]
+    refused = [
+        v for v in view.verdicts
+        if v.status is HostStatus.REFUSED and (not chosen or any(v.path.is_relative_to(p) or v.path == p for p in chosen))
+    ]  # fmt: skip
+    if args.json:
+        dump({"agent": view.host, "ok": not refused, "failing": len(refused), "refused": [_verdict_dict(v) for v in refused]})
+        return 1 if refused else 0
+    for v in refused:
+        render.out.line(printable(f"error: {view.title} refuses {v.path}: {v.why}" + (f" → {v.fix}" if v.fix else "")))
+    render.out.line(f"{len(refused)} file(s) {view.title} refuses" if refused else f"{view.title} reads every skill it reaches")
+    _notes(view)
+    return 1 if refused else 0
+
+
+def cmd_find(args: argparse.Namespace, view: HostView, query: str) -> int:
+    """`why` and `show` for one name or path under another agent: every copy it reached and its fate."""
+    target = os.path.abspath(query)
+    found = [
+        v for v in view.verdicts if v.name == query.removeprefix("/") or str(v.path) == target or str(v.path.parent) == target
+    ]
+    if args.json:
+        dump({"agent": view.host, "query": query, "found": [_verdict_dict(v) for v in found]})
+        return 0 if any(v.sent for v in found) else 1
+    if not found:
+        reads = ", ".join(dict.fromkeys(printable(str(r.path)) for r in view.roots)) or "no folder here"
+        render.out.line(f"{view.title} reaches no skill named {printable(query)}; it reads {reads}")
+        names = close_names(query, sorted({v.name for v in view.verdicts}))
+        if names:
+            render.out.line("close: " + ", ".join(printable(n) for n in names))
+        return 1
+    render.out.line(_header(view))
+    for v in found:
+        render.out.line(_verdict_line(v))
+        if args.command == "show" and v.skill is not None:
+            render.out.line(printable(f"    description as sent: {v.skill.description}"))
+    _notes(view)
+    return 0 if any(v.sent for v in found) else 1
+
+
+def cmd_agents(args: argparse.Namespace, locations: Locations) -> int:
+    catalog = Workspace(locations).load()
+    every = views(locations, catalog)
+    rows = portability(every)
+    if args.json:
+        hosts = [{"agent": v.host, "title": v.title, "version": v.version, "notes": v.notes, "builtin": v.builtin,
+                  "sent": sum(x.sent for x in v.verdicts)} for v in every]  # fmt: skip
+        dump({"agents": hosts, "skills": [r.to_dict() for r in rows]})
+        return 0
+    keys = [v.host for v in every]
+    render.out.line(
+        "\t".join(["skill", *keys, "path"])
+        if render.out.plain
+        else "  ".join([f"{'skill':<24}", *(f"{k:<11}" for k in keys), "path"])
+    )
+    for row in rows:
+        marks = [f"{MARKS[row.cells[k].status]} {row.cells[k].status}" for k in keys]
+        cells = [printable(row.name), *marks, printable(str(row.path))]
+        render.out.line(
+            "\t".join(cells) if render.out.plain else "  ".join([f"{cells[0]:<24}", *(f"{m:<11}" for m in marks), cells[-1]])
+        )
+        for key in keys:
+            cell = row.cells[key]
+            if cell.status not in ("listed", "not-read") and cell.why:
+                render.out.line(printable(f"    {key}: {cell.why}" + (f" → {cell.fix}" if cell.fix else "")))
+    render.out.line(HELP)
+    for v in every:
+        for note in v.notes:
+            render.err.line(printable(f"note ({v.title}): {note}"))
+    return 0
