@@ -79,6 +79,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_conversation.py
 	$(BIN)/python tests/bench/bench_evals.py
 	$(BIN)/python tests/bench/bench_compare.py
+	$(BIN)/python tests/bench/bench_agents.py
 	$(BIN)/python tests/bench/bench_usage.py
 
 # Record what the pinned Claude Code decides for every permission case and loads and lists for
