@@ -1,7 +1,110 @@
-"""(issue 36) The codex host: not written yet."""
+"""Codex CLI 0.169.0 as its recordings show it (docs/agents.md, Codex CLI; tests/oracle/recordings/
+agents/codex): where it looks, how it reads a SKILL.md (codex_read), what its user config switches
+off (codex_config), its order, and the block it sends with its budget (codex_block).
+
+Where it looks, in the order it loads (and numbers) its roots: the project's `.codex/skills` from
+the start folder up to the top of the git repository, `$CODEX_HOME/skills`, `~/.agents/skills`,
+its own skills in `$CODEX_HOME/skills/.system`, then the project's `.agents/skills` from the
+nearest folder holding `.git` (any `.git`, even an empty folder) down to the start folder. Without
+git, only the start folder's. Every copy of a name is listed: own skills first, then project, then
+user ones, each by name (byte order) then path.
+"""
 
 from __future__ import annotations
 
-from .host import SkillHost
+import os
+from pathlib import Path
 
-CODEX: SkillHost
+from .codex_block import block
+from .codex_config import codex_home, switches
+from .codex_read import Problem, read_skill
+from .host import SkillHost
+from .model import HostSkill, Place, Refusal, Root, Scope, Status, Verdict
+from .walk import WalkRules
+
+# Recursive, hidden folders skipped (node_modules read), symlinked folders followed once each, a
+# SKILL.md that is itself a symlink not listed (nesting_hidden, symlinks, symlink_loop).
+WALK = WalkRules(hidden=False, follow_folders=True, file_links=False, nested=True, once=True)
+# Codex writes its own skills itself and follows no symlink there.
+OWN_WALK = WalkRules(hidden=False, follow_folders=False, file_links=False, nested=True, once=True)
+_RANK = {Scope.OWN: 0, Scope.PROJECT: 1, Scope.USER: 2}
+
+
+class Codex:
+    key: str = "codex"
+    title: str = "Codex CLI"
+    version: str = "0.169.0"
+    builtin: tuple[str, ...] = ()  # its own skills are files in its home, read like any other
+    caveats: tuple[str, ...] = (
+        "Codex CLI's budget is modelled for its default model (gpt-6.1-sol): 5,440 tokens for the skill "
+        "lines; other models' budgets are not recorded",
+        "Codex CLI's own skills (imagegen, openai-docs, skill-creator, skill-installer) are files it writes "
+        "into $CODEX_HOME/skills/.system on its first run: until Codex has run once they are not there",
+        "Codex CLI lists every copy of a name, each with its own path: a clash hides nothing",
+    )
+
+    def roots(self, place: Place) -> list[tuple[Root, WalkRules]]:
+        home = codex_home(place)
+        top = place.git_top()
+        marked = place.marked_root()
+        codex_levels = place.levels(top) if top is not None else [place.start]
+        agents_levels = place.levels(marked) if marked is not None else [place.start]
+        found = [(Root(level / ".codex" / "skills", Scope.PROJECT, ".codex/skills"), WALK) for level in codex_levels]
+        found += [
+            (Root(home / "skills", Scope.USER, "~/.codex/skills"), WALK),
+            (Root(place.home / ".agents" / "skills", Scope.USER, "~/.agents/skills"), WALK),
+            (Root(home / "skills" / ".system", Scope.OWN, "~/.codex/skills/.system"), OWN_WALK),
+        ]
+        found += [
+            (Root(level / ".agents" / "skills", Scope.PROJECT, ".agents/skills"), WALK) for level in reversed(agents_levels)
+        ]
+        # A folder that is two roots at once (the home as the project) is read once, as the first.
+        seen: set[str] = set()
+        out = []
+        for root, rules in found:
+            key = os.path.normpath(root.path)
+            if key not in seen:
+                seen.add(key)
+                out.append((root, rules))
+        return out
+
+    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+        got = read_skill(data, Path(path).parent.name)
+        if isinstance(got, Problem):
+            return Refusal(got.why, got.fix, got.line)
+        return HostSkill(got.name, got.description, Path(path), root)
+
+    def settle(self, place: Place, skills: list[HostSkill]) -> tuple[list[HostSkill], list[Verdict]]:
+        config = switches(place)
+        listed: list[HostSkill] = []
+        off: list[Verdict] = []
+        for skill in sorted(skills, key=_order):
+            rule = config.off(skill.name, _paths(skill.path)) if config.rules else None
+            if rule is None:
+                listed.append(skill)
+                continue
+            how = f'path = "{rule.value}"' if rule.by == "path" else f'name = "{rule.value}"'
+            why = f"switched off in {config.path}: [[skills.config]] {how}, enabled = false"
+            fix = f"set enabled = true in that entry of {config.path}, or remove the entry"
+            off.append(Verdict(skill.path, skill.root, skill.name, Status.OFF, why, fix, skill))
+        return listed, off
+
+    def render(self, place: Place, listed: list[HostSkill]) -> tuple[str | None, list[Verdict], list[str]]:
+        text, verdicts, logs = block([root for root, _ in self.roots(place)], listed)
+        return text, verdicts, [*switches(place).logs, *logs]
+
+
+def _order(skill: HostSkill) -> tuple[int, str, tuple[str, ...]]:
+    return _RANK[skill.root.scope], skill.name, skill.path.parts
+
+
+def _paths(path: Path) -> tuple[str, ...]:
+    """The path as reached and as resolved: a `path =` switch-off may name either."""
+    reached = os.path.normpath(path)
+    try:
+        return reached, os.path.realpath(path)
+    except (OSError, ValueError):
+        return (reached,)
+
+
+CODEX: SkillHost = Codex()
