@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from .hosts.portability import Row as PortabilityRow
     from .hosts.portability import matrix as portability
     from .hosts.registry import agent_roots, host_view
-    from .hosts.registry import refusals as agent_refusals
+    from .hosts.refusals import refusals as agent_refusals
     from .listing.build import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
     from .listing.touch import TouchState, listing_update
     from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ
@@ -215,7 +215,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "PortabilityRow": ("hosts.portability", "Row"),
     "host_view": ("hosts.registry", "host_view"),
     "agent_roots": ("hosts.registry", "agent_roots"),
-    "agent_refusals": ("hosts.registry", "refusals"),
+    "agent_refusals": ("hosts.refusals", "refusals"),
     "portability": ("hosts.portability", "matrix"),
     "load_paths": ("workspace", "load_paths"),
 }

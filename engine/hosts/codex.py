@@ -69,7 +69,7 @@ class Codex:
         return out
 
     def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
-        got = read_skill(data, Path(path).parent.name)
+        got = read_skill(data, os.path.basename(os.path.dirname(path)))
         if isinstance(got, Problem):
             return Refusal(got.why, got.fix, got.line)
         return HostSkill(got.name, got.description, Path(path), root)

@@ -82,11 +82,11 @@ def block(roots: list[Root], listed: list[HostSkill]) -> tuple[str | None, list[
 
 
 def _short(skill: HostSkill, alias: dict[Path, str]) -> str:
-    root = skill.root.path
-    try:
-        return f"{alias[root]}/{skill.path.relative_to(root).as_posix()}"
-    except (KeyError, ValueError):
-        return str(skill.path)
+    root, path = str(skill.root.path), str(skill.path)
+    name = alias.get(skill.root.path)
+    if name is None or not path.startswith(root + "/"):
+        return path
+    return f"{name}/{path[len(root) + 1 :]}"
 
 
 def fit(entries: list[Entry]) -> tuple[list[int | None], str | None]:

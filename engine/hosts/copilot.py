@@ -6,6 +6,7 @@ user's settings, and an `<available_skills>` element cut at 15,050 UTF-16 units 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -197,7 +198,7 @@ def read_skill(data: bytes, path: str, root: Root) -> HostSkill | Refusal:
     if isinstance(description, Refusal):
         return description
     # No name: the folder's [q01]; spaces become hyphens [q19].
-    name = (Path(path).parent.name if name is None else name).replace(" ", "-")
+    name = (os.path.basename(os.path.dirname(path)) if name is None else name).replace(" ", "-")
     bad = _name_problem(name)
     if bad is not None:
         return bad

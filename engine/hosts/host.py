@@ -8,6 +8,7 @@ it sends the model (`render`: the block, with its budget). `view` runs them for 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
 from ..base.safeio import read_regular
@@ -55,9 +56,10 @@ def view(host: SkillHost, place: Place) -> HostView:
             except OSError as exc:
                 read: HostSkill | Refusal = Refusal(f"cannot be read: {exc.strerror or exc}", "make it a readable file")
             else:
-                read = host.read(data, str(path), root)
+                read = host.read(data, path, root)
             if isinstance(read, Refusal):
-                verdicts.append(Verdict(path, root, path.parent.name, Status.REFUSED, read.why, read.fix))
+                where = Path(path)
+                verdicts.append(Verdict(where, root, where.parent.name, Status.REFUSED, read.why, read.fix))
             else:
                 skills.append(read)
     listed, dropped = host.settle(place, skills)

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..base.safeio import read_regular
-from ..catalog.assembly import Catalog
-from ..catalog.locations import Locations
-from ..catalog.model import Diagnostic, Severity
-from .claude_code import ClaudeCodeHost
 from .codex import CODEX
 from .copilot import COPILOT
 from .gemini import GEMINI
-from .host import MAX_SKILL_BYTES, SkillHost, view
-from .model import DEFAULT, HOST_KEYS, HostView, Place, Refusal, Root, Scope
+from .host import SkillHost, view
+from .model import DEFAULT, HOST_KEYS, HostView, Place
 from .opencode import OPENCODE
-from .walk import SKILL_FILE
+
+if TYPE_CHECKING:
+    from ..catalog.assembly import Catalog
+    from ..catalog.locations import Locations
 
 
 def hosts() -> dict[str, SkillHost]:
@@ -27,6 +25,10 @@ def host_view(key: str, place: Place, locations: Locations | None = None, catalo
     """What host `key` makes of `place`. Claude Code's view comes from skilldeck's own loader
     (`locations` and an already loaded `catalog` save a second load)."""
     if key == DEFAULT:
+        # Claude Code's loader only when its view is asked for: `list --agent codex` on 15,000
+        # skills must not pay for importing the catalog, the listing and the workspace.
+        from .claude_code import ClaudeCodeHost
+
         return ClaudeCodeHost(locations).view(place, catalog)
     try:
         host = hosts()[key]
@@ -42,23 +44,3 @@ def agent_roots(place: Place) -> tuple[Path, ...]:
         for root, _ in host.roots(place):
             out.setdefault(root.path)
     return tuple(out)
-
-
-def refusals(paths: Iterable[Path]) -> list[Diagnostic]:
-    """For each SKILL.md, a warning per agent that would refuse it wherever it stood: its reason in
-    that agent's words, and the fix (`skilldeck validate`: valid in Claude Code, refused by Codex)."""
-    out: list[Diagnostic] = []
-    for path in paths:
-        if path.name != SKILL_FILE:
-            continue
-        try:
-            data, _ = read_regular(path, cap=MAX_SKILL_BYTES)
-        except OSError:
-            continue  # Claude Code's own diagnostics already say why it cannot be read
-        root = Root(path.parent.parent, Scope.PROJECT, "")
-        for host in hosts().values():
-            read = host.read(data, str(path), root)
-            if isinstance(read, Refusal):
-                message = f"{host.title} {host.version} refuses it: {read.why}"
-                out.append(Diagnostic(Severity.WARNING, "agent-refused", path, message, read.fix, line=read.line))
-    return out

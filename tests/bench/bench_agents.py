@@ -36,7 +36,7 @@ def catalog(count: int) -> Path:
         name = f"skill-{n:05d}"
         folder = skills / name
         folder.mkdir(exist_ok=True)
-        description = f"Does task {n} of the catalog: reads the files it is given and writes a short report about them."
+        description = f"Does task {n} of the catalog, reading the files it is given and writes a short report about them."
         (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nBody of {name}.\n")
     done.write_text("ok\n")
     return project

@@ -25,7 +25,7 @@ def dump(obj: Any) -> None:
 _CHUNK = 1 << 20
 
 
-def dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
+def dump_rows(doc: dict[str, Any]) -> None:
     """A document of lists of records (dicts, or their JSON text), each record on its own line: the same JSON value as
     `dump` gives, written by the C encoder (json.dumps with `indent` is pure Python, most of
     the cost at 15,000 skills) in chunks of about a megabyte, straight to the file descriptor."""
@@ -34,6 +34,10 @@ def dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
     size = 0
     sections = list(doc.items())
     for n, (key, rows) in enumerate(sections):
+        comma = "," if n < len(sections) - 1 else ""
+        if not isinstance(rows, list):  # a value of its own (a name, a block of text): one line
+            pieces.append(f"\n  {json.dumps(key)}: {encode(rows)}{comma}")
+            continue
         pieces.append(f"\n  {json.dumps(key)}: [")
         for i, row in enumerate(rows):
             line = row if isinstance(row, str) else encode(row)
@@ -42,7 +46,7 @@ def dump_rows(doc: dict[str, list[dict[str, Any]] | list[str]]) -> None:
             if size > _CHUNK:
                 _write("".join(pieces))
                 pieces, size = [], 0
-        pieces.append(("\n  ]" if rows else "]") + ("," if n < len(sections) - 1 else ""))
+        pieces.append(("\n  ]" if rows else "]") + comma)
     pieces.append("\n}\n")
     _write("".join(pieces))
 
