@@ -77,8 +77,8 @@ def config_dirs(environ: Mapping[str, str], home: Path, levels: list[Path]) -> l
     `.opencode` from the start folder up, `~/.opencode`, `$OPENCODE_CONFIG_DIR`; once each."""
     out = [xdg_config(environ, home)]
     if not flag(environ, "OPENCODE_DISABLE_PROJECT_CONFIG"):
-        out += [level / ".opencode" for level in levels if os.path.lexists(level / ".opencode")]
-    if os.path.lexists(home / ".opencode"):
+        out += [level / ".opencode" for level in levels if os.path.exists(level / ".opencode")]
+    if os.path.exists(home / ".opencode"):
         out.append(home / ".opencode")
     if environ.get("OPENCODE_CONFIG_DIR"):
         out.append(Path(environ["OPENCODE_CONFIG_DIR"]))
