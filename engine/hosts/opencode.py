@@ -160,7 +160,7 @@ def _config_kind(folder: Path, home: Path, env: Mapping[str, str]) -> tuple[Scop
         return Scope.PROJECT, ".opencode"
     if str(folder) == env.get("OPENCODE_CONFIG_DIR"):
         return Scope.USER, "$OPENCODE_CONFIG_DIR"
-    return Scope.USER, "~/.config/opencode"
+    return Scope.USER, "$XDG_CONFIG_HOME/opencode" if env.get("XDG_CONFIG_HOME") else "~/.config/opencode"
 
 
 def _verdict(skill: HostSkill, status: Status, why: str, fix: str) -> Verdict:

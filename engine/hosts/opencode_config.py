@@ -202,9 +202,10 @@ def _file(path: Path) -> dict[str, Any]:
 
 def _parse(text: str, where: str) -> dict[str, Any]:
     try:
-        if json_too_deep(text):
+        plain = _strip_jsonc(text)
+        if json_too_deep(plain):
             raise ValueError("nested too deep for skilldeck to read")
-        value = json.loads(_strip_jsonc(text), parse_constant=_refuse_constant)
+        value = json.loads(plain, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
         raise _Broken(f"Config file at {where} is not valid JSON(C): {exc}") from None
     if not isinstance(value, dict) or not _valid(value):
