@@ -8,10 +8,13 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from engine.hosts.host import view
 from engine.hosts.model import HostView, Place, Status
 from engine.hosts.opencode import OPENCODE
 from engine.hosts.opencode_config import matches
+from engine.hosts.opencode_fm import Fields, Unreadable, read_fields
 
 SKILL = "---\nname: '{name}'\ndescription: {text}\n---\nBody.\n"
 
@@ -186,3 +189,17 @@ def test_frontmatter_bombs_are_refused_without_parsing(tmp_path: Path) -> None:
     refused = {v.name: v.why for v in result.verdicts}
     assert set(refused) == {"laughs", "deep", "js"}
     assert "JavaScript" in refused["js"]
+
+
+def test_frontmatter_is_read_as_gray_matter_and_js_yaml_3_read_it() -> None:
+    # Unclosed: the rest of the file is the block, read when it is YAML.
+    assert read_fields(b"---\nname: open\ndescription: No closing fence.\n") == Fields("open", "No closing fence.")
+    # js-yaml 3's types: `yes` is text, `1_000` and a date are not.
+    assert read_fields(b"---\nname: a\ndescription: yes\n---\n").description == "yes"
+    for value in (b"1_000", b"2024-01-01", b"0x1F", b"1:30"):
+        with pytest.raises(Unreadable, match="not text"):
+            read_fields(b"---\nname: a\ndescription: " + value + b"\n---\n")
+    # The retry: an unquoted `: ` in a top-level value is read as a literal block.
+    assert read_fields(b"---\nname: a\ndescription: Use when: asked\n---\n").description == "Use when: asked"
+    # No description: loaded under its name, never listed.
+    assert read_fields(b"---\nname: bare\n---\n") == Fields("bare", None)
