@@ -1,0 +1,158 @@
+"""What Gemini CLI 0.61.0 reads from its settings before it looks for skills: whether skills are
+on (`skills.enabled`), which names are off (`skills.disabled`, any letter case), whether the folder
+is trusted, and whether it starts at all (a settings file it cannot parse stops it).
+
+As its bundle does (settings.ts, trustedFolders.ts): system defaults, user, workspace (only when
+trusted, and not when the start folder is the home) and system settings are merged in that order,
+`skills.disabled` as a union; comments are allowed, `$VAR` and `${VAR}` are expanded. Every file is
+read bounded: a FIFO or a huge file is reported, never read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..base import jsondoc
+from ..base.safeio import read_regular
+from .model import Place
+
+# Far larger than any real settings.json; a larger one is not read.
+MAX_SETTINGS_BYTES = 1_000_000
+# strip-json-comments: a string is kept whole, `//` runs to the line's end, `/*` to its `*/` (or
+# to the end of the text when it has none).
+_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)')
+_ENV_VAR = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
+UNTRUSTED = (
+    "Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the "
+    "`GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory in interactive mode. "
+    "For more details, see https://geminicli.com/docs/cli/trusted-folders/#headless-and-automated-environments"
+)
+
+
+@dataclass
+class Config:
+    home: Path  # GEMINI_CLI_HOME, else HOME
+    cwd: Path  # the start folder as Node's process.cwd() gives it: symlinks resolved
+    trusted: bool
+    trust_why: str  # where the trust decision came from, in a few words
+    enabled: bool = True
+    enabled_in: str = ""  # the file that switched skills off
+    disabled: dict[str, str] = field(default_factory=dict)  # lower-cased name -> the file that names it
+    errors: list[str] = field(default_factory=list)  # what stops Gemini CLI from starting, as it prints it
+    unread: list[str] = field(default_factory=list)  # files skilldeck would not read, and why
+
+
+def home_of(place: Place) -> Path:
+    return Path(place.environ.get("GEMINI_CLI_HOME") or place.home)
+
+
+def cwd_of(place: Place) -> Path:
+    """The start folder as Node's process.cwd() gives it (getcwd: symlinks resolved): project
+    folders and skill locations are under this path, not the one the shell shows."""
+    return Path(os.path.realpath(place.start))
+
+
+def _strip_comments(text: str) -> str:
+    return _COMMENT.sub(lambda m: m.group() if m.group().startswith('"') else " ", text)
+
+
+def _expand(text: str, environ: Mapping[str, str]) -> str:
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2) or ""
+        if name in environ:
+            return environ[name]
+        return match.group(3) if match.group(3) is not None else match.group()
+
+    return _ENV_VAR.sub(one, text)
+
+
+def _load(path: Path, config: Config) -> Any:
+    """The settings object in `path` ({} when it does not exist). A file Gemini CLI cannot parse is
+    recorded as the error that stops it."""
+    if not os.path.lexists(path):
+        return jsondoc.JsonObject()
+    try:
+        data, _ = read_regular(path, cap=MAX_SETTINGS_BYTES)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        config.unread.append(f"{path}: {reason}")
+        config.errors.append(f"Error in {path}: {reason}")
+        return jsondoc.JsonObject()
+    try:
+        value = jsondoc.loads(_strip_comments(data.decode("utf-8", "replace")))
+    except jsondoc.JsonDocError as exc:
+        where = f" (line {exc.line}, column {exc.column})" if exc.line else ""
+        config.errors.append(f"Error in {path}: {exc.message}{where}")
+        return jsondoc.JsonObject()
+    if not isinstance(value, jsondoc.JsonObject):
+        config.errors.append(f"Error in {path}: Settings file is not a valid JSON object.")
+        return jsondoc.JsonObject()
+    return value
+
+
+def _skills(settings: Any) -> Any:
+    skills = settings.get("skills") if isinstance(settings, jsondoc.JsonObject) else None
+    return skills if isinstance(skills, jsondoc.JsonObject) else jsondoc.JsonObject()
+
+
+def _falsy(value: Any) -> bool:
+    """JavaScript's falsiness for a JSON value (null counts as unset: `?? true`)."""
+    if value is False or value == "":
+        return True
+    if isinstance(value, jsondoc.Number):
+        try:
+            return float(value.text) == 0
+        except ValueError:
+            return False
+    return False
+
+
+def _trust(place: Place, layers: list[tuple[Path, Any]]) -> tuple[bool, str]:
+    env = place.environ
+    if env.get("GEMINI_RESTRICTED_MODE") == "true" or env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false":
+        return False, "GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE=false"
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+        return True, "GEMINI_CLI_TRUST_WORKSPACE=true"
+    folder_trust: Any = True
+    for _, settings in layers:
+        security = settings.get("security") if isinstance(settings, jsondoc.JsonObject) else None
+        trust = security.get("folderTrust") if isinstance(security, jsondoc.JsonObject) else None
+        if isinstance(trust, jsondoc.JsonObject) and trust.count("enabled"):
+            folder_trust = trust.get("enabled")
+    if folder_trust is not None and _falsy(folder_trust):
+        return True, "security.folderTrust.enabled is false"
+    # trustedFolders.json and an IDE's trust are not read (docs/agents.md: open).
+    return False, "no GEMINI_CLI_TRUST_WORKSPACE=true; skilldeck does not read trustedFolders.json"
+
+
+def read_config(place: Place) -> Config:
+    home = home_of(place)
+    cwd = cwd_of(place)
+    system = Path(place.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json")
+    defaults = Path(place.environ.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or system.parent / "system-defaults.json")
+    config = Config(home, cwd, trusted=False, trust_why="")
+    user_file = home / ".gemini" / "settings.json"
+    base = [(defaults, _load(defaults, config)), (user_file, _load(user_file, config))]
+    last = [(system, _load(system, config))]
+    config.trusted, config.trust_why = _trust(place, [*base, *last])
+    workspace: list[tuple[Path, Any]] = []
+    if cwd != Path(os.path.realpath(home)):
+        workspace_file = cwd / ".gemini" / "settings.json"
+        loaded = _load(workspace_file, config)
+        if config.trusted:
+            workspace.append((workspace_file, loaded))
+    for path, settings in [*base, *workspace, *last]:
+        skills = _skills(settings)
+        if skills.count("enabled"):
+            # `skills?.enabled ?? true`: a later layer's null switches them back on.
+            config.enabled, config.enabled_in = not _falsy(skills.get("enabled")), str(path)
+        names = skills.get("disabled")
+        for name in names if isinstance(names, list) else [] if names is None else [names]:
+            if isinstance(name, str):
+                config.disabled.setdefault(_expand(name, place.environ).lower(), str(path))
+    return config
