@@ -24,9 +24,10 @@ from .model import Place
 # Far larger than any real settings.json; a larger one is not read.
 MAX_SETTINGS_BYTES = 1_000_000
 # strip-json-comments: a string is kept whole, `//` runs to the line's end, `/*` to its `*/` (or
-# to the end of the text when it has none).
-_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)')
-_ENV_VAR = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
+# to the end of the text when it has none). A string without its closing quote runs to the end:
+# tried again from each later quote, it would cost a pass over the rest per quote.
+_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"?|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)')
+_WORD = re.compile(r"[A-Za-z0-9_]+")  # JavaScript's \w (no `u` flag)
 UNTRUSTED = (
     "Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the "
     "`GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory in interactive mode. "
@@ -62,13 +63,33 @@ def _strip_comments(text: str) -> str:
 
 
 def _expand(text: str, environ: Mapping[str, str]) -> str:
-    def one(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(2) or ""
-        if name in environ:
-            return environ[name]
-        return match.group(3) if match.group(3) is not None else match.group()
-
-    return _ENV_VAR.sub(one, text)
+    """resolveEnvVarsInString: `$NAME`, `${NAME}` and `${NAME:-default}` replaced by the variable
+    (or the default), left as written when neither is there. Scanned by hand: the regex it uses
+    (`\\$(?:(\\w+)|{([^}]+?)(?::-([^}]*))?})`) would scan to the end again from every `${` that
+    is never closed."""
+    out: list[str] = []
+    at = 0
+    closes = True  # whether a `}` may still come: once none does, no later `${` can match
+    while (dollar := text.find("$", at)) >= 0:
+        out.append(text[at:dollar])
+        word = _WORD.match(text, dollar + 1)
+        close = text.find("}", dollar + 2) if closes and text.startswith("{", dollar + 1) else -1
+        closes = closes and not (text.startswith("{", dollar + 1) and close < 0)
+        if word:
+            name, default, end = word.group(), None, word.end()
+        elif close > dollar + 2:
+            inner = text[dollar + 2 : close]
+            split = inner.find(":-", 1)
+            name, default = (inner, None) if split < 0 else (inner[:split], inner[split + 2 :])
+            end = close + 1
+        else:
+            out.append("$")
+            at = dollar + 1
+            continue
+        out.append(environ[name] if name in environ else default if default is not None else text[dollar:end])
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _load(path: Path, config: Config) -> Any:

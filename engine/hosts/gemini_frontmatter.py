@@ -25,11 +25,8 @@ _FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---")
 # What JavaScript's `\s` and String.prototype.trim() take as white space, and what its `.` does
 # not match: Python's sets differ (\x1c-\x1f, \ufeff), and the line parser's answers with them.
 _JS_SPACE_CHARS = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
-_JS_SPACE = re.escape(_JS_SPACE_CHARS)
-_JS_DOT = r"[^\n\r\u2028\u2029]"
-_NAME_LINE = re.compile(rf"[{_JS_SPACE}]*name:[{_JS_SPACE}]*({_JS_DOT}*)")
-_DESCRIPTION_LINE = re.compile(rf"[{_JS_SPACE}]*description:[{_JS_SPACE}]*({_JS_DOT}*)")
-_CONTINUED = re.compile(rf"[ \t]+[^{_JS_SPACE}]")
+# JavaScript's line terminators inside a line (lines are split at \r?\n): `.` does not match them.
+_JS_TERMINATORS = re.compile("[\r\u2028\u2029]")
 _LINE_BREAK = re.compile(r"\r?\n")
 # The characters Gemini CLI replaces in a name (`a/b` is sent as `a-b`).
 _NAME_UNSAFE = re.compile(r'[:\\/<>*?"|]')
@@ -178,6 +175,25 @@ def _js_trim(text: str) -> str:
     return text.strip(_JS_SPACE_CHARS)
 
 
+def _value(line: str, key: str) -> str | None:
+    """What `/^\\s*<key>\\s*(.*)$/` captures in one line, trimmed, or None when it does not match.
+    Written out, not as a regex: Python's engine backtracks quadratically on the two `\\s*` around
+    a long run of spaces, and the capture is the same. The leading spaces are a run before a
+    letter, so they are all of them; the greedy `\\s*` takes every space after the colon, and what
+    is left must hold no line terminator (they are spaces too: a shorter `\\s*` keeps them)."""
+    rest = line.lstrip(_JS_SPACE_CHARS)
+    if not rest.startswith(key):
+        return None
+    rest = rest[len(key) :].lstrip(_JS_SPACE_CHARS)
+    return None if _JS_TERMINATORS.search(rest) else _js_trim(rest)
+
+
+def _continues(line: str) -> bool:
+    """`/^[ \\t]+\\S/`: indented by spaces or tabs, then a character that is no space."""
+    rest = line.lstrip(" \t")
+    return len(rest) < len(line) and rest != "" and rest[0] not in _JS_SPACE_CHARS
+
+
 def _line_fields(block: str) -> tuple[str, str] | None:
     """parseSimpleFrontmatter: the last `name:` line's text and the last `description:` line's
     text joined with its indented continuation lines."""
@@ -186,12 +202,11 @@ def _line_fields(block: str) -> tuple[str, str] | None:
     description: str | None = None
     i = 0
     while i < len(lines):
-        line = lines[i]
-        if match := _NAME_LINE.fullmatch(line):
-            name = _js_trim(match.group(1))
-        elif match := _DESCRIPTION_LINE.fullmatch(line):
-            parts = [_js_trim(match.group(1))]
-            while i + 1 < len(lines) and _CONTINUED.match(lines[i + 1]):
+        if (value := _value(lines[i], "name:")) is not None:
+            name = value
+        elif (value := _value(lines[i], "description:")) is not None:
+            parts = [value]
+            while i + 1 < len(lines) and _continues(lines[i + 1]):
                 parts.append(_js_trim(lines[i + 1]))
                 i += 1
             description = " ".join(p for p in parts if p)
@@ -207,8 +222,8 @@ def fields(block: str) -> tuple[str, str] | Refusal:
     except Unparsed as exc:
         return Refusal(f"skilldeck does not parse this frontmatter: {exc}", "shorten the frontmatter")
     if found is None:
-        names = [line for line in _LINE_BREAK.split(block) if _NAME_LINE.fullmatch(line)]
-        missing = "description" if names else "name"
+        named = any(_value(line, "name:") is not None for line in _LINE_BREAK.split(block))
+        missing = "description" if named else "name"
         return Refusal(f"Gemini CLI finds no `{missing}` in its frontmatter", f"add a `{missing}:` line to the frontmatter")
     name, description = found
     return _NAME_UNSAFE.sub("-", name), description

@@ -109,6 +109,22 @@ def test_settings_that_are_a_fifo_a_device_or_too_deep_stop_it_without_a_hang(tm
     assert got.block is None and "nested deeper" in got.logs[0]
 
 
+def test_texts_that_would_make_a_backtracking_parser_quadratic_are_read_in_one_pass(tmp_path: Path) -> None:
+    # Each of these took minutes with the regexes Gemini CLI's bundle uses, run as Python regexes.
+    where = place(tmp_path)
+    skills = where.start / ".agents" / "skills"
+    spaces = " " * 60_000
+    # js-yaml fails on them, so the line parser reads the long lines, which it does not take: a
+    # line terminator (\r, \u2028) is left after the spaces.
+    lines = f"name:{spaces}{'a' * 60_000}\rb\nname: lines\ndescription: d\ndescription:{spaces}x\u2028y\n"
+    skill(skills / "odd", "", text=f"---\n{lines}---\n")
+    settings(where.home / ".gemini" / "settings.json", '{"skills": {"disabled": ["' + "${" * 200_000 + '"]}}')
+    got = view(GEMINI, where)
+    assert [(s.name, s.description) for s in got.listed] == [("lines", "d")]
+    settings(where.home / ".gemini" / "settings.json", '"' + '\\"' * 300_000)
+    assert view(GEMINI, where).block is None
+
+
 def test_settings_that_are_no_object_stop_it(tmp_path: Path) -> None:
     where = place(tmp_path)
     settings(where.start / ".gemini" / "settings.json", "[1, 2]")
