@@ -34,7 +34,9 @@ _NAME_UNSAFE = re.compile(r'[:\\/<>*?"|]')
 # js-yaml 4's implicit types for plain scalars (DEFAULT_SCHEMA: core plus timestamp and merge).
 _NULL = re.compile(r"~|null|Null|NULL|")
 _BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
-_INT = re.compile(r"[-+]?(?:0b[01_]*[01][01_]*|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*|0o[0-7_]*[0-7][0-7_]*|0|[0-9][0-9_]*)")
+# (`_*` before the first digit, never `[0-9_]*[0-9]`: two stars over the same characters backtrack
+# quadratically on a long scalar that fails late.)
+_INT = re.compile(r"[-+]?(?:0b_*[01][01_]*|0x_*[0-9a-fA-F][0-9a-fA-F_]*|0o_*[0-7][0-7_]*|0|[0-9][0-9_]*)")
 _FLOAT = re.compile(
     r"[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
@@ -109,9 +111,15 @@ def _binary(loader: JsYamlLoader, node: yaml.Node) -> Any:
     return _Typed(str(node.value) if isinstance(node, yaml.ScalarNode) else "")
 
 
+def _merge_value(loader: JsYamlLoader, node: yaml.Node) -> Any:
+    return node.value if isinstance(node, yaml.ScalarNode) else _refuse_tag(loader, node)
+
+
 for _kind in ("null", "int", "float", "bool", "timestamp"):
     JsYamlLoader.add_constructor(_TAG + _kind, _typed(_kind))
 JsYamlLoader.add_constructor(_TAG + "binary", _binary)
+# `<<` as a value (not a key, which PyYAML merges before it constructs) is js-yaml's text `<<`.
+JsYamlLoader.add_constructor(_TAG + "merge", _merge_value)
 JsYamlLoader.add_constructor(None, _refuse_tag)
 
 # What a js-yaml `load` that throws looks like here: any of these ends the YAML half.

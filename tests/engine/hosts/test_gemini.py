@@ -118,9 +118,12 @@ def test_texts_that_would_make_a_backtracking_parser_quadratic_are_read_in_one_p
     # line terminator (\r, \u2028) is left after the spaces.
     lines = f"name:{spaces}{'a' * 60_000}\rb\nname: lines\ndescription: d\ndescription:{spaces}x\u2028y\n"
     skill(skills / "odd", "", text=f"---\n{lines}---\n")
+    # Not a number to js-yaml (the `g`), which two stars over the same digits find out slowly.
+    hexish = "0x" + "a" * 200_000 + "g"
+    skill(skills / "hexish", hexish)
     settings(where.home / ".gemini" / "settings.json", '{"skills": {"disabled": ["' + "${" * 200_000 + '"]}}')
     got = view(GEMINI, where)
-    assert [(s.name, s.description) for s in got.listed] == [("lines", "d")]
+    assert [(s.name, s.description) for s in got.listed] == [("lines", "d"), (hexish, "Does a thing.")]
     settings(where.home / ".gemini" / "settings.json", '"' + '\\"' * 300_000)
     assert view(GEMINI, where).block is None
 
