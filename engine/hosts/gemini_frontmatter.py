@@ -22,8 +22,8 @@ from .model import Refusal
 # FRONTMATTER_REGEX without its body group: the file must start with the fence (no BOM, no
 # indent, nothing after `---`), and the first line starting with `---` closes it.
 _FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---")
-# What JavaScript's `\s` and String.prototype.trim() take as white space, and what its `.` does
-# not match: Python's sets differ (\x1c-\x1f, \ufeff), and the line parser's answers with them.
+# What JavaScript's `\s` and String.prototype.trim() take as white space: Python's set differs
+# (\x1c-\x1f, \ufeff), and the line parser's answers with it.
 _JS_SPACE_CHARS = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(map(chr, range(0x2000, 0x200B)))
 # JavaScript's line terminators inside a line (lines are split at \r?\n): `.` does not match them.
 _JS_TERMINATORS = re.compile("[\r\u2028\u2029]")
