@@ -67,8 +67,8 @@ if TYPE_CHECKING:
     from .hosts.model import Verdict as HostVerdict
     from .hosts.portability import Row as PortabilityRow
     from .hosts.portability import matrix as portability
-    from .hosts.registry import agent_roots, host_view
     from .hosts.refusals import refusals as agent_refusals
+    from .hosts.registry import agent_roots, host_view
     from .listing.build import OWN_SKILLS_NOTE, Budget, Foreign, Listing, ListingEntry, build_listing
     from .listing.touch import TouchState, listing_update
     from .llm import Backend, Request, Usage, listing_in_messages, resolve_model, run_environ

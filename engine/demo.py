@@ -241,7 +241,7 @@ Write a conventional commit message for the staged changes (scope: $ARGUMENTS) a
 def _other_agents(home: Path, project: Path) -> None:
     """Skills other agents read and Claude Code does not (`A` in the app, `skilldeck agents`): one
     in the project's shared `.agents/skills`, one in Codex's user folder, and one whose name has a
-    `/` (Codex CLI and OpenCode list it; Gemini CLI and Copilot CLI refuse it)."""
+    `/` (Codex CLI and OpenCode list it as written, Gemini CLI as `db-migrate`, Copilot CLI refuses it)."""
     _skill(
         project / ".agents" / "skills" / "changelog",
         """

@@ -60,8 +60,8 @@ class OpenCodeHost:
     key = "opencode"
     title = "OpenCode"
     version = "1.18.33"
-    builtin = (OWN_SKILL,)
-    caveats = (RACE, LOOP)
+    builtin: tuple[str, ...] = (OWN_SKILL,)
+    caveats: tuple[str, ...] = (RACE, LOOP)
 
     def _start(self, place: Place) -> Place:
         # OpenCode starts from process.cwd(), the folder with its symlinks resolved.

@@ -32,15 +32,17 @@ async def test_a_shows_each_agents_world_in_turn(tmp_path: Path) -> None:
         assert app.deck.agents.key == "codex" and "as Codex CLI sees it" in app.sub_title
         await until(pilot, lambda: {"changelog", "review-pr", "db/migrate"} <= _shown(app), what="Codex's skills")
         assert "deploy" not in _shown(app)  # .claude/skills is Claude Code's, not Codex's
-        await pilot.press("A")  # Gemini CLI: refuses a name with `/`, says why in its diagnostics
+        await pilot.press("A")  # Gemini CLI: a `/` in a name becomes `-`
         await until(
             pilot, lambda: app.view is not None and app.view.listing.text.startswith("<available_skills>"), what="Gemini's block"
         )
-        await until(pilot, lambda: "changelog" in _shown(app) and "db/migrate" not in _shown(app), what="Gemini's skills")
+        await until(pilot, lambda: {"changelog", "db-migrate"} <= _shown(app), what="Gemini's skills")
+        await pilot.press("A", "A")  # OpenCode, then Copilot CLI: refuses a name with `/`, says why in its diagnostics
+        await until(pilot, lambda: app.deck.agents.key == "copilot" and "changelog" in _shown(app), what="Copilot CLI's skills")
+        assert "db/migrate" not in _shown(app)
         refused = [d for d in app.view.catalog.diagnostics if d.code == "agent-refused"]
-        assert refused and refused[0].path.parent.name == "db-migrate" and "Gemini CLI" in refused[0].message
-        for _ in range(3):  # OpenCode, Copilot CLI, and back to Claude Code
-            await pilot.press("A")
+        assert refused and refused[0].path.parent.name == "db-migrate" and "Copilot CLI" in refused[0].message
+        await pilot.press("A")  # and back to Claude Code
         await until(pilot, lambda: app.deck.agents.key == "claude-code" and "deploy" in _shown(app), what="Claude Code again")
 
 

@@ -22,18 +22,21 @@ if TYPE_CHECKING:
 
 
 def _out(text: str) -> None:
+    from . import render
 
-    _out(text)
+    render.out.line(text)
 
 
 def _err(text: str) -> None:
+    from . import render
 
-    _err(text)
+    render.err.line(text)
 
 
 def _plain() -> bool:
+    from . import render
 
-    return _plain()
+    return render.out.plain
 
 
 MARKS = {
