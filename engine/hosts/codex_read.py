@@ -18,6 +18,7 @@ import yaml
 
 from ..base.bounds import yaml_problem
 from ..base.yamlload import Loader
+from .plainyaml import plain_mapping
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -65,6 +66,12 @@ def lines(text: str) -> list[str]:
 def frontmatter(text: str) -> str | None:
     """The lines between a first line that is `---` (blanks around it allowed) and the next such
     line, or None: no fence on the first line, no closing fence, or nothing between them."""
+    if text.startswith("---\n"):
+        # The common file, without splitting its body into lines: no `\r`, no other `---` before
+        # the closing fence, and that fence a line of its own.
+        end = text.find("\n---", 3)
+        if end > 3 and text[end + 4 : end + 5] in ("\n", "") and "---" not in text[4:end] and "\r" not in text[:end]:
+            return text[4:end]
     rows = lines(text)
     if not rows or rust_trim(rows[0]) != "---":
         return None
@@ -141,6 +148,9 @@ def _kind(node: yaml.Node) -> str:
 def _fields(block: str) -> dict[str, str | None] | Problem:
     """`name` and `description` as text (None when null), or the first error serde would raise
     reading the block into Codex's struct, in document order."""
+    plain = plain_mapping(block)
+    if plain is not None:  # the common frontmatter, read as serde_yaml reads it without a parser
+        return {key: value for key, value in plain.items() if key in _FIELDS}
     try:
         root = yaml.compose(block, Loader=Loader)
     except yaml.MarkedYAMLError as exc:

@@ -19,6 +19,7 @@ from ..base.safeio import read_regular
 from ..base.yamlload import Loader
 from .host import SkillHost
 from .model import HostSkill, Place, Refusal, Root, Scope, Status, Verdict
+from .plainyaml import plain_mapping
 from .walk import WalkRules
 from .xmlblock import Layout, available_skills
 
@@ -97,6 +98,9 @@ def _no_duplicates(root: yaml.Node) -> None:
 
 def _parse(text: str) -> tuple[Any, dict[str, str]]:
     """The frontmatter's value and the style of each top-level key's scalar (`|`, `>`, ...)."""
+    plain = plain_mapping(text.removesuffix("\n"))
+    if plain is not None:  # the common frontmatter: plain text values, no parser needed
+        return plain, dict.fromkeys(plain, "")
     loader = Loader(text)
     try:
         node = loader.get_single_node()

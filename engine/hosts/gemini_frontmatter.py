@@ -18,6 +18,7 @@ import yaml
 from ..base.bounds import yaml_problem
 from ..base.yamlload import Loader as _CoreLoader
 from .model import Refusal
+from .plainyaml import plain_mapping
 
 # FRONTMATTER_REGEX without its body group: the file must start with the fence (no BOM, no
 # indent, nothing after `---`), and the first line starting with `---` closes it.
@@ -154,6 +155,9 @@ def _yaml_fields(block: str) -> tuple[str, str] | None:
     problem = yaml_problem(block)
     if problem is not None:
         raise Unparsed(_CLAUDE_REMARK.sub("", problem))
+    plain = plain_mapping(block.removesuffix("\n"))
+    if plain is not None and "name" in plain and "description" in plain:
+        return plain["name"], plain["description"]  # the common frontmatter, as js-yaml reads it
     # js-yaml ends its input with a line break when it has none (so a block scalar last in the
     # frontmatter keeps its final break), and breaks lines at \n and \r only: to PyYAML (YAML 1.1)
     # \x85, \u2028 and \u2029 break lines too, so they stand in as unused private characters.

@@ -104,10 +104,11 @@ class OpenCodeHost:
     def settle(self, place: Place, skills: list[HostSkill]) -> tuple[list[HostSkill], list[Verdict]]:
         verdicts: list[Verdict] = []
         by_name: dict[str, list[HostSkill]] = {}
-        paths: set[Path] = set()
+        paths: set[str] = set()
         for skill in skills:
-            if skill.path not in paths:  # one file reached through two roots is one match
-                paths.add(skill.path)
+            where = str(skill.path)  # a string's hash is cached; a Path's is made from its parts
+            if where not in paths:  # one file reached through two roots is one match
+                paths.add(where)
                 by_name.setdefault(skill.name, []).append(skill)
         winners: list[HostSkill] = []
         for group in by_name.values():
@@ -121,13 +122,14 @@ class OpenCodeHost:
                 winners.append(winner)
         settings = self._settings(place)
         off = settings.tool_off()
+        decide = settings.decider()
         listed: list[HostSkill] = []
         for skill in winners:
             if settings.stop:
                 why = f"OpenCode stops before it sends anything: {settings.stop}"
                 verdicts.append(_verdict(skill, Status.OFF, why, "fix the file, or remove it"))
                 continue
-            rule = off or settings.decide(skill.name)
+            rule = off or decide(skill.name)
             if rule.action == "deny":
                 verdicts.append(_verdict(skill, Status.OFF, _denied(rule, off is not None), _undeny(rule)))
             else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -51,10 +51,21 @@ class Settings:
 
     def decide(self, name: str) -> Rule:
         """The rule that decides a skill: the last one whose tool and pattern both match."""
-        for rule in reversed(self.rules):
-            if matches("skill", rule.permission) and matches(name, rule.pattern):
-                return rule
-        return Rule("skill", "*", "ask", "")
+        return self.decider()(name)
+
+    def decider(self) -> Callable[[str], Rule]:
+        """`decide` for many names: the rules about the skill tool picked once, and a `*` pattern
+        matched without a matcher (15,000 skills, each against every rule, took a tenth of a second)."""
+        rules = [rule for rule in reversed(self.rules) if matches("skill", rule.permission)]
+        fallback = Rule("skill", "*", "ask", "")
+
+        def decide(name: str) -> Rule:
+            for rule in rules:
+                if rule.pattern == "*" or matches(name, rule.pattern):
+                    return rule
+            return fallback
+
+        return decide
 
     def tool_off(self) -> Rule | None:
         """The rule that takes the `skill` tool away (its last rule a `*` deny), or None."""

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..base.bounds import json_too_deep, yaml_problem
+from .plainyaml import plain_mapping
 
 if TYPE_CHECKING:
     _BASE = yaml.SafeLoader
@@ -269,6 +270,9 @@ def _yaml(matter: str) -> Any:
     problem = yaml_problem(matter)
     if problem is not None:
         raise Unreadable("skilldeck does not parse this frontmatter: " + problem.split(" (Claude Code")[0])
+    plain = plain_mapping(matter.strip("\n"))  # gray-matter keeps the line break after the fence
+    if plain is not None:  # the common frontmatter, as js-yaml reads it
+        return plain
     try:
         return _pyyaml(matter)
     except yaml.scanner.ScannerError as exc:

@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from .codex import CODEX
-from .copilot import COPILOT
-from .gemini import GEMINI
 from .host import SkillHost, view
 from .model import DEFAULT, HOST_KEYS, HostView, Place
-from .opencode import OPENCODE
 
 if TYPE_CHECKING:
     from ..catalog.assembly import Catalog
     from ..catalog.locations import Locations
 
+# Each other agent's module and its host, imported when that agent is asked for: `list --agent
+# gemini` need not load OpenCode's collation table or Codex's YAML repair (0.1 s of a run).
+_MODULES = {"codex": ("codex", "CODEX"), "gemini": ("gemini", "GEMINI"), "opencode": ("opencode", "OPENCODE"),
+            "copilot": ("copilot", "COPILOT")}  # fmt: skip
+
+
+def host(key: str) -> SkillHost:
+    try:
+        module, name = _MODULES[key]
+    except KeyError:
+        raise ValueError(f"no agent {key!r}: one of {', '.join(HOST_KEYS)}") from None
+    return cast(SkillHost, getattr(importlib.import_module(f".{module}", __package__), name))
+
 
 def hosts() -> dict[str, SkillHost]:
-    return {h.key: h for h in (CODEX, GEMINI, OPENCODE, COPILOT)}
+    """Every other agent's host, in HOST_KEYS order."""
+    return {key: host(key) for key in HOST_KEYS if key != DEFAULT}
 
 
 def host_view(key: str, place: Place, locations: Locations | None = None, catalog: Catalog | None = None) -> HostView:
@@ -30,11 +41,7 @@ def host_view(key: str, place: Place, locations: Locations | None = None, catalo
         from .claude_code import ClaudeCodeHost
 
         return ClaudeCodeHost(locations).view(place, catalog)
-    try:
-        host = hosts()[key]
-    except KeyError:
-        raise ValueError(f"no agent {key!r}: one of {', '.join(HOST_KEYS)}") from None
-    return view(host, place)
+    return view(host(key), place)
 
 
 def agent_roots(place: Place) -> tuple[Path, ...]:

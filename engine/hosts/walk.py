@@ -5,12 +5,17 @@ plants (a symlink loop, a million folders): past a bound the walk stops and says
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 SKILL_FILE = "SKILL.md"
 MAX_FOLDERS = 50_000
 MAX_DEPTH = 24
+# A stat of `SKILL.md` finds only that name where names are case-sensitive (Linux); on macOS or
+# Windows it would find a `skill.md` that no agent reads, so there the folder is listed instead.
+EXACT_NAMES = sys.platform.startswith("linux")
 
 
 @dataclass(frozen=True)
@@ -59,41 +64,66 @@ def _folder(
         out.stopped = f"stopped after {MAX_FOLDERS:,} folders"
         return
     budget[0] -= 1
+    leaf = (rules.depth is not None and depth >= rules.depth) or depth >= MAX_DEPTH
+    if (leaf or not rules.nested) and EXACT_NAMES:
+        # Only the folder's own SKILL.md can count (a leaf), or finding it ends this folder: one
+        # stat instead of a listing (Gemini CLI and Copilot CLI over 15,000 skill folders).
+        own = os.path.join(folder, SKILL_FILE)
+        if _is_skill_file(own, rules):
+            found.append(own)
+            return
+        if leaf:
+            return
+    skill: os.DirEntry[str] | None = None
+    folders: list[tuple[str, str, int, int]] = []
     try:
         with os.scandir(folder) as it:
-            entries = list(it)
+            for entry in it:
+                name = entry.name
+                if name == SKILL_FILE:
+                    skill = entry
+                elif (rules.hidden or name[0] != ".") and name not in rules.skip:
+                    key = _subfolder(entry, dev, rules)
+                    if key is not None:
+                        folders.append((name, entry.path, *key))
     except OSError:
         return
-    skill = next((e for e in entries if e.name == SKILL_FILE), None)
     if skill is not None and _counts(skill, rules):
         found.append(skill.path)
         if not rules.nested:
             return
-    if (rules.depth is not None and depth >= rules.depth) or depth >= MAX_DEPTH:
+    if leaf:
         return
-    folders: list[tuple[str, str, int, int]] = []
-    for entry in entries:
-        name = entry.name
-        if (name.startswith(".") and not rules.hidden) or name in rules.skip:
-            continue
-        try:
-            if not entry.is_dir():
-                continue
-            link = entry.is_symlink()
-            if link and not rules.follow_folders:
-                continue
-            # A plain folder's inode is in its entry; only a link's target needs a stat.
-            info = entry.stat() if link else None
-        except OSError:
-            continue
-        key = (info.st_dev, info.st_ino) if info is not None else (dev, entry.inode())
-        folders.append((name, entry.path, *key))
     for _, path, sub_dev, ino in sorted(folders):
         if rules.once:
             if (sub_dev, ino) in seen:
                 continue
             seen.add((sub_dev, ino))
         _folder(path, sub_dev, depth + 1, rules, seen, budget, out, found)
+
+
+def _subfolder(entry: os.DirEntry[str], dev: int, rules: WalkRules) -> tuple[int, int] | None:
+    """The (device, inode) of a folder to enter, or None for a file or a link the rules skip. A
+    plain folder's inode is in its entry; only a link's target needs a stat."""
+    try:
+        if not entry.is_dir():
+            return None
+        if entry.is_symlink():
+            if not rules.follow_folders:
+                return None
+            info = entry.stat()
+            return info.st_dev, info.st_ino
+    except OSError:
+        return None
+    return dev, entry.inode()
+
+
+def _is_skill_file(path: str, rules: WalkRules) -> bool:
+    try:
+        info = os.stat(path) if rules.file_links else os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode)
 
 
 def _counts(entry: os.DirEntry[str], rules: WalkRules) -> bool:

@@ -16,14 +16,14 @@ from ..heap import collector_paused, settle_imports
 with collector_paused():
     # The engine's modules make tens of thousands of objects and next to no cycles: the collector
     # would walk them again and again as they come (15 ms of every command).
-    from engine import Catalog, Locations, Severity, Workspace, load_paths, printable, with_missing_skill_md
+    from engine import Locations, printable
 
     from . import args as cli_args
     from .args import budget_arg
     from .jsonout import dump, dump_rows
 
 if TYPE_CHECKING:
-    pass
+    from engine import Catalog, Workspace
 
 # The commands' own modules (cli_run, cli_why, ...), `render` (rich) and the demo are imported where
 # they are used: `skilldeck list --json` then loads the loader and argparse, not the runner, the
@@ -260,7 +260,7 @@ def cmd_show(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
-    from engine import agent_refusals
+    from engine import Severity, agent_refusals, with_missing_skill_md
 
     from . import render
 
@@ -336,7 +336,6 @@ def usage_error(*problems: str) -> int:
 
 def _command(args: argparse.Namespace, locations: Locations) -> int:
     command = args.command
-    workspace = Workspace(locations)
     if locations.marketplace is not None:
         from . import render
 
@@ -350,6 +349,11 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
         return usage_error(
             f"--agent {args.agent}: `{command}` is Claude Code's alone; --agent changes {', '.join(cli_args.AGENT_COMMANDS)}"
         )
+    with collector_paused():
+        # Claude Code's loader, after the other agents' commands (which never need it) have gone.
+        from engine import Workspace, load_paths
+
+    workspace = Workspace(locations)
     if command == "watch":
         from .watch import cmd_watch
 
@@ -411,6 +415,8 @@ def run_app(args: argparse.Namespace, locations: Locations) -> int:
     paths = PathDisplay.default([(demo, "<demo>")] if demo else [])
     resume = None
     if args.resume:
+        from engine import Workspace
+
         workspace = Workspace(locations)
         resume = workspace.latest_session() if args.resume == "latest" else workspace.session_path(args.resume)
         if resume is None or not resume.is_file():
