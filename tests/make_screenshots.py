@@ -160,6 +160,27 @@ async def shoot_evals(out: Path, size: tuple[int, int]) -> None:
     print("screenshots/evals.svg")
 
 
+async def shoot_agents(out: Path, size: tuple[int, int]) -> None:
+    """`A` once: the tiers, diagnostics and listing as Codex CLI sees the demo (its .agents/skills
+    and its user folder, not .claude/skills), the listing pane showing Codex's block."""
+    folder = Path(tempfile.mkdtemp(prefix="skilldeck-shot-"))
+    try:
+        app = demo_app(folder)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("A")
+            for _ in range(1000):
+                if app.view is not None and app.view.listing.text.startswith("<skills_instructions>"):
+                    break
+                await pilot.pause(0.01)
+            await pilot.press("4")
+            await settle(pilot)
+            app.save_screenshot(str(out / "agents-codex.svg"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("screenshots/agents-codex.svg")
+
+
 if __name__ == "__main__":
     target = ROOT / "screenshots"
     target.mkdir(exist_ok=True)
@@ -167,3 +188,4 @@ if __name__ == "__main__":
     asyncio.run(shoot_conversations(target, (120, 36)))
     asyncio.run(shoot_compare(target, (120, 36)))
     asyncio.run(shoot_evals(target, (120, 36)))
+    asyncio.run(shoot_agents(target, (120, 36)))

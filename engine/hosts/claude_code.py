@@ -1,7 +1,12 @@
-"""Claude Code as a host: the same HostView as the other agents, made from the catalog and the
-listing that skilldeck builds for Claude Code (catalog/ finds and reads the skills, settles clashes
-by tier; listing/ writes what the model receives and spends its budget). Its rules stay there,
-where the rest of skilldeck uses them; this module only says them in the hosts' shared terms."""
+"""Claude Code as a host: the door to Claude Code's own rules in the hosts' shared terms.
+
+Its rules are built where the rest of skilldeck uses them, and this module is the one place that
+names them: where it looks and which folder wins a clash (catalog/locations, catalog/sources/tiers,
+catalog/assembly), how it reads a file and repairs its frontmatter (catalog/skillfile,
+catalog/frontmatter/cctext), what it sends the model and how it spends its budget
+(listing/build), and how the model calls a skill (runner/skillcalls, the Skill tool). `roots` and
+`read` answer as the other hosts do; `view` settles and renders through the catalog and the
+listing, so that a view of Claude Code is exactly what the rest of skilldeck shows."""
 
 from __future__ import annotations
 
@@ -11,8 +16,9 @@ from ..catalog.assembly import Catalog
 from ..catalog.locations import Locations
 from ..catalog.model import Severity, Skill, Source, SourceKind
 from ..listing.build import Listing
-from ..workspace import Workspace
-from .model import HostSkill, HostView, Place, Root, Scope, Status, Verdict
+from ..workspace import Workspace, load_paths
+from .model import HostSkill, HostView, Place, Refusal, Root, Scope, Status, Verdict
+from .walk import WalkRules
 
 KEY = "claude-code"
 TITLE = "Claude Code"
@@ -54,6 +60,24 @@ class ClaudeCodeHost:
 
     def __init__(self, locations: Locations | None = None) -> None:
         self.locations = locations
+
+    def roots(self, place: Place) -> list[tuple[Root, WalkRules]]:
+        """Where Claude Code looks, in the order a name clash is decided (the first wins)."""
+        loc = self.locations or locations_for(place)
+        found = [(loc.managed_skills(), Scope.USER), (loc.user_skills(), Scope.USER)]
+        found += [(p, Scope.PROJECT) for p in (*loc.project_skills(), *loc.add_dir_skills())]
+        found += [(loc.user_commands(), Scope.USER), *((p, Scope.PROJECT) for p in loc.project_commands())]
+        return [(Root(path, scope, folder_kind(path, place)), WalkRules(depth=1, hidden=True)) for path, scope in found]
+
+    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+        """One SKILL.md as Claude Code reads it (from the disk: its reader bounds its own read)."""
+        catalog = load_paths([Path(path)])
+        for skill in catalog.skills.values():
+            return HostSkill(skill.name, skill.description, skill.path, root)
+        errors = [d for d in catalog.diagnostics if d.severity is Severity.ERROR]
+        if not errors:
+            return Refusal("Claude Code does not load it", "see `skilldeck why` for every gate")
+        return Refusal(errors[0].message, errors[0].hint, errors[0].line)
 
     def view(self, place: Place, catalog: Catalog | None = None) -> HostView:
         workspace = Workspace(self.locations or locations_for(place))
