@@ -96,6 +96,8 @@ def from_catalog(catalog: Catalog, listing: Listing, place: Place | None = None)
     verdicts: list[Verdict] = []
     left_out = listing.left_out or {}
     for skill in catalog.skills.values():
+        if skill.source.kind is SourceKind.BUNDLED:
+            continue  # skilldeck's own skills: never Claude Code's
         entry = listing.entry(skill.name)
         host_skill = _host_skill(skill)
         if entry is not None:

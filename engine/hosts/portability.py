@@ -57,6 +57,10 @@ def reads(view: HostView) -> str:
     return ", ".join(kinds) if kinds else "no folder here"
 
 
+def _under_a_root(real: Path, view: HostView) -> bool:
+    return any(real.is_relative_to(_real(root.path)) for root in view.roots if root.path.is_dir())
+
+
 def matrix(views: list[HostView]) -> list[Row]:
     by_host: dict[str, dict[Path, list[Verdict]]] = {}
     rows: dict[Path, Row] = {}
@@ -73,6 +77,10 @@ def matrix(views: list[HostView]) -> list[Row]:
             if found:
                 best = _best(found)
                 row.cells[view.host] = Cell(view.host, best.status.value, best.name, best.why, best.fix)
+            elif _under_a_root(real, view):
+                why = f"{view.title} reads this folder but not this file: only a file named exactly SKILL.md, where its walk goes"
+                fix = "name the file SKILL.md, in a folder of its own directly in the skills folder"
+                row.cells[view.host] = Cell(view.host, UNSEEN, "", why, fix)
             else:
                 why = f"{view.title} does not read this folder; it reads {reads(view)}"
                 fix = f"put the skill folder (or a link to it) in one of: {reads(view)}"

@@ -167,7 +167,10 @@ def cmd_find(args: argparse.Namespace, view: HostView, query: str) -> int:
         dump({"agent": view.host, "query": query, "found": [_verdict_dict(v) for v in found]})
         return 0 if any(v.sent for v in found) else 1
     if not found:
-        reads = ", ".join(dict.fromkeys(printable(str(r.path)) for r in view.roots)) or "no folder here"
+        # The folders it would read that are there (the rest: each folder kind it reads).
+        there = [printable(str(r.path)) for r in view.roots if r.path.is_dir()]
+        kinds = ", ".join(dict.fromkeys(r.kind for r in view.roots if r.kind))
+        reads = f"{', '.join(dict.fromkeys(there)) or 'none of its folders here'} (it reads {kinds})"
         _out(f"{view.title} reaches no skill named {printable(query)}; it reads {reads}")
         from engine import close_names
 
@@ -203,7 +206,8 @@ def cmd_agents(args: argparse.Namespace, locations: Locations) -> int:
         _out("\t".join(cells) if _plain() else "  ".join([f"{cells[0]:<24}", *(f"{m:<11}" for m in marks), cells[-1]]))
         for key in keys:
             cell = row.cells[key]
-            if cell.status not in ("listed", "not-read") and cell.why:
+            # Every fate but "listed" and "not my folder" (the marks say those) gets its reason.
+            if cell.why and cell.status != "listed" and "does not read this folder" not in cell.why:
                 _out(printable(f"    {key}: {cell.why}" + (f" → {cell.fix}" if cell.fix else "")))
     _out(HELP)
     for v in every:
