@@ -126,8 +126,10 @@ def count(n: int, word: str) -> str:
     return f"{n:,} {word if n == 1 else word + 's'}"
 
 
-def _tally(catalog: Catalog) -> str:
+def _tally(catalog: Catalog, diags: list[Diagnostic] | None = None) -> str:
     counts = catalog.counts()
+    if diags is not None:  # validate's own list: the catalog's and the other agents' findings
+        counts = {severity: sum(d.severity is severity for d in diags) for severity in Severity}
     return (
         f"[bold red]{count(counts[Severity.ERROR], 'error')}[/], [yellow]{count(counts[Severity.WARNING], 'warning')}[/], "
         f"[cyan]{count(counts[Severity.INFO], 'note')}[/]"
@@ -271,12 +273,12 @@ def diagnostics_report(catalog: Catalog, diags: list[Diagnostic], failing: list[
         out.print(f"[bold]{_m(path)}[/]")
         for d in items:
             _diagnostic(d)
-    notes = catalog.counts()[Severity.INFO]
+    notes = sum(d.severity is Severity.INFO for d in diags)
     total = len(catalog.skills) + len(catalog.shadowed)
     verdict = "[bold red]FAIL[/]" if failing else "[bold green]OK[/]"
     mode = " (strict)" if strict else ""
     out.print(
-        f"{verdict}{mode}: {count(total, 'skill')} checked, {_tally(catalog)}"
+        f"{verdict}{mode}: {count(total, 'skill')} checked, {_tally(catalog, diags)}"
         + ("" if verbose or not notes else " [dim](-v shows the notes)[/]")
     )
 
