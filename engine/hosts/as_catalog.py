@@ -59,6 +59,15 @@ def host_catalog(view: HostView) -> Catalog:
     return Catalog(skills, tuple(shadowed), tuple(diagnostics), tuple(sources.values()))
 
 
+# Each agent's budget for its skills block, as the listing pane names it (docs/agents.md).
+BUDGETS = {
+    "codex": "budget 5,440 tokens: a line costs its UTF-8 bytes + 1, over 4; descriptions are cut to fit",
+    "gemini": "no budget: every skill is sent whole",
+    "opencode": "no budget: every skill is sent whole",
+    "copilot": "budget 15,050 UTF-16 units of <skill> elements; the rest by name only",
+}
+
+
 def host_listing(view: HostView) -> Listing:
     """The block as the listing pane's text. A host without a budget gets an endless one; a cut
     entry is marked trimmed."""
@@ -70,7 +79,8 @@ def host_listing(view: HostView) -> Listing:
         entries.append(ListingEntry(item.name, line, line, cut, False))
     text = view.block if view.block is not None else f"({view.title} sends no skills block here)"
     used = len(text)
-    source = f"{view.title} {view.version}" + (": " + "; ".join(view.logs) if view.logs else "")
+    said = [BUDGETS.get(view.host, ""), *view.logs]
+    source = f"{view.title} {view.version}: " + "; ".join(x for x in said if x)
     return Listing(text, tuple(entries), float(max(used, 1)), used, used, source, by_name={e.name: e for e in entries})
 
 
