@@ -39,8 +39,8 @@ def claude_codes(app: RunHost, skill: Skill | None, shadow: object) -> tuple[Ski
     """The selected skill as Claude Code loads it: itself in Claude Code's view; in another
     agent's, Claude Code's skill at the same file (None when Claude Code does not load it)."""
     runs = app.runs_catalog
-    if skill is None or runs is None or runs.skills.get(skill.name) is skill:
-        return skill, shadow
+    if skill is None or runs is None or runs.skills.get(skill.name) is skill or any(s.skill is skill for s in runs.shadowed):
+        return skill, shadow  # Claude Code's own (a shadowed one says which skill runs instead)
     same = next((s for s in runs.skills.values() if s.path == skill.path), None)
     return same, None
 

@@ -67,3 +67,16 @@ async def test_a_skill_written_into_agents_folder_appears_in_that_agents_view(tm
         folder.mkdir()
         (folder / "SKILL.md").write_text("---\nname: fresh\ndescription: Written while the app runs.\n---\nBody.\n")
         await until(pilot, lambda: "fresh" in _shown(app), what="the new skill in Codex's view")
+
+
+async def test_a_run_is_claude_codes_whichever_agent_the_panes_show(tmp_path: Path) -> None:
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        app.action_agent("codex")
+        await until(pilot, lambda: "changelog" in _shown(app), what="Codex's view")
+        app.go_to_path(next(s.path for s in app.view.catalog.skills.values() if s.name == "changelog"))
+        app.tiers.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: any("Claude Code loads" in n.message for n in app.notices), what="the refusal to run")
+        assert not app.session.running and app.session.runner is None
