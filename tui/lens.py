@@ -17,6 +17,8 @@ from typing import Protocol, cast
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
+from textual.widget import Widget
+from textual.widgets import ProgressBar, Static
 
 from engine import (
     HOST_KEYS,
@@ -28,7 +30,10 @@ from engine import (
     host_shapes,
     host_view,
     portability,
+    printable,
 )
+
+from .widgets.textlines import TextLines
 
 DEFAULT = HOST_KEYS[0]
 TITLES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI", "opencode": "OpenCode",
@@ -118,6 +123,21 @@ def display(workspace: Workspace, key: str, catalog: Catalog, listing: Callable[
     if key == DEFAULT:
         return catalog, listing(catalog)
     return host_shapes(host_view(key, place_of(workspace), workspace.locations, catalog))
+
+
+def show_agent_listing(pane: Widget, listing: Listing) -> None:
+    """The listing pane with another agent's block: its size and budget, nothing of Claude Code's
+    (its own skills, its trimming, its comparison and what-ifs), then the block as sent."""
+    summary = Text.assemble((f"What {listing.agent} is told about skills  ", "bold"), (f"{len(listing.entries):,} sent", "green"),
+                            (f"  ({listing.budget_source})", "dim"))  # fmt: skip
+    pane.query_one("#listing-summary", Static).update(summary)
+    pane.query_one("#listing-bar", ProgressBar).update(total=1, progress=1)
+    pane.query_one("#listing-percent", Static).update("")
+    cut = [e.name for e in listing.entries if e.trimmed]
+    note = f"{len(cut):,} cut or sent by name only by its budget: {', '.join(cut[:12])}" if cut else "Nothing is cut."
+    pane.query_one("#listing-trimmed", Static).update(Text(printable(note), "yellow" if cut else "dim"))
+    pane.query_one("#listing-own", Static).update("")
+    pane.query_one("#listing-text", TextLines).set_lines(listing.text.split("\n"), first_style="bold")
 
 
 class Lens(Protocol):

@@ -217,6 +217,8 @@ class Listing:
     own_from: str = ""
     # Why a recording of Claude Code's own skills is not counted (another Claude Code now), or "".
     own_stale: str = ""
+    # Another agent's block (engine/hosts/as_catalog): that agent's title; "" for Claude Code's listing.
+    agent: str = ""
 
     def entry(self, name: str) -> ListingEntry | None:
         return (self.by_name or {}).get(name)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from tui.widgets.listing import ListingPane
+
 from .conftest import demo_app, loaded, until
 from .test_app import text_of
 
@@ -32,6 +34,10 @@ async def test_a_shows_each_agents_world_in_turn(tmp_path: Path) -> None:
         assert app.deck.agents.key == "codex" and "as Codex CLI sees it" in app.sub_title
         await until(pilot, lambda: {"changelog", "review-pr", "db/migrate"} <= _shown(app), what="Codex's skills")
         assert "deploy" not in _shown(app)  # .claude/skills is Claude Code's, not Codex's
+        pane = app.query_one(ListingPane)
+        summary = lambda: text_of(app.query_one("#listing-summary", Static))  # noqa: E731
+        await until(pilot, lambda: "What Codex CLI is told about skills" in summary(), what="Codex's listing summary")
+        assert "5,440 tokens" in summary() and not pane.check_action("compare", ()) and not pane.check_action("what_if", ())
         await pilot.press("A")  # Gemini CLI: a `/` in a name becomes `-`
         await until(
             pilot, lambda: app.view is not None and app.view.listing.text.startswith("<available_skills>"), what="Gemini's block"

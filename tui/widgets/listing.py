@@ -1,8 +1,7 @@
 """The listing the model receives, the budget it uses, whose descriptions were dropped, (C) the
 same listing as the user's own Claude Code sends it, compared line by line, and what-if questions
-answered with no model (D disable a skill, S shorten a description, B set the budget): who gains or
-loses a description, and who would lose theirs next; T: what Claude Code adds to the listing after
-the model reads or edits a file (the update it sends)."""
+answered with no model (D disable a skill, S shorten a description, B set the budget: who gains or
+loses a description, and who is next; T: what Claude Code adds after the model touches a file)."""
 
 from __future__ import annotations
 
@@ -40,6 +39,7 @@ from ..compare_run import Attempt, Compared
 from ..compare_view import Heading, Line, comparison_lines
 from ..deck import Deck
 from ..evals.ask import AskScreen
+from ..lens import show_agent_listing
 from ..usage import UNUSED_DAYS
 from ..view import count
 from .pane_keys import PaneKeys, focus_keys_on_click
@@ -197,6 +197,10 @@ class ListingPane(VerticalScroll, can_focus=False):
         self.query_one("#listing-whatif", Static).display = False
 
     def show_listing(self, listing: Listing, catalog: Catalog | None = None) -> None:
+        self.refresh_bindings()  # C and the what-ifs are Claude Code's alone (check_action)
+        if listing.agent:  # another agent's block: its own summary, nothing of Claude Code's
+            self._listing = listing
+            return show_agent_listing(self, listing)
         if catalog is not None:
             self.catalog = catalog
         if self._listing is not None and listing.text != self._listing.text:
@@ -240,9 +244,11 @@ class ListingPane(VerticalScroll, can_focus=False):
         else:
             note.update(Text("Every description fits.", "dim"))
         self.query_one("#listing-own", Static).update(_not_listed(listing))
-        # The exact listing, but a control in a description is shown (^[), not sent to the terminal;
-        # drawn a row at a time (a 15,000-skill listing is some 365,000 characters).
+        # The exact listing, controls shown (^[), drawn a row at a time (15,000 skills: 365,000 characters).
         self.query_one("#listing-text", TextLines).set_lines(listing.text.split("\n"), first_style="bold")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in ("compare", "what_if", "touch") and self._listing is not None and self._listing.agent)
 
     # Comparing with Claude Code -------------------------------------------------------------
     @property
