@@ -81,7 +81,9 @@ def host_listing(view: HostView) -> Listing:
     used = len(text)
     said = [BUDGETS.get(view.host, ""), *view.logs]
     source = f"{view.title} {view.version}: " + "; ".join(x for x in said if x)
-    return Listing(text, tuple(entries), float(max(used, 1)), used, used, source, by_name={e.name: e for e in entries}, agent=view.title)
+    return Listing(
+        text, tuple(entries), float(max(used, 1)), used, used, source, by_name={e.name: e for e in entries}, agent=view.title
+    )
 
 
 def host_shapes(view: HostView) -> tuple[Catalog, Listing]:

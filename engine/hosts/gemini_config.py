@@ -133,7 +133,7 @@ def _falsy(value: Any) -> bool:
     return False
 
 
-def _trust(place: Place, layers: list[tuple[Path, Any]]) -> tuple[bool, str]:
+def _trust(place: Place, layers: list[tuple[Path, Any]], config: Config) -> tuple[bool, str]:
     env = place.environ
     if env.get("GEMINI_RESTRICTED_MODE") == "true" or env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false":
         return False, "GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE=false"
@@ -147,8 +147,41 @@ def _trust(place: Place, layers: list[tuple[Path, Any]]) -> tuple[bool, str]:
             folder_trust = trust.get("enabled")
     if folder_trust is not None and _falsy(folder_trust):
         return True, "security.folderTrust.enabled is false"
-    # trustedFolders.json and an IDE's trust are not read (docs/agents.md: open).
-    return False, "no GEMINI_CLI_TRUST_WORKSPACE=true; skilldeck does not read trustedFolders.json"
+    found = _trusted_folders(place, config)
+    if found is not None:
+        return found
+    # An IDE's trust is not read (docs/agents.md: open).
+    return False, "no GEMINI_CLI_TRUST_WORKSPACE=true, and no rule of trustedFolders.json covers this folder"
+
+
+TRUST_LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
+MAX_TRUST_RULES = 10_000
+
+
+def _trusted_folders(place: Place, config: Config) -> tuple[bool, str] | None:
+    """What `~/.gemini/trustedFolders.json` (where trusting a folder in interactive mode writes it)
+    says of the start folder, as its bundle decides (trustedFolders.ts): the rule with the longest
+    path whose folder (its parent, for TRUST_PARENT) holds the start folder wins; None when no rule
+    does. A file it cannot read stops Gemini CLI, as a broken settings file does."""
+    path = Path(place.environ.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or home_of(place) / ".gemini" / "trustedFolders.json")
+    rules = _load(path, config) if os.path.lexists(path) else jsondoc.JsonObject()
+    here = os.path.realpath(place.start)
+    best: tuple[int, str, str] | None = None
+    # The last value of a repeated path counts, as JSON.parse keeps it; a hostile file's rules are
+    # bounded (each costs a realpath).
+    pairs = dict(rules.pairs) if isinstance(rules, jsondoc.JsonObject) else {}
+    for rule, level in list(pairs.items())[:MAX_TRUST_RULES]:
+        if not isinstance(level, str) or level not in TRUST_LEVELS:
+            config.errors.append(f'Error in {path}: Invalid trust level "{level}" for path "{rule}".')
+            continue
+        absolute = os.path.abspath(os.path.join(here, rule))
+        folder = os.path.realpath(os.path.dirname(absolute) if level == "TRUST_PARENT" else absolute)
+        if (here == folder or here.startswith(folder.rstrip("/") + "/")) and (best is None or len(absolute) > best[0]):
+            best = (len(absolute), rule, str(level))
+    if best is None:
+        return None
+    _, rule, level = best
+    return level != "DO_NOT_TRUST", f"{path}: {rule} is {level}"
 
 
 def read_config(place: Place) -> Config:
@@ -160,7 +193,7 @@ def read_config(place: Place) -> Config:
     user_file = home / ".gemini" / "settings.json"
     base = [(defaults, _load(defaults, config)), (user_file, _load(user_file, config))]
     last = [(system, _load(system, config))]
-    config.trusted, config.trust_why = _trust(place, [*base, *last])
+    config.trusted, config.trust_why = _trust(place, [*base, *last], config)
     workspace: list[tuple[Path, Any]] = []
     if cwd != Path(os.path.realpath(home)):
         workspace_file = cwd / ".gemini" / "settings.json"

@@ -3,6 +3,7 @@ the rules the recordings show only in passing (the verdicts, settings, trust, it
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -277,3 +278,23 @@ def test_the_line_parser_answers_where_js_yaml_fails_or_gives_no_text() -> None:
     for block, missing in [("description: d", "name"), ("name: a\nmetadata: {}", "description")]:
         found = fields(block)
         assert isinstance(found, Refusal) and f"`{missing}`" in found.why
+
+
+def test_a_folder_trusted_in_interactive_mode_is_trusted(tmp_path: Path) -> None:
+    """trustedFolders.json, as trusting a folder in Gemini CLI's interactive mode writes it: the
+    longest rule holding the start folder decides; TRUST_PARENT trusts the rule's parent."""
+    from engine.hosts.gemini_config import read_config
+
+    home, project = tmp_path / "home", tmp_path / "work" / "project"
+    (home / ".gemini").mkdir(parents=True)
+    project.mkdir(parents=True)
+    place = Place(project, home, {"HOME": str(home)})
+    assert not read_config(place).trusted
+    rules = home / ".gemini" / "trustedFolders.json"
+    rules.write_text(json.dumps({str(project / "x"): "TRUST_PARENT"}))
+    assert read_config(place).trusted
+    rules.write_text(json.dumps({str(tmp_path / "work"): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"}))
+    config = read_config(place)
+    assert not config.trusted and "DO_NOT_TRUST" in config.trust_why
+    rules.write_text(json.dumps({str(project): "MAYBE"}))
+    assert read_config(place).errors
