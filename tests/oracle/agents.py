@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +61,15 @@ def xdg(places: Places) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / ".local" / "state"),
         "XDG_CACHE_HOME": str(home / ".cache"),
     }
+
+
+@contextmanager
+def workspace_folder() -> Iterator[Path]:
+    """The empty folder a case's workspace is built in, by the recorder and by every test that
+    replays a recording: the same parent and the same length of name each time, because Codex CLI
+    pays for its roots table (absolute paths) out of its skills budget."""
+    with tempfile.TemporaryDirectory(prefix="oracle-agents-") as tmp:
+        yield Path(os.path.realpath(tmp))
 
 
 def build_case(case: dict[str, Any], root: Path) -> Places:

@@ -44,7 +44,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from tests.oracle.agents import AGENTS_ROOT, Pin, build_case, configure, entries, find_block, pins, split_block, xdg
+from tests.oracle.agents import (
+    AGENTS_ROOT,
+    Pin,
+    build_case,
+    configure,
+    entries,
+    find_block,
+    pins,
+    split_block,
+    workspace_folder,
+    xdg,
+)
 from tests.oracle.record import ORACLE, in_private_network
 from tests.oracle.workspace import HERE, Places, load_cases, start_folder
 
@@ -148,8 +159,8 @@ def is_own(agent: str, location: str) -> bool:
 
 def run(pin: Pin, case: dict[str, Any], keep: Path) -> dict[str, Any]:
     """Run one agent on the case's workspace; the block (placeholders in), logs about skills, exit."""
-    with tempfile.TemporaryDirectory(prefix="oracle-agents-") as tmp:
-        places = build_case(case, Path(os.path.realpath(tmp)))
+    with workspace_folder() as tmp:
+        places = build_case(case, tmp)
         with Refuser() as server:
             argv, env = configure(pin.agent, case, places, server.port)
             path = ":".join(p for p in os.environ.get("PATH", "/usr/bin:/bin").split(":") if ".oracle" not in p)
