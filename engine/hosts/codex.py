@@ -6,8 +6,9 @@ Where it looks, in the order it loads (and numbers) its roots: the project's `.c
 the start folder up to the top of the git repository, `$CODEX_HOME/skills`, `~/.agents/skills`,
 its own skills in `$CODEX_HOME/skills/.system`, then the project's `.agents/skills` from the
 nearest folder holding `.git` (any `.git`, even an empty folder) down to the start folder. Without
-git, only the start folder's. Every copy of a name is listed: own skills first, then project, then
-user ones, each by name (byte order) then path.
+git, only the start folder's. The start folder and every root are taken with their symlinks
+resolved, and one file reached through two roots is listed once, from the first. Every copy of a
+name is listed: own skills first, then project, then user ones, each by name (byte order) then path.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from .host import SkillHost
 from .model import HostSkill, Place, Refusal, Root, Scope, Status, Verdict
 from .walk import WalkRules
 
-# Recursive, hidden folders skipped (node_modules read), symlinked folders followed once each, a
-# SKILL.md that is itself a symlink not listed (nesting_hidden, symlinks, symlink_loop).
-WALK = WalkRules(hidden=False, follow_folders=True, file_links=False, nested=True, once=True)
+# Six folders down at most (`deep-6` is read, `deep-7` is not: nesting_deep), hidden folders skipped
+# (node_modules read), symlinked folders followed once each, a SKILL.md that is itself a symlink not
+# listed (nesting_hidden, symlinks, symlink_loop).
+WALK = WalkRules(depth=6, hidden=False, follow_folders=True, file_links=False, nested=True, once=True)
 # Codex writes its own skills itself and follows no symlink there.
 OWN_WALK = WalkRules(hidden=False, follow_folders=False, file_links=False, nested=True, once=True)
 _RANK = {Scope.OWN: 0, Scope.PROJECT: 1, Scope.USER: 2}
@@ -37,13 +39,16 @@ class Codex:
     builtin: tuple[str, ...] = ()  # its own skills are files in its home, read like any other
     caveats: tuple[str, ...] = (
         "Codex CLI's budget is modelled for its default model (gpt-6.1-sol): 5,440 tokens for the skill "
-        "lines; other models' budgets are not recorded",
+        "lines, less what its roots table costs past 35 tokens; other models' budgets are not recorded",
         "Codex CLI's own skills (imagegen, openai-docs, skill-creator, skill-installer) are files it writes "
         "into $CODEX_HOME/skills/.system on its first run: until Codex has run once they are not there",
         "Codex CLI lists every copy of a name, each with its own path: a clash hides nothing",
     )
 
     def roots(self, place: Place) -> list[tuple[Root, WalkRules]]:
+        # Codex works in the start folder's real path (symlinked_start) and canonicalizes each root
+        # (a symlinked `.agents/skills` is shown as its target: symlinks_roots).
+        place = Place(Path(os.path.realpath(place.start)), place.home, place.environ)
         home = codex_home(place)
         top = place.git_top()
         marked = place.marked_root()
@@ -62,10 +67,10 @@ class Codex:
         seen: set[str] = set()
         out = []
         for root, rules in found:
-            key = os.path.normpath(root.path)
+            key = os.path.realpath(root.path)
             if key not in seen:
                 seen.add(key)
-                out.append((root, rules))
+                out.append((Root(Path(key), root.scope, root.kind), rules))
         return out
 
     def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
@@ -78,7 +83,17 @@ class Codex:
         config = switches(place)
         listed: list[HostSkill] = []
         off: list[Verdict] = []
-        for skill in sorted(skills, key=_order):
+        first: dict[str, HostSkill] = {}
+        for skill in skills:
+            # One file reached through two roots (a symlink in .codex/skills to a skill of
+            # .agents/skills) is listed once, from the root read first (symlinks_roots).
+            real = _paths(skill.path)[-1]
+            if real in first:
+                why = f"the same file as {first[real].path}, which Codex CLI lists instead"
+                off.append(Verdict(skill.path, skill.root, skill.name, Status.SHADOWED, why, "remove one of the links", skill))
+            else:
+                first[real] = skill
+        for skill in sorted(first.values(), key=_order):
             rule = config.off(skill.name, _paths(skill.path)) if config.rules else None
             if rule is None:
                 listed.append(skill)

@@ -5,7 +5,8 @@
 that holds a listed skill (`r0`, `r1`, ... in the order the host loads its roots), `### Available
 skills` with one line per skill, `- name: description (file: rN/path/SKILL.md)`, and the end tag.
 No escaping. The entry lines share 5,440 tokens (the default model's; other models are not
-recorded), a line costing ceil((UTF-8 bytes + 1) / 4), its line break being the 1.
+recorded), a line costing ceil((UTF-8 bytes + 1) / 4), its line break being the 1, less what the
+roots table costs past a free allowance (`table_cost`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from pathlib import Path
 from .model import HostSkill, Root, Status, Verdict
 
 LIMIT = 5_440
+# The roots table is paid for out of the same budget, as Codex weighs it: a quarter token per byte
+# of its lines (`- `rN` = `<root>`` and a line break each, UTF-8), rounded down after one more byte,
+# less 35 tokens that the table never costs (its heading and texts are shorter than the ones it
+# replaces). Two roots under a short temporary folder cost nothing; each root past them about a
+# quarter of its line (many_250_spread: 30 tokens for a root in the home and one in packages/app).
+TABLE_FREE = 35
 HEAD = (
     "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a "
     "`SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, "
@@ -69,15 +76,16 @@ def block(roots: list[Root], listed: list[HostSkill]) -> tuple[str | None, list[
     used = [root for root in roots if any(skill.root.path == root.path for skill in listed)]
     alias = {root.path: f"r{at}" for at, root in enumerate(used)}
     entries = [Entry(skill, f"- {skill.name}:", f"(file: {_short(skill, alias)})") for skill in listed]
-    kept, warning = fit(entries)
+    table = "".join(f"- `{alias[root.path]}` = `{root.path}`\n" for root in used)
+    limit = LIMIT - table_cost(table)
+    kept, warning = fit(entries, limit)
     lines: list[str] = []
     verdicts: list[Verdict] = []
     names_only = warning is not None
     for entry, chars in zip(entries, kept, strict=True):
         if chars is not None:
             lines.append(entry.line(chars) + "\n")
-        verdicts.append(_verdict(entry, chars, names_only))
-    table = "".join(f"- `{alias[root.path]}` = `{root.path}`\n" for root in used)
+        verdicts.append(_verdict(entry, chars, names_only, limit))
     return HEAD + table + LIST + "".join(lines) + END, verdicts, [warning] if warning else []
 
 
@@ -89,21 +97,26 @@ def _short(skill: HostSkill, alias: dict[Path, str]) -> str:
     return f"{name}/{path[len(root) + 1 :]}"
 
 
-def fit(entries: list[Entry]) -> tuple[list[int | None], str | None]:
+def table_cost(table: str) -> int:
+    """What the roots table takes from the entries' budget (never less than nothing)."""
+    return max(0, (len(table.encode()) + 1) // 4 - TABLE_FREE)
+
+
+def fit(entries: list[Entry], limit: int = LIMIT) -> tuple[list[int | None], str | None]:
     """Characters of each description sent (None: the entry is left out) and the warning Codex
     prints when even names alone do not fit."""
     sizes = [len(e.text) for e in entries]
-    if sum(e.cost(n, len(e.text.encode())) for e, n in zip(entries, sizes, strict=True)) <= LIMIT:
+    if sum(e.cost(n, len(e.text.encode())) for e, n in zip(entries, sizes, strict=True)) <= limit:
         return list(sizes), None
-    if sum(tokens(e.base) for e in entries) <= LIMIT:
-        return list(_share(entries, sizes)), None
+    if sum(tokens(e.base) for e in entries) <= limit:
+        return list(_share(entries, sizes, limit)), None
     # Step 3: every description dropped, lines kept in order while they fit (a line that does not
     # fit is left out and the next ones still tried).
     kept: list[int | None] = []
     spent = 0
     for entry in entries:
         cost = tokens(entry.base)
-        if spent + cost <= LIMIT:
+        if spent + cost <= limit:
             spent += cost
             kept.append(0)
         else:
@@ -117,7 +130,7 @@ def fit(entries: list[Entry]) -> tuple[list[int | None], str | None]:
     return kept, warning
 
 
-def _share(entries: list[Entry], sizes: list[int]) -> list[int]:
+def _share(entries: list[Entry], sizes: list[int], limit: int) -> list[int]:
     """Step 2: the largest cut L that every description can take, then rounds in list order, each
     entry taking one more character while the total still fits, until a round changes nothing."""
 
@@ -127,14 +140,14 @@ def _share(entries: list[Entry], sizes: list[int]) -> list[int]:
     low, high = 0, max(sizes)  # total(low) fits (step 2's condition), total(high) does not
     while high - low > 1:
         middle = (low + high) // 2
-        if total(middle) <= LIMIT:
+        if total(middle) <= limit:
             low = middle
         else:
             high = middle
     chars = [min(low, n) for n in sizes]
     spent_bytes = [e.prefix_bytes(c) for e, c in zip(entries, chars, strict=True)]
     costs = [e.cost(c, b) for e, c, b in zip(entries, chars, spent_bytes, strict=True)]
-    left = LIMIT - sum(costs)
+    left = limit - sum(costs)
     # Each round that changes something gives some entry one more character, so there are at most
     # as many rounds as the longest description has characters.
     for _ in range(max(sizes) + 1):
@@ -155,16 +168,16 @@ def _share(entries: list[Entry], sizes: list[int]) -> list[int]:
     return chars
 
 
-def _verdict(entry: Entry, chars: int | None, names_only: bool) -> Verdict:
+def _verdict(entry: Entry, chars: int | None, names_only: bool, limit: int) -> Verdict:
     skill = entry.skill
     size = len(entry.text)
     if chars is None:
-        why = f"over Codex CLI's skills budget ({LIMIT:,} tokens) even without descriptions: left out of the list"
+        why = f"over Codex CLI's skills budget ({limit:,} tokens for the lines) even without descriptions: left out of the list"
         return Verdict(skill.path, skill.root, skill.name, Status.HIDDEN, why, FIX, skill)
     if chars == size:
         return Verdict(skill.path, skill.root, skill.name, Status.LISTED, skill=skill)
     if chars == 0 or names_only:
-        why = f"over Codex CLI's skills budget ({LIMIT:,} tokens): sent without its description"
+        why = f"over Codex CLI's skills budget ({limit:,} tokens for the lines): sent without its description"
         return Verdict(skill.path, skill.root, skill.name, Status.NAMES_ONLY, why, FIX, skill)
-    why = f"description cut to its first {chars:,} of {size:,} characters to fit Codex CLI's skills budget ({LIMIT:,} tokens)"
+    why = f"description cut to its first {chars:,} of {size:,} characters to fit Codex CLI's skills budget ({limit:,} tokens)"
     return Verdict(skill.path, skill.root, skill.name, Status.CUT, why, FIX, skill)

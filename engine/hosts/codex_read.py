@@ -86,8 +86,13 @@ def read_skill(data: bytes, folder: str) -> Read | Problem:
     `folder` is the name of the folder holding the SKILL.md (the fallback name)."""
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return Problem("failed to read file: stream did not contain valid UTF-8", "save the file as UTF-8")
+    except UnicodeDecodeError as exc:
+        # Rust's Utf8Error, at the first bad byte of the file (t30 in frontmatter_types).
+        if exc.reason == "unexpected end of data":
+            why = f"incomplete utf-8 byte sequence from index {exc.start}"
+        else:
+            why = f"invalid utf-8 sequence of {exc.end - exc.start} bytes from index {exc.start}"
+        return Problem(f"failed to read file: {why}", "save the file as UTF-8")
     block = frontmatter(text)
     if block is None:
         return Problem(
