@@ -2,7 +2,7 @@
 names the case whose recording shows it): `.github`, `.agents` and `.claude` skills folders from
 the start folder up to the git top, the user's `~/.copilot/skills` and `~/.agents/skills`, strict
 YAML frontmatter with its own name rules, the first of a name wins, `disabledSkills` in the
-user's settings, and an `<available_skills>` element cut at 15,050 UTF-16 units of elements."""
+user's settings, and an `<available_skills>` element cut at 15,000 UTF-16 units of elements."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ KINDS = (".github/skills", ".agents/skills", ".claude/skills")
 # far past any real path's depth, so that a path of thousands of levels is not walked whole.
 MAX_LEVELS = 64
 # The sum of the sent elements' lengths (`<skill>` to `</skill>` and its line break, in UTF-16
-# code units) stays within this [many_250_d203]: 50 of 301 fit, 87 of 173 do not [many_250_d75].
-BUDGET = 15_050
+# code units) stays within this: 50 elements of 300 fit (15,000) [many_250_d203], 95 of 158
+# (15,010) do not [many_598_edge].
+BUDGET = 15_000
 NAMES_LINE = "Additional skills available (invoke by name): "
 # Its own skills come after the user's [empty]. Their texts are Copilot's and never stored; their
 # elements' lengths are the `own` chars of tests/oracle/recordings/agents/copilot/empty.json.
@@ -40,10 +41,13 @@ MAX_DESCRIPTION = 1_024
 SETTINGS_CAP = 4 * 1024 * 1024
 LAYOUT = Layout(indent="", escape=True)  # no indent on `<skill>`, XML escaping [xml_characters]
 # Any depth, the first folder with a SKILL.md is one skill [nesting_hidden], symlinks followed
-# [symlinks], a loop read once [symlink_loop]. Dot-folders: no recording yet (docs: open); the
-# binary's own text for a skills root says it walks "skipping dot-directories".
+# [symlinks], a loop read once [symlink_loop]; folders whose name starts with `.` are skipped,
+# node_modules is read, seven folders down is read [nesting_deep].
 RULES = WalkRules(depth=None, hidden=False, nested=False)
 _FENCE = re.compile(r"---[ \t]*")  # spaces after a fence are fine [limits_yaml fence-spaces]
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_SPACES = re.compile(r"\s+")
+_UNDERLINE = re.compile(r" {0,3}(?:-+|=+)[ \t]*")
 _CLAUDE_NOTE = re.compile(r" \([^()]*Claude Code[^()]*\)")
 _YAML_FIX = "fix the YAML: quote a value that holds `: ` or starts with `[`, `{`, `*` or `&`; indent with spaces, not tabs"
 
@@ -75,8 +79,9 @@ def _kind(value: object) -> str:
 
 def _no_duplicates(root: yaml.Node) -> None:
     """Raise _Duplicate at the first mapping that holds a key twice (`dup-key` in [limits_yaml]:
-    Copilot refuses it, PyYAML keeps the last). Each node is visited once, so an alias adds
-    nothing; yaml_problem has bounded the nesting and the aliases before the parse."""
+    Copilot refuses it, PyYAML keeps the last). A `<<` key is only a key: Copilot's YAML merges
+    nothing (`t14-merge-key` in [frontmatter_types] falls back to the body). Each node is visited
+    once, so an alias adds nothing; yaml_problem has bounded the nesting and the aliases first."""
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -87,7 +92,9 @@ def _no_duplicates(root: yaml.Node) -> None:
         if isinstance(node, yaml.MappingNode):
             keys: set[tuple[str, str]] = set()
             for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                if isinstance(key, yaml.ScalarNode):
+                    if key.tag == "tag:yaml.org,2002:merge":
+                        key.tag = "tag:yaml.org,2002:str"
                     if (key.tag, key.value) in keys:
                         raise _Duplicate(key.value, key.start_mark.line)
                     keys.add((key.tag, key.value))
@@ -96,23 +103,20 @@ def _no_duplicates(root: yaml.Node) -> None:
             stack += node.value
 
 
-def _parse(text: str) -> tuple[Any, dict[str, str]]:
-    """The frontmatter's value and the style of each top-level key's scalar (`|`, `>`, ...)."""
+def _parse(text: str) -> Any:
+    """The frontmatter's value. The text ends without a line break (the fence's own is not in
+    it), so a `|` or `>` block keeps no final one [frontmatter_quirks q10, q11], while `|+`, `>+`
+    and a comment line after a block do [frontmatter_blocks b02, b04, b24]."""
     plain = plain_mapping(text.removesuffix("\n"))
     if plain is not None:  # the common frontmatter: plain text values, no parser needed
-        return plain, dict.fromkeys(plain, "")
+        return plain
     loader = Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None, {}
+            return None
         _no_duplicates(node)
-        styles = {}
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and isinstance(value, yaml.ScalarNode):
-                    styles[key.value] = value.style or ""
-        return loader.construct_document(node), styles
+        return loader.construct_document(node)
     finally:
         loader.dispose()
 
@@ -134,46 +138,55 @@ def _split(text: str) -> tuple[str, str] | Refusal:
 
 
 def _first_text(body: str) -> str:
-    """Without a description Copilot sends the body's first text [frontmatter_quirks q16]."""
+    """Without a description Copilot sends the body's first paragraph, its lines joined by spaces
+    (`Body.`, q16 in [frontmatter_quirks]): blank lines and `#` headings before it are passed over
+    (t29 in [frontmatter_types]), and a `---` or `===` line under it is the paragraph's last
+    (t22, where the frontmatter closed at once and the body is the fields, the fence and `Body.`)."""
+    taken: list[str] = []
     for line in body.split("\n"):
-        if line.strip():
-            return line.strip()
-    return ""
+        text = line.strip()
+        if not taken:
+            if text and not text.startswith("#"):
+                taken.append(text)
+            continue
+        if not text or text.startswith("#"):
+            break
+        taken.append(text)
+        if _UNDERLINE.fullmatch(line):
+            break
+    return " ".join(taken)
 
 
-def _string(fields: dict[str, Any], styles: dict[str, str], key: str) -> str | Refusal | None:
-    """The field as text, a block scalar's final line break dropped [frontmatter_quirks q10,
-    q11]; None when absent; a Refusal when it is not text (q24, q27, q30, `bool-desc`, `null-desc`)."""
+def _string(fields: dict[str, Any], key: str) -> str | Refusal | None:
+    """The field as text; None when absent; a Refusal when it is not text (q24, q27, q30,
+    `bool-desc`, `null-desc`)."""
     if key not in fields:
         return None
     value = fields[key]
     if not isinstance(value, str):
         return _refuse(f"its {key} must be a string, not {_kind(value)}", f"write the {key} as text (quote it)")
-    return value[:-1] if styles.get(key) in ("|", ">") and value.endswith("\n") else value
+    return value
 
 
 def _name_problem(name: str) -> Refusal | None:
-    """Copilot's name rules [frontmatter_quirks], [limits_yaml]: uppercase, `_`, `.`, a digit
-    first and `--` pass; empty, over 64 characters, non-ASCII or a `/` do not."""
-    fix = "use at most 64 ASCII letters, digits, `-`, `_` or `.`"
+    """Copilot's name rule, the pattern of its slash commands: an ASCII letter or digit, then
+    letters, digits, `.`, `_`, `:` or `-`, at most 64 in all. Uppercase, a digit first, `--`,
+    `t23:colon` pass; empty, over 64, non-ASCII, `/`, `<`, `&`, quotes, or a `-`, `_` or `~`
+    first do not [frontmatter_quirks], [limits_yaml], [frontmatter_types], [xml_unicode_paths]."""
+    fix = "use at most 64 ASCII letters, digits, `.`, `_`, `:` or `-`, starting with a letter or a digit"
     if not name:
         return _refuse("its name is empty", "give it a name, or drop the field to use the folder's name")
     if len(name) > MAX_NAME:
         return _refuse(f"its name is {len(name)} characters, over Copilot's {MAX_NAME}", fix)
-    if not name.isascii():
-        odd = next(c for c in name if not c.isascii())
-        return _refuse(f"its name holds the non-ASCII character `{odd}`", fix)
-    if "/" in name:
-        return _refuse("its name holds a `/`", fix)
+    if not _NAME.fullmatch(name):
+        odd = next((c for c in name if not (c.isascii() and (c.isalnum() or c in "._:-"))), name[0])
+        return _refuse(f"its name `{name[:80]}` does not fit Copilot's pattern (`{odd}`)", fix)
     return None
 
 
 def read_skill(data: bytes, path: str, root: Root) -> HostSkill | Refusal:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return _refuse(f"it is not UTF-8 (byte {exc.start})", "save the file as UTF-8")
-    split = _split(text)
+    # Bytes that are not UTF-8 become U+FFFD, as Node decodes them (t30 in [frontmatter_types]).
+    split = _split(data.decode("utf-8", "replace"))
     if isinstance(split, Refusal):
         return split
     head, body = split
@@ -181,7 +194,7 @@ def read_skill(data: bytes, path: str, root: Root) -> HostSkill | Refusal:
     if problem is not None:
         return _refuse(f"skilldeck does not parse this frontmatter: {_CLAUDE_NOTE.sub('', problem)}", "shorten the frontmatter")
     try:
-        fields, styles = _parse(head)
+        fields = _parse(head)
     except _Duplicate as dup:
         line = dup.line + 2  # the fence is line 1
         return _refuse(f"its frontmatter has the key `{dup.key}` twice (line {line})", "keep one of them", line)
@@ -195,14 +208,16 @@ def read_skill(data: bytes, path: str, root: Root) -> HostSkill | Refusal:
         fields = {}
     if not isinstance(fields, dict):
         return _refuse(f"its frontmatter is {_kind(fields)}, not a mapping of fields", "write `name: ...` and `description: ...`")
-    name = _string(fields, styles, "name")
-    description = _string(fields, styles, "description")
+    name = _string(fields, "name")
+    description = _string(fields, "description")
     if isinstance(name, Refusal):
         return name
     if isinstance(description, Refusal):
         return description
-    # No name: the folder's [q01]; spaces become hyphens [q19].
-    name = (os.path.basename(os.path.dirname(path)) if name is None else name).replace(" ", "-")
+    # No name: the folder's [q01]. Trimmed (a `|` block's line break goes: b20 in
+    # [frontmatter_blocks]), then each run of whitespace becomes one hyphen (q19; `t24 two  spaces`
+    # is `t24-two-spaces`, and a name of spaces only is empty: [frontmatter_types]).
+    name = _SPACES.sub("-", (os.path.basename(os.path.dirname(path)) if name is None else name).strip())
     bad = _name_problem(name)
     if bad is not None:
         return bad
@@ -227,6 +242,48 @@ def disabled_skills(home: Path) -> frozenset[str]:
     return frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset()
 
 
+def _in_runs(place: Place, skills: list[HostSkill]) -> list[HostSkill]:
+    """Copilot's order. The skills come in roots order (by kind, then level); each run of folders
+    holding skills that are all at the start folder, or all above it, is one group, sorted by
+    name; a user folder is a group of its own. So at the git top every project skill is sorted
+    together [order_at_root], [creation_order]; below it `.github` of the start, `.github` of the
+    levels above (`ac-root-gh`, `dd-root-gh`, `jj-packages-gh`), `.agents` of the start, ...
+    [order]; and where the start holds no `.claude/skills` the levels above give their `.agents`
+    and `.claude` skills as one group (`cl000` before `pa000` [many_250_spread], [symlinked_start])."""
+    runs: list[list[HostSkill]] = []
+    last: object = None
+    for skill in skills:
+        root = skill.root
+        key = root.path.parent.parent == place.start if root.scope is Scope.PROJECT else root.kind
+        if not runs or key != last:
+            runs.append([])
+            last = key
+        runs[-1].append(skill)
+    return [skill for run in runs for skill in sorted(run, key=lambda s: s.name)]  # stable: twins in walk order
+
+
+def _winners(place: Place, skills: list[HostSkill]) -> dict[str, HostSkill]:
+    """The skill sent for each name: project before user; in the project the kind first
+    (`.github`, `.agents`, `.claude`: the root's `.agents` `lint` over the package's `.claude`
+    [name_clashes_monorepo]), then the nearest level (`same-gh` of apps over the root's
+    [monorepo_deep]), then walk order (`twin` of folder `first` [name_clashes]); for the user
+    `.copilot` before `.agents`."""
+    depth = len(place.start.parts)
+
+    def rank(skill: HostSkill) -> tuple[int, int, int]:
+        root = skill.root
+        if root.scope is Scope.PROJECT:
+            return 0, KINDS.index(root.kind), depth - len(root.path.parent.parent.parts)
+        return 1, int(root.kind != "~/.copilot/skills"), 0
+
+    best: dict[str, tuple[tuple[int, int, int], HostSkill]] = {}
+    for skill in skills:  # walk order: the first of equal rank stays
+        key = rank(skill)
+        if skill.name not in best or key < best[skill.name][0]:
+            best[skill.name] = (key, skill)
+    return {name: skill for name, (_, skill) in best.items()}
+
+
 def _utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -238,20 +295,29 @@ class CopilotCli:
     builtin: tuple[str, ...] = tuple(name for name, _ in OWN_ELEMENTS)
     caveats: tuple[str, ...] = (
         "Copilot CLI also has its own skills, customize-cloud-agent and github-pr-media, sent after "
-        "these; their elements count in its 15,050-unit budget.",
-        "Folders whose name starts with `.` inside a skills folder are skipped, as Copilot CLI's "
-        "own help says; no recording shows it yet.",
+        "these; their elements count in its 15,000-unit budget.",
+        "Copilot CLI's order when the start folder holds skills of some folder kinds only is drawn "
+        "from a few recordings (docs/agents.md); which of two same-named user skills it sends cannot "
+        "be recorded (both are `user`): skilldeck takes ~/.copilot/skills first.",
     )
 
     def roots(self, place: Place) -> list[tuple[Root, WalkRules]]:
-        """Below the git top (or without git): by kind, the start folder first, then the other
-        levels from the top down (settle sorts these together by name) [order], [order_nogit];
-        at the top only that folder. Then the user's `.copilot`, then `.agents` [every_folder]."""
-        levels = place.levels(place.git_top())[:MAX_LEVELS]
-        order = [levels[0], *reversed(levels[1:])]
+        """By kind, the start folder, then the levels above it, nearest first, up to the git top
+        [order]; without git up to the home when the start is inside it, whose `.claude/skills`
+        is not read [start_in_home], else up to `/` [monorepo_nogit]. Then the user's `.copilot`,
+        then `.agents` [every_folder]."""
+        top = place.git_top()
+        levels = place.levels(top)
+        if top is None and place.home in levels:
+            levels = levels[: levels.index(place.home) + 1]
+        wanted = [
+            (folder / kind, Scope.PROJECT, kind)
+            for kind in KINDS
+            for folder in levels[:MAX_LEVELS]
+            if not (folder == place.home and kind == ".claude/skills")
+        ]
         out: list[tuple[Root, WalkRules]] = []
         seen: set[Path] = set()
-        wanted = [(folder / kind, Scope.PROJECT, kind) for kind in KINDS for folder in order]
         wanted += [(place.home / ".copilot" / "skills", Scope.USER, "~/.copilot/skills")]
         wanted += [(place.home / ".agents" / "skills", Scope.USER, "~/.agents/skills")]
         for path, scope, kind in wanted:
@@ -265,23 +331,11 @@ class CopilotCli:
         return read_skill(data, path, root)
 
     def settle(self, place: Place, skills: list[HostSkill]) -> tuple[list[HostSkill], list[Verdict]]:
-        # Per kind, the start folder's skills by name, then the other levels' together by name
-        # (`ac-root-gh`, `dd-root-gh`, `jj-packages-gh` [order]); the skills come in roots order.
-        groups: dict[tuple[Scope, str, bool], list[HostSkill]] = {}
-        for skill in skills:
-            at_start = skill.root.scope is Scope.PROJECT and skill.root.path.parent.parent == place.start
-            groups.setdefault((skill.root.scope, skill.root.kind, at_start), []).append(skill)
-        ordered: list[HostSkill] = []
-        for group in groups.values():
-            ordered += sorted(group, key=lambda s: s.name)  # stable: a folder's twins in walk order
-        if place.git_top() == place.start:
-            # At the git top every project skill by name, kinds mixed [order_at_root], [creation_order].
-            project = sorted((s for s in ordered if s.root.scope is Scope.PROJECT), key=lambda s: s.name)
-            ordered = project + [s for s in ordered if s.root.scope is not Scope.PROJECT]
+        ordered = _in_runs(place, skills)
         off = disabled_skills(place.home)
         listed: list[HostSkill] = []
         dropped: list[Verdict] = []
-        winners: dict[str, HostSkill] = {}
+        winners = _winners(place, skills)
         for skill in ordered:
             if skill.name in off:
                 dropped.append(
@@ -289,16 +343,15 @@ class CopilotCli:
                             "switched off: its name is in disabledSkills of ~/.copilot/settings.json",
                             "remove the name from disabledSkills there", skill)
                 )  # fmt: skip
-            elif skill.name in winners:
+            elif winners[skill.name] is not skill:
                 winner = winners[skill.name]
                 dropped.append(
                     Verdict(skill.path, skill.root, skill.name, Status.SHADOWED,
-                            f"Copilot CLI sends the first skill named {skill.name}, {winner.path} "
+                            f"Copilot CLI sends one skill named {skill.name}, {winner.path} "
                             f"({winner.root.kind}), and says nothing of this one",
                             "rename one of them, or remove the one you do not want", skill)
                 )  # fmt: skip
             else:
-                winners[skill.name] = skill
                 listed.append(skill)
         return listed, dropped
 
