@@ -5,9 +5,10 @@ how it reads one (opencode_fm), which it keeps when names clash, what its config
 Where it looks, in the order it loads: `~/.claude/skills`, `~/.agents/skills`; `.claude/skills`
 and `.agents/skills` in every folder from the start folder up to the top of the git repository
 (without one, up to `/`); then `skill/` and `skills/` in each config folder (`$XDG_CONFIG_HOME/
-opencode`, each `.opencode` from the start folder up, `~/.opencode`). Every folder below a root is
-read, hidden ones and `node_modules` too, except that in the config folders' `skill(s)` a hidden
-folder is not (its glob has no `dot`); every symlink is followed.
+opencode`, each `.opencode` from the start folder up, `~/.opencode`); then each folder of the
+config's `skills.paths`. Every folder below a root is read, hidden ones and `node_modules` too,
+except that in the config folders' `skill(s)` and in `skills.paths` a hidden folder is not (their
+globs have no `dot`); every symlink is followed.
 """
 
 from __future__ import annotations
@@ -83,11 +84,24 @@ class OpenCodeHost:
         for folder in config_dirs(env, home, self._levels(place)):
             scope, kind = _config_kind(folder, home, env)
             out += [(Root(folder / sub, scope, f"{kind}/{sub}"), CONFIG) for sub in ("skill", "skills")]
+        out += [(Root(folder, Scope.USER, "skills.paths"), CONFIG) for folder in self._extra(place)]
         # A folder reached as two roots (the start folder inside home) is one set of files to OpenCode.
         first: dict[Path, tuple[Root, WalkRules]] = {}
         for root, rules in out:
             first.setdefault(root.path, (root, rules))
         return list(first.values())
+
+    def _extra(self, place: Place) -> list[Path]:
+        """The folders `skills.paths` names, each globbed for `**/SKILL.md` (switched_off_patterns):
+        `~/` is the home, a relative path is from the start folder; a path that is no folder is
+        passed over (OpenCode warns `skill path not found`)."""
+        start = self._start(place).start
+        out: list[Path] = []
+        for given in self._settings(place).skill_paths:
+            path = place.home / given[2:] if given.startswith("~/") else start / given
+            if os.path.isdir(path):
+                out.append(Path(os.path.normpath(path)))
+        return out
 
     def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
         try:
@@ -139,16 +153,26 @@ class OpenCodeHost:
 
     def render(self, place: Place, listed: list[HostSkill]) -> tuple[str | None, list[Verdict], list[str]]:
         settings = self._settings(place)
+        logs = [*settings.logs, *_missing(place, settings.skill_paths, self._start(place).start)]
         if settings.stop or settings.tool_off() is not None:
-            return None, [], settings.logs
+            return None, [], logs
         own_sent = settings.decide(OWN_SKILL).action != "deny"
         if not listed and not own_sent:
             # Nothing to list: OpenCode says "No skills are currently available." instead.
-            return None, [], settings.logs
+            return None, [], logs
         # OpenCode's own skill sits among these in name order; skilldeck never shows its text.
         elements = [LAYOUT.element(s.name, s.description, _escape_location(str(s.path))) for s in listed]
         sent = [Verdict(s.path, s.root, s.name, Status.LISTED, skill=s) for s in listed]
-        return available_skills(elements), sent, settings.logs
+        return available_skills(elements), sent, logs
+
+
+def _missing(place: Place, given: list[str], start: Path) -> list[str]:
+    out = []
+    for text in given:
+        path = place.home / text[2:] if text.startswith("~/") else start / text
+        if not os.path.isdir(path):
+            out.append(f'level=WARN message="skill path not found" path={os.path.normpath(path)}')
+    return out
 
 
 def _no_claude(env: Mapping[str, str]) -> bool:

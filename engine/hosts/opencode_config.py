@@ -48,6 +48,7 @@ class Settings:
     rules: list[Rule]
     stop: str = ""  # why OpenCode exits before it sends anything ("" when it does not)
     logs: list[str] = field(default_factory=list)
+    skill_paths: list[str] = field(default_factory=list)  # `skills.paths` of the merged config, as written
 
     def decide(self, name: str) -> Rule:
         """The rule that decides a skill: the last one whose tool and pattern both match."""
@@ -133,7 +134,17 @@ def load(environ: Mapping[str, str], home: Path, levels: list[Path]) -> Settings
                 layers.append(("$OPENCODE_PERMISSION", {"permission": extra}))
         except ValueError:
             logs.append('level=WARN message="OPENCODE_PERMISSION contains invalid JSON, skipping"')
-    return Settings(_rules(layers, home), "", logs)
+    return Settings(_rules(layers, home), "", logs, _skill_paths(layers))
+
+
+def _skill_paths(layers: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """`skills.paths` as the merged config holds it (a later file's list replaces an earlier one)."""
+    paths: Any = []
+    for _, body in layers:
+        skills = body.get("skills")
+        if isinstance(skills, dict) and "paths" in skills:
+            paths = skills["paths"]
+    return [p for p in paths if isinstance(p, str) and p] if isinstance(paths, list) else []
 
 
 def _rules(layers: list[tuple[str, dict[str, Any]]], home: Path) -> list[Rule]:

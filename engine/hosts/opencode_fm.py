@@ -289,11 +289,33 @@ def _yaml(matter: str) -> Any:
 
 
 def _pyyaml(text: str) -> Any:
-    loader = _JsYaml(text)
+    # js-yaml breaks lines at \n and \r only; PyYAML also at U+0085, U+2028 and U+2029, which
+    # js-yaml keeps as text (b18 in [frontmatter_blocks]). They stand in the parse as characters
+    # of a private plane that no frontmatter holds, and are put back in what it gives.
+    swapped = text.translate(_TO_PRIVATE) if _BREAKS.search(text) and not _PRIVATE.search(text) else None
+    loader = _JsYaml(swapped if swapped is not None else text)
     try:
-        return loader.get_single_data()
+        data = loader.get_single_data()
     finally:
         loader.dispose()
+    return _restore(data) if swapped is not None else data
+
+
+_BREAKS = re.compile("[\x85\u2028\u2029]")
+_PRIVATE = re.compile("[\U000f0085\U000f2028\U000f2029]")
+_TO_PRIVATE = {0x85: "\U000f0085", 0x2028: "\U000f2028", 0x2029: "\U000f2029"}
+_FROM_PRIVATE = {0xF0085: "\x85", 0xF2028: "\u2028", 0xF2029: "\u2029"}
+
+
+def _restore(data: Any) -> Any:
+    """Every text in a parsed frontmatter with the stand-ins turned back (keys too)."""
+    if isinstance(data, str):
+        return data.translate(_FROM_PRIVATE)
+    if isinstance(data, list):
+        return [_restore(item) for item in data]
+    if isinstance(data, dict):
+        return {_restore(key): _restore(value) for key, value in data.items()}
+    return data
 
 
 def _describe(exc: yaml.YAMLError) -> str:
