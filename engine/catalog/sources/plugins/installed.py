@@ -18,7 +18,7 @@ from ...diagnostics import Sink
 from ...jsonfile import read_json
 from ...locations import Locations
 from .manifest import PluginRef
-from .marketplace import known_marketplaces_file, local_source, market_entry
+from .marketplace import Listings, known_marketplaces_file, local_source, market_entry
 
 
 def applicable_install(records: Any, locations: Locations) -> dict[str, Any] | None:
@@ -72,6 +72,7 @@ def installed_plugins(locations: Locations, sink: Sink, settings: Settings | Non
     _not_enabled(locations, installed, settings, sink)
     known = read_json(known_marketplaces_file(locations), sink, "plugin-manifest", "marketplace registry") if enabled else None
     refs: list[PluginRef] = []
+    listings: Listings = {}
     for key, (_on, settings_path) in enabled.items():
         record = applicable_install(installed.get(key), locations)
         elsewhere = [r for r in install_records(installed.get(key)) if isinstance(r.get("projectPath"), str)]
@@ -93,7 +94,7 @@ def installed_plugins(locations: Locations, sink: Sink, settings: Settings | Non
                 f"claude plugin install {key}",
             )
             continue
-        found = market_entry(locations, key, sink, known)
+        found = market_entry(locations, key, sink, known, listings)
         local = local_source(found)
         root = local or Path(record["installPath"])
         if local is not None and local != Path(record["installPath"]):

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from ...diagnostics import Sink
 from ...jsonfile import read_json
 from ...locations import Locations
+from ...model import Diagnostic
 from .manifest import MANIFEST, MARKETPLACE
 
 # The entry fields that name components: with `"strict": false` and a plugin.json beside them,
@@ -48,8 +49,17 @@ def marketplace_folder(record: Any) -> tuple[Path, bool] | None:
     return (Path(location), False) if isinstance(location, str) and location else None
 
 
-def market_entry(locations: Locations, key: str, sink: Sink, known: Any = None) -> MarketEntry | None:
-    """The entry for `name@marketplace` in its marketplace's manifest (None: the marketplace is unknown)."""
+# A marketplace.json read in this load: its plugins by name, and what reading it reported.
+Listings = dict[Path, tuple[dict[str, dict[str, Any]], tuple[Diagnostic, ...]]]
+
+
+def market_entry(
+    locations: Locations, key: str, sink: Sink, known: Any = None, listings: Listings | None = None
+) -> MarketEntry | None:
+    """The entry for `name@marketplace` in its marketplace's manifest (None: the marketplace is unknown).
+    `listings` keeps each manifest read for the next plugin of the same marketplace (150 plugins of
+    one marketplace read and parsed its 150-entry manifest 150 times); what reading it reported is
+    reported again for each, as when each read it."""
     name, _, marketplace = key.partition("@")
     if known is None:
         known = read_json(known_marketplaces_file(locations), sink, "plugin-manifest", "marketplace registry")
@@ -57,12 +67,27 @@ def market_entry(locations: Locations, key: str, sink: Sink, known: Any = None) 
     if where is None:
         return None
     folder, directory = where
-    listing = read_json(folder / MARKETPLACE, sink, "plugin-manifest", "marketplace manifest")
+    path = folder / MARKETPLACE
+    read = listings.get(path) if listings is not None else None
+    if read is None:
+        local = Sink()
+        read = (_by_name(read_json(path, local, "plugin-manifest", "marketplace manifest")), tuple(local.items))
+        if listings is not None:
+            listings[path] = read
+    by_name, reported = read
+    sink.items.extend(reported)
+    return MarketEntry(folder, directory, by_name.get(name))
+
+
+def _by_name(listing: Any) -> dict[str, dict[str, Any]]:
+    """The manifest's plugin entries by name, the first entry of a name winning (as a search from the top)."""
     plugins = listing.get("plugins") if isinstance(listing, dict) else None
+    out: dict[str, dict[str, Any]] = {}
     for item in plugins if isinstance(plugins, list) else []:
-        if isinstance(item, dict) and item.get("name") == name:
-            return MarketEntry(folder, directory, item)
-    return MarketEntry(folder, directory, None)
+        # Only a text name can equal the `name@marketplace` key's (a list as name is no key).
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            out.setdefault(item["name"], item)
+    return out
 
 
 def local_source(found: MarketEntry | None) -> Path | None:
