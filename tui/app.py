@@ -38,7 +38,7 @@ from .runs import RunActions
 from .screens.help import HelpScreen, key_sections
 from .screens.why import open_why
 from .search import SearchIndex
-from .tabs import FOCUS_IN, compose_tabs, relabel
+from .tabs import FOCUS_IN, PanesApp, compose_tabs, relabel
 from .target import meant_file
 from .theme import LIGHT_ANSI, read_theme, write_theme
 from .view import CatalogView, PathDisplay, count, reading
@@ -52,7 +52,7 @@ from .widgets.tiers import NodeData, TiersTree
 WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
-class SkilldeckApp(RunActions, App[None]):
+class SkilldeckApp(RunActions, PanesApp):
     # Each tab's CSS lives beside its widgets.
     CSS_PATH = ["app.tcss", "conversation/conversation.tcss", "rules/rules.tcss", "evals/evals.tcss"]
     TITLE = "skilldeck"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
@@ -14,6 +17,7 @@ from .widgets.details import DetailsKeys, SkillDetails
 from .widgets.diagnostics import DiagnosticsPane
 from .widgets.diagnostics_tree import DiagnosticsTree
 from .widgets.listing import ListingKeys, ListingPane
+from .widgets.pane_keys import PaneKeysScreen
 
 # Each tab's label, and the shorter one used below NARROW columns (at 80 the long ones were cut to `6 C`).
 TAB_LABELS = {
@@ -55,3 +59,10 @@ def compose_tabs(deck: Deck, backend: str | None, model: str | None) -> ComposeR
 def relabel(tabs: TabbedContent, width: int) -> None:
     for pane, (label, short) in TAB_LABELS.items():
         tabs.get_tab(pane).label = short if width < NARROW else label
+
+
+class PanesApp(App[None]):
+    """An app whose screen draws what a pane key changes, not the whole screen (widgets/pane_keys.py)."""
+
+    def get_default_screen(self) -> Screen[Any]:
+        return PaneKeysScreen(id="_default")
