@@ -180,10 +180,15 @@ def load_entry(entry: Entry, source: Source, loaded_from: LoadedFrom, sink: Sink
         # No frontmatter Claude Code could read: the spec's required name and description are absent.
         limit_reader.spec_missing()
 
+    # A command has no label in Claude Code: `name:` is ignored (recorded: fm_command_name).
+    display_name = (fm_name if loaded_from is not LoadedFrom.COMMANDS else None) or entry.stem
+    if loaded_from is LoadedFrom.PLUGIN and entry.is_skill_md and entry.namespace and not entry.name_from_frontmatter:
+        # A plugin skill's label as the catalog lists it (assembly._plugin_label): made here once,
+        # where a copy of the whole Skill per label cost more than its diagnostic at 15,000 skills.
+        display_name = _label(entry, display_name) if display_name != entry.stem else display_name
     return Skill(
         name=name,
-        # A command has no label in Claude Code: `name:` is ignored (recorded: fm_command_name).
-        display_name=(fm_name if loaded_from is not LoadedFrom.COMMANDS else None) or entry.stem,
+        display_name=display_name,
         description=description,
         description_source=description_source,
         source=source,
