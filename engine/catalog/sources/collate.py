@@ -23,14 +23,16 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from .collate_ascii import PRIMARY, SECONDARY, TERTIARY
+
 _TABLE_FILE = Path(__file__).with_name("collation.txt")
 _TOP = 0x2A6E0  # past the last code point the table holds
 
 
 class _Table:
-    """The weights of collation.txt by code point, read in two steps: at import, as far as the
-    last ASCII character (a tenth of the file: names are nearly all ASCII); the rest at the first
-    character it does not reach (0.1 s)."""
+    """The weights of collation.txt by code point, read in two steps: at the first name that is
+    not all ASCII, as far as the last ASCII character (a quarter of the file); the rest at the
+    first character it does not reach."""
 
     def __init__(self) -> None:
         self.primary = array("i", [-1]) * _TOP
@@ -107,7 +109,15 @@ def _codes(spans: Iterable[str]) -> Iterator[int]:
         yield from range(int(lo, 16), int(hi or lo, 16) + 1)
 
 
-_TABLE_DATA = _Table()
+_TABLE_DATA: _Table | None = None
+
+
+def _table() -> _Table:
+    """The table, read at the first name that is not all ASCII (the ASCII weights are constants)."""
+    global _TABLE_DATA
+    if _TABLE_DATA is None:
+        _TABLE_DATA = _Table()
+    return _TABLE_DATA
 
 
 # Letters ICU compares as two (`æ` as `ae`, `ß` as `ss`), told apart from them at the accent level.
@@ -123,7 +133,7 @@ _COMPATIBLE_FORM = 1 << 20
 
 
 def _weight(code: int) -> tuple[int, int, int] | None:
-    table = _TABLE_DATA
+    table = _table()
     if code < _TOP and table.primary[code] < 0 and not table.complete:
         table.finish()
     if code < _TOP and table.primary[code] >= 0:
@@ -131,17 +141,17 @@ def _weight(code: int) -> tuple[int, int, int] | None:
     return None
 
 
+def table_ascii_weights() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The ASCII characters' weights as the table gives them: what collate_ascii.py holds."""
+    weights = [_weight(c) or (_OUTSIDE + c, 0, 0) for c in range(128)]
+    return tuple(w[0] for w in weights), tuple(w[1] for w in weights), tuple(w[2] for w in weights)
+
+
 def _ascii_tables() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
-    # An ASCII character has no expansion and never combines: its three weights are a lookup
-    # (a control character the table does not weigh sorts after every letter, as below). Every
-    # ASCII character the table weighs is read by now (_Table's first step), and the ignorable
-    # ones are never weighed: asking _weight for those would read the rest of the table.
-    table = _TABLE_DATA
-    weights = {
-        chr(c): (table.primary[c], table.secondary[c], table.tertiary[c]) if table.primary[c] >= 0 else (_OUTSIDE + c, 0, 0)
-        for c in range(128)
-    }
-    return ({c: w[0] for c, w in weights.items()}, {c: w[1] for c, w in weights.items()}, {c: w[2] for c, w in weights.items()})
+    # An ASCII character has no expansion and never combines: its three weights are a lookup.
+    chars = [chr(c) for c in range(128)]
+    primary, secondary, tertiary = (dict(zip(chars, weights, strict=True)) for weights in (PRIMARY, SECONDARY, TERTIARY))
+    return primary, secondary, tertiary
 
 
 _P, _S, _T = _ascii_tables()
@@ -170,7 +180,7 @@ def collation_key(name: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[in
         code = ord(char)
         weight = _weight(code)
         if weight is None:
-            if code in _TABLE_DATA.ignored:
+            if code in _table().ignored:
                 continue
             parts = unicodedata.normalize("NFKD", char)
             if parts != char:

@@ -68,3 +68,26 @@ def test_names_localecompare_cannot_tell_apart_keep_the_disks_order(tmp_path: Pa
 )
 def test_names_of_other_scripts_sort_as_claude_code_sorts_them(shuffled: list[str], ordered: list[str]) -> None:
     assert sorted(shuffled, key=collation_key) == ordered
+
+
+def test_the_ascii_weights_kept_as_constants_are_the_tables() -> None:
+    """collate_ascii.py holds what collation.txt gives the ASCII characters (read without the table)."""
+    from engine.catalog.sources import collate_ascii
+    from engine.catalog.sources.collate import table_ascii_weights
+
+    primary, secondary, tertiary = table_ascii_weights()
+    assert (primary, secondary, tertiary) == (collate_ascii.PRIMARY, collate_ascii.SECONDARY, collate_ascii.TERTIARY), (
+        f"collation.txt changed: PRIMARY = {primary!r}\nSECONDARY = {secondary!r}\nTERTIARY = {tertiary!r}"
+    )
+
+
+def test_the_collation_table_is_read_only_for_a_name_that_is_not_ascii() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "from engine.catalog.sources import collate as c; c.collation_key('skill-a'); print(c._TABLE_DATA is None);"
+        "c.collation_key('éa'); print(c._TABLE_DATA is None)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "False"]
