@@ -110,6 +110,17 @@ class Diagnostic:
             "skill": self.skill,
         }
 
+    def to_json(self) -> str:
+        """`to_dict()` as `json.dumps(..., ensure_ascii=False)` writes it, from one format string (as
+        `Skill.to_json`: a catalog of 15,000 skills may hold as many diagnostics, one per skill).
+        A value of another type than the field's (TypeError) is written the way json.dumps writes it."""
+        try:
+            return _diagnostic_json(self)
+        except TypeError:
+            import json
+
+            return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
+
     def where(self) -> str:
         if self.line is None:
             return str(self.path)
@@ -300,6 +311,26 @@ def _init_by_slots(cls: type) -> None:
 
 
 _init_by_slots(Skill)
+# Made as often as skills where each file has something to say (a name that differs from its folder).
+_init_by_slots(Diagnostic)
+
+
+def _optional_int(value: int | None) -> str:
+    if value is None:
+        return "null"
+    if type(value) is not int:
+        raise TypeError("not an int: written by json.dumps")
+    return int.__repr__(value)
+
+
+def _diagnostic_json(d: Diagnostic) -> str:
+    # Keys in the order of to_dict, which tests/engine/test_model_json.py checks this against.
+    t, skill = _json_text, d.skill
+    return (
+        f'{{"severity": {t(d.severity)}, "code": {t(d.code)}, "path": {t(str(d.path))}, '
+        f'"line": {_optional_int(d.line)}, "column": {_optional_int(d.column)}, "message": {t(d.message)}, '
+        f'"hint": {t(d.hint)}, "skill": {"null" if skill is None else t(skill)}}}'
+    )
 
 
 @dataclass(frozen=True, slots=True)

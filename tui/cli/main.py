@@ -222,7 +222,7 @@ def cmd_list(args: argparse.Namespace, catalog: Catalog) -> int:
                 "shadowed": [s.to_dict() for s in catalog.shadowed],
                 # Skills Claude Code adds only later in a session, under the names they would get.
                 "deferred": [s.to_json() for s in catalog.deferred],
-                "diagnostics": [d.to_dict() for d in catalog.diagnostics],
+                "diagnostics": [d.to_json() for d in catalog.diagnostics],
                 "sources": [s.to_dict() for s in catalog.sources],
             }
         )

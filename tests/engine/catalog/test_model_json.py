@@ -79,3 +79,20 @@ def test_the_demo_catalog_writes_the_same_text(tmp_path: Path) -> None:
 def test_every_kind_of_value_writes_the_same_text(changes: dict[str, object]) -> None:
     skill = _skill(**changes)
     assert skill.to_json() == _dumps(skill)
+
+
+def test_diagnostics_write_the_same_text_as_json_dumps(tmp_path: Path) -> None:
+    from engine.catalog.model import Diagnostic, Severity
+
+    catalog = Workspace(make_demo(tmp_path)).load()
+    made = [
+        Diagnostic(
+            Severity.WARNING, "name-mismatch", Path("/p/a\x7f/SKILL.md"), 'name: `x"y` \u2028 \ud800 é 😀', "h\\int", 3, 1, "t:a"
+        ),
+        Diagnostic(Severity.ERROR, "yaml-invalid", Path("/p/b"), "m\x00\x1f\x80", line=None, column=None, skill=None),
+        Diagnostic(Severity.INFO, "spec-field", Path("p"), "", "", True, 2, ""),  # type: ignore[arg-type]
+    ]
+    diagnostics = [*catalog.diagnostics, *made]
+    assert len(diagnostics) > 3
+    for diagnostic in diagnostics:
+        assert diagnostic.to_json() == json.dumps(diagnostic.to_dict(), ensure_ascii=False, default=str)
