@@ -6,7 +6,7 @@ The shape: a focusable list on the left (a bordered Static of 60 lines, its top 
 focus as the tiers' is), a TabbedContent on the right with four panes of 60-line Statics. The keys:
 `j`/`k` redraw the first pane's text (a move shows another skill's details), `2 3 5 1` switch
 pane and focus (a pane key), and typed letters update an Input and a Static of result lines (a
-search narrowing). Nothing here is skilldeck's.
+search narrowing), one at a time and five at once (a paste). Nothing here is skilldeck's.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ class BareApp(App[None]):
         super().__init__()
         self.painted = asyncio.Event()
         self.shown = 0
+        # The query whose results the last painted frame shows.
+        self.results_for = ""
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -80,7 +82,11 @@ class BareApp(App[None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         words = [f"result {event.value} {i}: a description of the result" for i in range(LINES // 3)]
         self.query_one("#results", Static).update("\n".join(words))
-        self._mark()
+        self.call_after_refresh(self._results_shown, event.value)
+
+    def _results_shown(self, query: str) -> None:
+        self.results_for = query
+        self.painted.set()
 
 
 def _lines(label: str) -> str:
@@ -102,7 +108,7 @@ async def browse(rounds: int = 25) -> dict[str, Any]:
             return time.perf_counter() - start
 
         out["move"] = [await key(k) for _ in range(rounds) for k in "jjkk"]
-        out["pane"] = [await key(k) for _ in range(rounds // 5 + 1) for k in "2351"]
+        out["pane"] = [await key(k) for _ in range(rounds) for k in "2351"]
         field = app.query_one("#query", Input)
         field.display = True
         field.focus()
@@ -111,5 +117,18 @@ async def browse(rounds: int = 25) -> dict[str, Any]:
         for _ in range(rounds // 8 + 1):
             out["search"] += [await key(letter) for letter in "skill-0"]
             for _ in range(7):
+                await key("backspace")
+        out["paste"] = []
+        for _ in range(5):
+            # Every letter posted at once; done at the frame that shows the whole word's results.
+            app.painted.clear()
+            start = time.perf_counter()
+            for letter in "godot":
+                app.post_message(events.Key(letter, letter))
+            while app.results_for != "godot":
+                app.painted.clear()
+                await asyncio.wait_for(app.painted.wait(), 10)
+            out["paste"].append(time.perf_counter() - start)
+            for _ in range(5):
                 await key("backspace")
     return out

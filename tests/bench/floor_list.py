@@ -7,6 +7,7 @@ useful is taken away. bench_scale.py runs it as a whole process beside `skilldec
 
     python tests/bench/floor_list.py --project P            # P/.claude/skills
     python tests/bench/floor_list.py --plugin-dir MARKET    # MARKET/<plugin>/skills
+    python tests/bench/floor_list.py --installed CONFIG     # the enabled installPaths' skills
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ def skills_roots(args: argparse.Namespace) -> list[str]:
     for market in args.plugin_dir:
         with os.scandir(market) as it:
             roots += sorted(os.path.join(e.path, "skills") for e in it if e.is_dir())
+    for config in args.installed:
+        # The plugins installed (installed_plugins.json) and enabled (settings.json): their skills.
+        with open(os.path.join(config, "settings.json"), encoding="utf-8") as fh:
+            enabled = json.load(fh).get("enabledPlugins", {})
+        with open(os.path.join(config, "plugins", "installed_plugins.json"), encoding="utf-8") as fh:
+            installed = json.load(fh)["plugins"]
+        roots += [os.path.join(installed[key][0]["installPath"], "skills") for key in sorted(installed) if enabled.get(key)]
     return roots
 
 
@@ -59,6 +67,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--project", action="append", default=[])
     parser.add_argument("--plugin-dir", action="append", default=[])
+    parser.add_argument("--installed", action="append", default=[], help="a config folder (~/.claude)")
     args = parser.parse_args()
     skills = [s for root in skills_roots(args) for s in read(root)]
     sys.stdout.write(json.dumps({"skills": skills}, ensure_ascii=False, default=str) + "\n")

@@ -7,8 +7,14 @@ only). Each copy keeps its skill's text and gets a new folder name (`<skill>-<co
 never one template repeated. Files other than SKILL.md are hard links into one pool (a 50,000
 skill catalog costs its SKILL.md files, not 50,000 copies of every reference).
 
-Two shapes: one project with every skill in `.claude/skills` (`project`), and a marketplace of
-150 plugins given as one `--plugin-dir` (`market`).
+Three shapes: one project with every skill in `.claude/skills` (`project`), a marketplace of
+150 plugins given as one `--plugin-dir` (`market`), and the same 150 plugins installed and enabled
+from a marketplace as `/plugin install` leaves them in a config folder (`installed`): each copied
+to `plugins/cache/<market>/<plugin>/<version>`, recorded in `plugins/installed_plugins.json`,
+enabled in `settings.json`'s `enabledPlugins`, the marketplace's clone and its `marketplace.json`
+in `plugins/marketplaces/` and named in `plugins/known_marketplaces.json`. The fourth,
+`mismatch`, is `installed` with each copy's `name:` left as the original skill's: a name-mismatch
+diagnostic per skill (15,000 more at 15,000 skills), whose cost must stay in proportion.
 """
 
 from __future__ import annotations
@@ -72,8 +78,9 @@ def _renamed(text: str, name: str) -> str:
 
 
 class _Writer:
-    def __init__(self, base: Path, skills: list[CorpusSkill]) -> None:
+    def __init__(self, base: Path, skills: list[CorpusSkill], keep_names: bool = False) -> None:
         self.skills = skills
+        self.keep_names = keep_names
         self.pool = base / "pool"
         self.pooled: set[tuple[str, str]] = set()
 
@@ -82,7 +89,7 @@ class _Writer:
         name = f"{skill.folder}-{index // len(self.skills)}"
         target = folder / name
         target.mkdir(parents=True)
-        (target / "SKILL.md").write_text(_renamed(skill.text, name))
+        (target / "SKILL.md").write_text(skill.text if self.keep_names else _renamed(skill.text, name))
         for rel, data in skill.files.items():
             source = self.pool / skill.folder / rel
             if (skill.folder, rel) not in self.pooled:
@@ -117,15 +124,69 @@ def build_market(base: Path, count: int, skills: list[CorpusSkill], plugins: int
     return market
 
 
+MARKET = "scale-market"
+STAMP = "2026-01-01T00:00:00.000Z"
+
+
+def build_installed(base: Path, count: int, skills: list[CorpusSkill], plugins: int = PLUGINS, keep_names: bool = False) -> Path:
+    """A config folder (`--user-dir`) with `plugins` plugins holding `count` skills in all,
+    installed and enabled from one marketplace as `/plugin install` records them; its path.
+    With `keep_names`, each copy keeps its original `name:`, which then differs from its folder:
+    a name-mismatch diagnostic per skill."""
+    base = base.resolve()  # the records hold absolute paths, as Claude Code writes them
+    user = base / "user"
+    store = user / "plugins"
+    clone = store / "marketplaces" / MARKET
+    names = [f"plugin-{number:03d}" for number in range(plugins)]
+    roots = {name: store / "cache" / MARKET / name / "1.0.0" for name in names}
+    for name, root in roots.items():
+        (root / ".claude-plugin").mkdir(parents=True)
+        manifest = {"name": name, "version": "1.0.0", "description": f"{name} of the scale marketplace"}
+        (root / ".claude-plugin" / "plugin.json").write_text(json.dumps(manifest))
+    writer = _Writer(base, skills, keep_names)
+    for index in range(count):
+        writer.write(roots[names[index % plugins]] / "skills", index)
+    (clone / ".claude-plugin").mkdir(parents=True)
+    listing = {
+        "name": MARKET,
+        "owner": {"name": "bench"},
+        "plugins": [{"name": n, "source": f"./plugins/{n}", "version": "1.0.0", "description": f"{n}"} for n in names],
+    }
+    (clone / ".claude-plugin" / "marketplace.json").write_text(json.dumps(listing, indent=2))
+    known = {
+        MARKET: {
+            "source": {"source": "github", "repo": "bench/scale-market"},
+            "installLocation": str(clone),
+            "lastUpdated": STAMP,
+        }
+    }
+    (store / "known_marketplaces.json").write_text(json.dumps(known, indent=2))
+    records = {
+        f"{n}@{MARKET}": [
+            {"scope": "user", "installPath": str(roots[n]), "version": "1.0.0", "installedAt": STAMP, "lastUpdated": STAMP,
+             "gitCommitSha": "0" * 40, "isLocal": False}
+        ]
+        for n in names
+    }  # fmt: skip
+    (store / "installed_plugins.json").write_text(json.dumps({"version": 2, "plugins": records}, indent=2))
+    enabled = {f"{n}@{MARKET}": True for n in names}
+    (user / "settings.json").write_text(json.dumps({"enabledPlugins": enabled}, indent=2))
+    return user
+
+
 def cached(kind: str, count: int, data: Path) -> Path:
-    """The catalog `kind` ("project" or "market") of `count` skills under `data`, built once and
-    kept (a stamp file marks a finished build)."""
+    """The catalog `kind` ("project", "market", "installed" or "mismatch") of `count` skills under `data`,
+    built once and kept (a stamp file marks a finished build): the project, the `--plugin-dir`
+    folder or the config folder."""
     base = data / f"{kind}-{count}"
     stamp = base / ".built"
     if not stamp.exists():
         shutil.rmtree(base, ignore_errors=True)
         base.mkdir(parents=True)
         skills = corpus_skills()
-        (build_project if kind == "project" else build_market)(base, count, skills)
+        if kind == "mismatch":
+            build_installed(base, count, skills, keep_names=True)
+        else:
+            {"project": build_project, "market": build_market, "installed": build_installed}[kind](base, count, skills)
         stamp.write_text("ok\n")
-    return base / ("proj" if kind == "project" else "market")
+    return base / {"project": "proj", "market": "market", "installed": "user", "mismatch": "user"}[kind]
