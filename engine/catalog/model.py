@@ -324,7 +324,7 @@ def _optional_int(value: int | None) -> str:
 
 
 def _diagnostic_json(d: Diagnostic) -> str:
-    # Keys in the order of to_dict, which tests/engine/test_model_json.py checks this against.
+    # Keys in the order of to_dict, which tests/engine/catalog/test_model_json.py checks this against.
     t, skill = _json_text, d.skill
     return (
         f'{{"severity": {t(d.severity)}, "code": {t(d.code)}, "path": {t(str(d.path))}, '
