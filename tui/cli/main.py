@@ -266,8 +266,12 @@ def cmd_validate(args: argparse.Namespace, catalog: Catalog) -> int:
 
     # A folder named on the command line that holds no skill breaks the spec (engine/catalog/spec.py).
     catalog = with_missing_skill_md(args.paths, catalog) if args.paths else catalog
-    # What the other agents that read skill folders would refuse of the same files (engine/hosts).
-    files = [*(s.path for s in catalog.skills.values()), *(s.skill.path for s in catalog.shadowed)]
+    # What the other agents that read skill folders would refuse of the files Claude Code reads
+    # without an error (engine/hosts); a file it already fails says so once, not five times.
+    failed = {d.path for d in catalog.diagnostics if d.severity is Severity.ERROR}
+    files = [
+        p for p in (*(s.path for s in catalog.skills.values()), *(s.skill.path for s in catalog.shadowed)) if p not in failed
+    ]
     diags = [*catalog.diagnostics, *agent_refusals(files)]
 
     def fails(d: Any) -> bool:
