@@ -46,12 +46,18 @@ class Problem:
     line: int | None = None  # in the file, 1-based
 
 
+_NOT_RUST_SPACE = re.compile("[\x1c-\x1f]")
+
+
 def rust_trim(text: str) -> str:
     return text.strip(_WS)
 
 
 def single_line(text: str) -> str:
     """Every run of whitespace one space, none at either end (Codex's sanitize)."""
+    if not _NOT_RUST_SPACE.search(text):
+        # Python's whitespace is Rust's (Unicode White_Space) but for \x1c-\x1f: split() in C.
+        return " ".join(text.split())
     return " ".join(part for part in _RUNS.split(text) if part)
 
 

@@ -167,3 +167,17 @@ def test_codex_home_holds_user_and_own_skills_and_the_config(tmp_path: Path) -> 
     assert [s.name for s in got.listed] == ["mine"]
     assert got.block is not None and f"- `r0` = `{codex_home}/skills`" in got.block
     assert status(got, "own") is Status.OFF
+
+
+def test_single_line_splits_on_rusts_whitespace_only() -> None:
+    """The fast path (str.split) and Rust's White_Space agree on every character but \\x1c-\\x1f,
+    which Python counts as space and Rust does not."""
+    import random
+
+    from engine.hosts.codex_read import _RUNS, single_line
+
+    alphabet = ["a", "é", " ", "\t", "\n", "\x85", "\xa0", "\u2028", "\u3000", "\x1c", "\x1f", "\u200b", "\x0b"]
+    rng = random.Random(7)
+    for _ in range(5_000):
+        text = "".join(rng.choices(alphabet, k=rng.randint(0, 12)))
+        assert single_line(text) == " ".join(part for part in _RUNS.split(text) if part), repr(text)
