@@ -33,6 +33,7 @@ from engine import (
     printable,
 )
 
+from .view import PathDisplay
 from .widgets.textlines import TextLines
 
 DEFAULT = HOST_KEYS[0]
@@ -125,9 +126,10 @@ def display(workspace: Workspace, key: str, catalog: Catalog, listing: Callable[
     return host_shapes(host_view(key, place_of(workspace), workspace.locations, catalog))
 
 
-def show_agent_listing(pane: Widget, listing: Listing) -> None:
+def show_agent_listing(pane: Widget, listing: Listing, paths: PathDisplay) -> None:
     """The listing pane with another agent's block: its size and budget, nothing of Claude Code's
-    (its own skills, its trimming, its comparison and what-ifs), then the block as sent."""
+    (its own skills, its trimming, its comparison and what-ifs), then the block as sent, its paths
+    shown as every pane shows them (`~`, `<demo>`)."""
     summary = Text.assemble((f"What {listing.agent} is told about skills  ", "bold"), (f"{len(listing.entries):,} sent", "green"),
                             (f"  ({listing.budget_source})", "dim"))  # fmt: skip
     pane.query_one("#listing-summary", Static).update(summary)
@@ -137,7 +139,7 @@ def show_agent_listing(pane: Widget, listing: Listing) -> None:
     note = f"{len(cut):,} cut or sent by name only by its budget: {', '.join(cut[:12])}" if cut else "Nothing is cut."
     pane.query_one("#listing-trimmed", Static).update(Text(printable(note), "yellow" if cut else "dim"))
     pane.query_one("#listing-own", Static).update("")
-    pane.query_one("#listing-text", TextLines).set_lines(listing.text.split("\n"), first_style="bold")
+    pane.query_one("#listing-text", TextLines).set_lines(paths.in_text(listing.text).split("\n"), first_style="bold")
 
 
 class Lens(Protocol):

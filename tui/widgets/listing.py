@@ -200,7 +200,7 @@ class ListingPane(VerticalScroll, can_focus=False):
         self.refresh_bindings()  # C and the what-ifs are Claude Code's alone (check_action)
         if listing.agent:  # another agent's block: its own summary, nothing of Claude Code's
             self._listing = listing
-            return show_agent_listing(self, listing)
+            return show_agent_listing(self, listing, self.deck.paths)
         if catalog is not None:
             self.catalog = catalog
         if self._listing is not None and listing.text != self._listing.text:
