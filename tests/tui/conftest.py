@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled, WorkerError, WorkerFailed
 
 from engine.demo import make_demo
 from tests.llm_server import MessagesServer
@@ -80,7 +82,20 @@ async def back_to_tree(pilot) -> None:  # type: ignore[no-untyped-def]
     assert pilot.app.focused is pilot.app.tiers
 
 
+async def workers_done(app) -> None:  # type: ignore[no-untyped-def]
+    """Every worker of the app ended, however: an exclusive group cancels a worker when a newer one
+    starts (the rules pane's, after a reload), which Textual's wait_for_complete raises for."""
+    while running := [w for w in app.workers if not w.is_finished]:
+        for worker in running:
+            try:
+                await worker.wait()
+            except (WorkerCancelled, WorkerFailed):
+                pass
+            except WorkerError:  # not started yet: let the loop start it
+                await asyncio.sleep(0)
+
+
 async def loaded(pilot) -> None:  # type: ignore[no-untyped-def]
     await until(pilot, lambda: pilot.app.loaded_once, what="the catalog to load")
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()

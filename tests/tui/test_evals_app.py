@@ -20,7 +20,7 @@ from tui.screens.help import HelpScreen
 from tui.view import PathDisplay
 from tui.widgets.listing import ListingPane
 
-from .conftest import loaded, until
+from .conftest import loaded, until, workers_done
 from .test_app import text_of
 
 # The scripted model: each demo request's route (a skill, or None for a plain answer).
@@ -238,7 +238,7 @@ async def test_no_eval_file_says_how_to_write_one_and_a_new_catalog_is_planned_w
         catalog = app.view.catalog if app.view else None
         await pilot.press("r")
         await until(pilot, lambda: app.view is not None and app.view.catalog is not catalog, what="the reload")
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         assert not pane.ready and pane.plan is None
         await pilot.press("7")
         await until(pilot, lambda: pane.ready and pane.plan is not None, what="the plan")
