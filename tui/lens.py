@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Protocol, cast
@@ -33,6 +33,7 @@ from engine import (
     printable,
 )
 
+from .books import Book
 from .view import PathDisplay
 from .widgets.textlines import TextLines
 
@@ -52,11 +53,9 @@ def place_of(workspace: Workspace) -> Place:
 
 
 @dataclass
-class AgentBook:
+class AgentBook(Book):
     key: str = DEFAULT
     rows: dict[Path, PortabilityRow] | None = None
-    problem: str | None = None
-    listeners: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def ready(self) -> bool:
@@ -87,14 +86,6 @@ class AgentBook:
     def _done(self, rows: dict[Path, PortabilityRow]) -> None:
         self.rows, self.problem = rows, None
         self._tell()
-
-    def _failed(self, why: str) -> None:
-        self.problem = why
-        self._tell()
-
-    def _tell(self) -> None:
-        for listener in list(self.listeners):
-            listener()
 
     def line(self, path: Path) -> Text:
         """The details pane's row: what each agent does with this SKILL.md."""

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.dom import DOMNode
 
 from engine import SkillUsage, UsageReport, Workspace, collect_usage, state_dir, transcript_roots
+
+from .books import Book
 
 # "Never used in N days": the tiers' filter and the listing's mark.
 UNUSED_DAYS = 30
@@ -27,11 +29,9 @@ def age(when: float, now: float) -> str:
 
 
 @dataclass
-class UsageBook:
+class UsageBook(Book):
     report: UsageReport | None = None
-    problem: str | None = None
     started: bool = False
-    listeners: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def ready(self) -> bool:
@@ -59,14 +59,6 @@ class UsageBook:
     def _done(self, report: UsageReport) -> None:
         self.report = report
         self._tell()
-
-    def _failed(self, why: str) -> None:
-        self.problem = why
-        self._tell()
-
-    def _tell(self) -> None:
-        for listener in list(self.listeners):
-            listener()
 
     def of(self, name: str) -> SkillUsage | None:
         return self.report.of(name) if self.report is not None else None

@@ -116,8 +116,7 @@ class WatchHandle:
         also: tuple[Path, ...] = (),
     ) -> None:
         self.locations = locations
-        # Other agents' skill folders (engine/hosts): watched too, and a change in them is told
-        # even when Claude Code's catalog stays the same (the app shows those agents' views).
+        # Other agents' skill folders: a change there is told though Claude Code's catalog stays.
         self.also = tuple(str(p) for p in also)
         self.callback = callback
         self.debounce = debounce
@@ -146,10 +145,10 @@ class WatchHandle:
         """Folders to watch recursively, and files and folders whose appearance matters."""
         loc = self.locations
         roots = [loc.managed_skills(), loc.user_skills(), loc.user_commands(), *loc.project_skills(), *loc.project_commands()]
-        roots += [*loc.add_dir_skills(), *loc.plugin_dirs, *map(Path, self.also)]
+        roots += [*loc.add_dir_skills(), *loc.plugin_dirs]
         if catalog is not None:
             roots += [s.root for s in catalog.sources if s.kind.value == "plugin"]
-        recursive = {str(r) for r in roots}
+        recursive = {*map(str, roots), *self.also}
         for names in self.loader.cache.roots.values():
             recursive.update(r.link for r in names.values() if r.link)
         tracked = set(recursive)
@@ -390,10 +389,9 @@ class WatchHandle:
             log.exception("reload after a change failed")
             return
         forced, self._force_callback = self._force_callback, False
-        forced = forced or any(under(path, root) for path in paths for root in self.also)
         if self._stopped.is_set():
             return  # stopped meanwhile: nobody waits for this change any more
-        if not change.empty or forced:
+        if not change.empty or forced or any(under(path, root) for path in paths for root in self.also):
             try:
                 self.callback(new, change)
             except Exception:
@@ -448,6 +446,5 @@ def watch(
     partial: Partial | None = None,
     also: tuple[Path, ...] = (),
 ) -> WatchHandle:
-    """Load now, then call `callback(catalog, diff)` from a background thread after each change
-    (also of a folder in `also`, which is watched as the tiers are)."""
+    """Load now, then call `callback(catalog, diff)` from a thread after each change (tiers, `also`)."""
     return WatchHandle(locations, callback, debounce, max_delay, progress, partial, also).start()

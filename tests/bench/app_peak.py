@@ -31,34 +31,39 @@ def peak_mb(exe: Path, flags: list[str], count: int, timeout: float = 180) -> fl
     proc = subprocess.Popen([str(exe), *flags], env=env, stdin=child, stdout=child, stderr=child, close_fds=True)
     os.close(child)
     drawn = bytearray()
+    loaded = f"{count:,} skills".encode()
+    # Set once the app shows the whole catalog, or once it has closed its side (then it never will).
+    shown = threading.Event()
 
     def drain() -> None:
         # Read what it draws, as a terminal does: a full pty buffer would stop the app.
-        while True:
-            try:
-                data = os.read(main, 65536)
-            except OSError:  # EIO: the child closed its side
-                return
-            if not data:
-                return
-            drawn.extend(data)
+        try:
+            while True:
+                try:
+                    data = os.read(main, 65536)
+                except OSError:  # EIO: the child closed its side
+                    return
+                if not data:
+                    return
+                drawn.extend(data)
+                if not shown.is_set() and loaded in drawn[-len(data) - len(loaded) :]:
+                    shown.set()
+        finally:
+            shown.set()
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        loaded = f"{count:,} skills".encode()
         deadline = time.monotonic() + timeout
-        while loaded not in drawn:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"skilldeck did not show {count:,} skills")
-            time.sleep(0.2)
+        if not shown.wait(timeout) or loaded not in drawn:
+            raise SystemExit(f"skilldeck did not show {count:,} skills")
         for key in KEYS:
-            time.sleep(1.0)
+            time.sleep(1.0)  # the measure's own pace: a key a second, as a user reads each pane
             os.write(main, key)
-        # Quiet again: the peak no longer moves for two seconds.
+        # Quiet again: the peak no longer moves for two seconds (sampled twice a second).
         last, still = -1.0, 0
         while still < 4 and time.monotonic() < deadline:
-            time.sleep(0.5)
+            time.sleep(0.5)  # the sampling interval of the measure
             now = _status_mb(proc.pid, "VmHWM:")
             still = still + 1 if now == last else 0
             last = now
