@@ -17,8 +17,8 @@ from itertools import pairwise
 import yaml
 
 from ..base.bounds import yaml_problem
+from ..base.plainyaml import plain_mapping
 from ..base.yamlload import Loader
-from .plainyaml import plain_mapping
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024

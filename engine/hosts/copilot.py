@@ -15,11 +15,11 @@ import yaml
 
 from ..base.bounds import yaml_problem
 from ..base.jsondoc import JsonDocError, JsonObject, loads
+from ..base.plainyaml import plain_mapping
 from ..base.safeio import read_regular
 from ..base.yamlload import Loader
 from .host import SkillHost
 from .model import HostSkill, Place, Refusal, Root, Scope, Status, Verdict
-from .plainyaml import plain_mapping
 from .walk import WalkRules
 from .xmlblock import Layout, available_skills
 

@@ -16,9 +16,9 @@ from typing import Any
 import yaml
 
 from ..base.bounds import yaml_problem
+from ..base.plainyaml import plain_mapping
 from ..base.yamlload import Loader as _CoreLoader
 from .model import Refusal
-from .plainyaml import plain_mapping
 
 # FRONTMATTER_REGEX without its body group: the file must start with the fence (no BOM, no
 # indent, nothing after `---`), and the first line starting with `---` closes it.

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..base.bounds import json_too_deep, yaml_problem
-from .plainyaml import plain_mapping
+from ..base.plainyaml import plain_mapping
 
 if TYPE_CHECKING:
     _BASE = yaml.SafeLoader

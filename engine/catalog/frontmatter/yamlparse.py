@@ -9,7 +9,8 @@ from typing import Any
 
 import yaml
 
-from ...base.bounds import MAX_NESTING, yaml_problem
+from ...base.bounds import MAX_FRONTMATTER_CHARS, MAX_NESTING, yaml_problem
+from ...base.plainyaml import plain_mapping
 from ...base.yamlload import Loader
 from .js import js_string
 from .shallow import shallow_fits, shallow_node
@@ -42,8 +43,8 @@ class YamlProblem:
 class Parsed:
     """The frontmatter as Claude Code would read it, plus what skilldeck learned doing so.
 
-    Positions and source text are looked up in the YAML node only when a diagnostic needs
-    them, which keeps the common case (a clean file) as cheap as a plain `yaml.load`."""
+    Positions and source text are looked up only when a diagnostic needs them: in the YAML node,
+    or in the text when the block was plain enough to need no parser (`node` is then None)."""
 
     __slots__ = ("_index", "data", "duplicates", "error", "first_line", "node", "not_mapping", "notes", "repaired_lines", "src")
 
@@ -58,32 +59,47 @@ class Parsed:
         self.node: Any = None
         self.src = ""
         self.first_line = 2
-        self._index: dict[str, tuple[Any, Any]] | None = None
+        self._index: dict[str, tuple[int, int, int, int]] | None = None
 
-    def _pair(self, key: str) -> tuple[Any, Any] | None:
+    def _spot(self, key: str) -> tuple[int, int, int, int] | None:
+        """Where `key` stands: its 0-based line and column in the block, and where its value starts
+        and ends in `src`; from the YAML node, or from the text itself when no parser read it."""
         if self.node is None:
-            return None
+            return _plain_spot(self.src, key) if self.data else None
         if self._index is None:
             # Built once: a file with thousands of unknown keys asks for thousands of positions,
             # and a scan per question made that quadratic (177 KB of keys took 19 s).
             # Later pairs overwrite earlier ones: the last one wins, as in the mapping.
-            self._index = {str(k.value): (k, v) for k, v in self.node.value}
+            self._index = {
+                str(k.value): (k.start_mark.line, k.start_mark.column, v.start_mark.index, v.end_mark.index)
+                for k, v in self.node.value
+            }
         return self._index.get(key)
 
     def position(self, key: str) -> tuple[int, int] | None:
         """File line and column (1-based) of `key`."""
-        pair = self._pair(key)
-        if pair is None:
-            return None
-        mark = pair[0].start_mark
-        return mark.line + self.first_line, mark.column + 1
+        spot = self._spot(key)
+        return None if spot is None else (spot[0] + self.first_line, spot[1] + 1)
 
     def value_text(self, key: str) -> str | None:
         """The value exactly as written, for values YAML turned into lists or maps."""
-        pair = self._pair(key)
-        if pair is None:
-            return None
-        return self.src[pair[1].start_mark.index : pair[1].end_mark.index]
+        spot = self._spot(key)
+        return None if spot is None else self.src[spot[2] : spot[3]]
+
+
+def _plain_spot(src: str, key: str) -> tuple[int, int, int, int] | None:
+    """`Parsed._spot` in a block plain_mapping read: one `key: value` per line, no key twice, no
+    line break inside a value, so the key's line is the one that starts with `key:`. (A plain
+    block has a few keys: a search per question costs less than a table.)"""
+    head = key + ":"
+    at = 0 if src.startswith(head) else src.find("\n" + head) + 1
+    if at == 0 and not src.startswith(head):
+        return None
+    stop = src.find("\n", at)
+    line = src[at : stop if stop >= 0 else len(src)]
+    rest = line[len(head) :]
+    begin = at + len(head) + len(rest) - len(rest.lstrip(" "))
+    return src.count("\n", 0, at), 0, begin, at + len(line.rstrip(" "))
 
 
 # How bounds.py begins its reason for a text nested too deep.
@@ -307,6 +323,13 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     """Parse a frontmatter block whose first line is file line `first_line` (1-based)."""
     result = Parsed()
     if not yaml_text.strip():
+        return result
+    # (The block ends with the newline before its closing `---`.)
+    plain = plain_mapping(yaml_text.removesuffix("\n")) if len(yaml_text) <= MAX_FRONTMATTER_CHARS else None
+    if plain is not None:
+        # Nearly every frontmatter: one-line text values that every YAML reads as written, so
+        # no parser is needed (a third of a 15,000-skill load went to PyYAML's nodes).
+        result.data, result.src, result.first_line = plain, yaml_text, first_line
         return result
     src = yaml_text
     try:

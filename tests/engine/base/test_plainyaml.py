@@ -1,4 +1,4 @@
-"""The hosts' parser-free reading of the common frontmatter (engine/hosts/plainyaml.py) gives
+"""The parser-free reading of the common frontmatter (engine/base/plainyaml.py) gives
 exactly what YAML gives, or steps aside: whenever it answers, PyYAML's YAML 1.1 (the most eager
 to read a word as a bool, a null or a number, of the YAMLs the agents use) reads the same strings."""
 
@@ -8,7 +8,7 @@ import random
 
 import yaml
 
-from engine.hosts.plainyaml import plain_mapping
+from engine.base.plainyaml import plain_mapping
 
 WORDS = [
     "deploy", "Yes", "no", "ON", "off", "y", "N", "null", "Null", "~", "true", "False", "1.5", "0x1F", "12:30",
