@@ -62,6 +62,20 @@ def test_piped_output_is_plain_full_lines(tree: Tree, color: dict[str, str]) -> 
     assert _lines(listing.stderr)[0].startswith("3 skills listed, ")
 
 
+def test_a_reading_command_ends_with_all_its_output_out(tree: Tree) -> None:
+    """A reading command ends its process without tearing it down (main._end_now): what it wrote
+    to both streams, far more than a pipe holds, still arrives whole, and its exit status with it."""
+    for n in range(400):
+        tree.skill(f"skill-{n:03d}", skill_text(name=f"skill-{n:03d}", description=LONG.strip()))
+    tree.skill("broken", '---\ndescription: "open\n---\n')
+    listed = _skilldeck(tree, "list")
+    assert len(listed.stdout) > 80_000 and _lines(listed.stdout)[-1].startswith("skill-399\t")
+    assert _lines(listed.stderr)[-1].startswith("401 skills: 1 error, ")
+    validated = _skilldeck(tree, "validate", "--json")
+    assert validated.returncode == 1
+    assert len(json.loads(validated.stdout)["diagnostics"]) >= 1
+
+
 def test_every_reading_subcommand_has_json(tree: Tree) -> None:
     _workspace(tree)
     for argv in (
