@@ -46,9 +46,12 @@ _PREFIX_BUDGET = (MAX_NESTING - 2 - _FLOW_BUDGET) // 2
 # character the regex engine skips from newline to newline, where a MULTILINE `^` tries every position.
 _LONG_PREFIX = re.compile(rf"[ \t?-]{{{_PREFIX_BUDGET + 1}}}")
 _LONG_PREFIX_AFTER_NEWLINE = re.compile(rf"\n[ \t?-]{{{_PREFIX_BUDGET + 1}}}")
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_JSON_BRACKET = re.compile(r"[\[\]{}]")
-_OPENERS = frozenset("[{")
+# A JSON string, its loop unrolled (a run of plain characters at a time, not one alternation per
+# character: three times faster on a 60 KB installed_plugins.json, which has hundreds of brackets).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+# Each bracket's step in depth, looked up by C (map, accumulate), not by a Python expression each.
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}.__getitem__
 
 
 def _yaml_may_be_deep(text: str) -> bool:
@@ -148,5 +151,5 @@ def json_too_deep(text: str, limit: int = MAX_NESTING) -> bool:
     count). Only a text with that many brackets in all pays for the exact count."""
     if text.count("[") + text.count("{") <= limit:
         return False
-    brackets = _JSON_BRACKET.findall(_JSON_STRING.sub("", text))
-    return max(accumulate(1 if b in _OPENERS else -1 for b in brackets), default=0) > limit
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_STEP, brackets)), default=0) > limit

@@ -145,3 +145,28 @@ def test_the_collection_between_frames_never_breaks_what_another_thread_is_build
     done = subprocess.run([sys.executable, "-c", WHILE_A_THREAD_BUILDS], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+PAUSED_THEN_OLD = """
+import gc
+from tui import heap
+with heap.collector_paused():
+    assert not gc.isenabled()
+    made = [[] for _ in range(20_000)]  # what the engine's imports make: long-lived
+assert gc.isenabled(), "put back as it was"
+assert gc.get_count()[0] < 1_000, "not left young, for the next allocation to walk all at once"
+assert gc.get_freeze_count() == 0, "moved to the oldest generation, not frozen"
+assert sum(1 for o in gc.get_objects(generation=2) if o.__class__ is list and not o) >= 20_000
+heap.settle_imports()
+frozen = gc.get_freeze_count()
+with heap.collector_paused():
+    more = [[] for _ in range(1_000)]
+assert gc.get_freeze_count() == frozen, "the app's frozen objects stay frozen"
+print("ok")
+"""
+
+
+def test_what_is_made_with_the_collector_paused_joins_the_old() -> None:
+    done = subprocess.run([sys.executable, "-c", PAUSED_THEN_OLD], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
