@@ -66,25 +66,9 @@ def _location_flags(suppress: bool) -> argparse.ArgumentParser:
     return parent
 
 
-class _Version(argparse.Action):
-    """--version, looked up only when asked: reading the installed metadata takes ~35 ms."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
-
-    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
-        from importlib import metadata
-
-        try:
-            version = metadata.version("skilldeck")
-        except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-            version = "(not installed)"
-        sys.stdout.write(f"skilldeck {version}\n")
-        parser.exit()
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser(named: frozenset[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with `named`, only the subcommands among those words (cli_args.Commands)."""
+    parser = (argparse.ArgumentParser if named is None else cli_args.PartialParser)(
         prog="skilldeck",
         # argparse would write `COMMAND ...` as if one were required: without one, the app opens.
         usage="%(prog)s [-h] [--version] [OPTIONS] [COMMAND [ARGS ...]]",
@@ -93,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="skilldeck COMMAND -h shows a command's own flags.",
         parents=[_location_flags(suppress=False)],
     )
-    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--version", action=cli_args.Version)
     # Also before the command, as the location flags are: `skilldeck --json listing`. The
     # subcommands' own --json default to SUPPRESS so that they do not undo this one.
     parser.add_argument("--json", action="store_true", default=False, help="JSON output (for a COMMAND that reads)")
@@ -103,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.run_flags(parser)
     loc = _location_flags(suppress=True)
     # prog: a subcommand's usage and errors start `skilldeck listing:`, not the whole usage line.
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="skilldeck")
+    action = parser.add_subparsers(dest="command", metavar="COMMAND", prog="skilldeck")
+    sub: cli_args.Sub = action if named is None else cli_args.Commands(action, named)
     p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
     p.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
@@ -307,9 +292,16 @@ def cmd_listing(args: argparse.Namespace, catalog: Catalog, workspace: Workspace
     return 0
 
 
+def parse_command_line(words: list[str]) -> argparse.Namespace:
+    """What the whole parser reads in `words`, from a parser of the commands they may name."""
+    try:
+        return build_parser(cli_args.named_words(words)).parse_args(words)
+    except cli_args.NotBuilt:
+        return build_parser().parse_args(words)  # the same reading, or the error naming every choice
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_command_line(sys.argv[1:] if argv is None else argv)
     problems = [] if args.demo else missing_locations(args)
     if args.json and args.command not in JSON_COMMANDS:
         problems.insert(0, f"--json: {args.command or 'the app'} has no JSON output")
