@@ -7,7 +7,7 @@ scripts (`skilldeck validate --json`) and the TUI can rely on it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypedDict, Unpack
+from typing import TypedDict
 
 from .model import Diagnostic, Severity
 
@@ -86,20 +86,39 @@ class Sink:
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
 
-    def add(self, severity: Severity, code: str, path: Path, message: str, hint: str = "", **where: Unpack[Where]) -> None:
+    # Keyword parameters, not **Where: packing and unpacking a dict twice per diagnostic was a
+    # third of making one (a catalog may hold one per skill).
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        path: Path,
+        message: str,
+        hint: str = "",
+        line: int | None = None,
+        column: int | None = None,
+        skill: str | None = None,
+    ) -> None:
         assert code in CODES, code
-        self.items.append(
-            Diagnostic(severity, code, path, message, hint, where.get("line"), where.get("column"), where.get("skill"))
-        )
+        self.items.append(Diagnostic(severity, code, path, message, hint, line, column, skill))
 
-    def error(self, code: str, path: Path, message: str, hint: str = "", **where: Unpack[Where]) -> None:
-        self.add(Severity.ERROR, code, path, message, hint, **where)
+    def error(
+        self, code: str, path: Path, message: str, hint: str = "", *, line: int | None = None, column: int | None = None,
+        skill: str | None = None,
+    ) -> None:  # fmt: skip
+        self.add(Severity.ERROR, code, path, message, hint, line, column, skill)
 
-    def warning(self, code: str, path: Path, message: str, hint: str = "", **where: Unpack[Where]) -> None:
-        self.add(Severity.WARNING, code, path, message, hint, **where)
+    def warning(
+        self, code: str, path: Path, message: str, hint: str = "", *, line: int | None = None, column: int | None = None,
+        skill: str | None = None,
+    ) -> None:  # fmt: skip
+        self.add(Severity.WARNING, code, path, message, hint, line, column, skill)
 
-    def info(self, code: str, path: Path, message: str, hint: str = "", **where: Unpack[Where]) -> None:
-        self.add(Severity.INFO, code, path, message, hint, **where)
+    def info(
+        self, code: str, path: Path, message: str, hint: str = "", *, line: int | None = None, column: int | None = None,
+        skill: str | None = None,
+    ) -> None:  # fmt: skip
+        self.add(Severity.INFO, code, path, message, hint, line, column, skill)
 
     def extend(self, other: Sink) -> None:
         self.items.extend(other.items)

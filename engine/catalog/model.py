@@ -315,20 +315,15 @@ _init_by_slots(Skill)
 _init_by_slots(Diagnostic)
 
 
-def _optional_int(value: int | None) -> str:
-    if value is None:
-        return "null"
-    if type(value) is not int:
-        raise TypeError("not an int: written by json.dumps")
-    return int.__repr__(value)
-
-
 def _diagnostic_json(d: Diagnostic) -> str:
     # Keys in the order of to_dict, which tests/engine/catalog/test_model_json.py checks this against.
-    t, skill = _json_text, d.skill
+    t, skill, line, column = _json_text, d.skill, d.line, d.column
+    if not (line is None or type(line) is int) or not (column is None or type(column) is int):
+        raise TypeError("not an int: written by json.dumps")  # a bool too, which json.dumps writes `true`
     return (
         f'{{"severity": {t(d.severity)}, "code": {t(d.code)}, "path": {t(str(d.path))}, '
-        f'"line": {_optional_int(d.line)}, "column": {_optional_int(d.column)}, "message": {t(d.message)}, '
+        f'"line": {"null" if line is None else int.__repr__(line)}, '
+        f'"column": {"null" if column is None else int.__repr__(column)}, "message": {t(d.message)}, '
         f'"hint": {t(d.hint)}, "skill": {"null" if skill is None else t(skill)}}}'
     )
 
