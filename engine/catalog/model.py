@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from json.encoder import encode_basestring as _json_text  # the C encoder's, as json.dumps(ensure_ascii=False)
 from pathlib import Path
 from typing import Any
 
+from ..base.fastinit import init_by_slots
 from ..base.safeio import read_regular
 from .frontmatter import decode, split
 
@@ -284,35 +285,9 @@ def _skill_json(s: Skill) -> str:
     )
 
 
-def _init_by_slots(cls: type) -> None:
-    """Give a frozen, slotted dataclass an `__init__` that stores each field through its slot's
-    descriptor. The one dataclasses writes goes through `object.__setattr__` per field (the way
-    round a frozen class's own __setattr__): 33 generic lookups that made `Skill(...)` a tenth of
-    a 15,000-skill load. Same parameters, order and defaults, made from the fields as dataclasses
-    makes its own; a field it cannot make this way (a default factory) keeps the generated one."""
-    params: list[str] = []
-    lines: list[str] = []
-    space: dict[str, Any] = {}
-    for f in fields(cls):
-        if not f.init or f.default_factory is not MISSING:
-            return
-        space[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            space[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        lines.append(f"    _set_{f.name}(self, {f.name})")
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines), space)
-    init = space["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    cls.__init__ = init  # type: ignore[misc]
-
-
-_init_by_slots(Skill)
+init_by_slots(Skill)
 # Made as often as skills where each file has something to say (a name that differs from its folder).
-_init_by_slots(Diagnostic)
+init_by_slots(Diagnostic)
 
 
 def _diagnostic_json(d: Diagnostic) -> str:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from ..base.fastinit import init_by_slots
+
 # Every --agent name, in the order screens list them: Claude Code first.
 DEFAULT = "claude-code"
 HOST_KEYS = (DEFAULT, "codex", "gemini", "opencode", "copilot")
@@ -86,7 +88,7 @@ class Status(StrEnum):
 SENT = frozenset({Status.LISTED, Status.CUT, Status.NAMES_ONLY})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HostSkill:
     """A skill as one host reads it: the name and description it would send."""
 
@@ -105,7 +107,7 @@ class Refusal:
     line: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """What one host does with one SKILL.md it reached."""
 
@@ -120,6 +122,11 @@ class Verdict:
     @property
     def sent(self) -> bool:
         return self.status in SENT
+
+
+# One of each per SKILL.md an agent reaches: 15,000 of each in a large catalog.
+init_by_slots(HostSkill)
+init_by_slots(Verdict)
 
 
 @dataclass
