@@ -64,16 +64,20 @@ class Parsed:
     def _spot(self, key: str) -> tuple[int, int, int, int] | None:
         """Where `key` stands: its 0-based line and column in the block, and where its value starts
         and ends in `src`; from the YAML node, or from the text itself when no parser read it."""
-        if self.node is None:
+        if self.node is None and len(self.data) <= _FEW_KEYS:
+            # A plain block of a few keys is asked about one or two of them: a search each.
             return _plain_spot(self.src, key) if self.data else None
         if self._index is None:
             # Built once: a file with thousands of unknown keys asks for thousands of positions,
             # and a scan per question made that quadratic (177 KB of keys took 19 s).
             # Later pairs overwrite earlier ones: the last one wins, as in the mapping.
-            self._index = {
-                str(k.value): (k.start_mark.line, k.start_mark.column, v.start_mark.index, v.end_mark.index)
-                for k, v in self.node.value
-            }
+            if self.node is None:
+                self._index = _plain_spots(self.src)
+            else:
+                self._index = {
+                    str(k.value): (k.start_mark.line, k.start_mark.column, v.start_mark.index, v.end_mark.index)
+                    for k, v in self.node.value
+                }
         return self._index.get(key)
 
     def position(self, key: str) -> tuple[int, int] | None:
@@ -85,6 +89,21 @@ class Parsed:
         """The value exactly as written, for values YAML turned into lists or maps."""
         spot = self._spot(key)
         return None if spot is None else self.src[spot[2] : spot[3]]
+
+
+_FEW_KEYS = 8
+
+
+def _plain_spots(src: str) -> dict[str, tuple[int, int, int, int]]:
+    """`_plain_spot` for every key of a plain block at once."""
+    spots: dict[str, tuple[int, int, int, int]] = {}
+    start = 0
+    for number, line in enumerate(src.removesuffix("\n").split("\n")):
+        key, _, rest = line.partition(":")
+        begin = start + len(key) + 1 + len(rest) - len(rest.lstrip(" "))
+        spots[key] = (number, 0, begin, start + len(line.rstrip(" ")))
+        start += len(line) + 1
+    return spots
 
 
 def _plain_spot(src: str, key: str) -> tuple[int, int, int, int] | None:
