@@ -313,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(args, locations)
     try:
         code = _command(args, locations)
-        if argv is None and args.command in cli_args.AGENT_COMMANDS:
+        # (Not with --demo: its temporary folder is removed by an exit handler, which os._exit skips.)
+        if argv is None and args.command in cli_args.AGENT_COMMANDS and not args.demo:
             _end_now(code)
         return code
     except BrokenPipeError:
@@ -328,8 +329,10 @@ def _end_now(code: int) -> None:
     object one by one (the catalog, then each module: 12 ms of an empty `list --json`, more per
     skill); it holds no file, thread or temporary folder. Only as the process's own command
     (`main()` without argv, as the console script calls it): the tests get the code back."""
-    sys.stdout.flush()  # a BrokenPipeError here is main()'s
-    sys.stderr.flush()
+    # A stream closed before the start (`>&-`, `2>&-`) is None, which Python's own exit skips too.
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()  # a BrokenPipeError here is main()'s
     os._exit(code)
 
 
