@@ -40,6 +40,11 @@ LINES = [
     ["list", "-h"],
     ["--help", "list"],
     ["--version"],
+    # The help asked otherwise than by -h or --help: an abbreviation, -h with itself bundled.
+    ["--h"],
+    ["--hel", "list"],
+    ["-hh"],
+    ["list", "--he"],
 ]
 
 

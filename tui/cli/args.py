@@ -49,8 +49,10 @@ class Commands:
 
 def named_words(argv: list[str]) -> frozenset[str] | None:
     """The words a command line may name a command with; None when it asks for the help that
-    lists every command."""
-    return None if "-h" in argv or "--help" in argv else frozenset(argv)
+    lists every command. argparse also reads `--h`, `--he` and `--hel` as --help (abbreviations)
+    and `-hh` as -h twice: any of them is that help too."""
+    asks = any(word[:2] == "-h" or (len(word) > 2 and "--help".startswith(word)) for word in argv)
+    return None if asks else frozenset(argv)
 
 
 class Version(argparse.Action):
