@@ -49,3 +49,12 @@ def test_a_name_mismatch_points_at_its_line_without_a_parser() -> None:
     assert parsed.position("name") == (3, 1)
     assert parsed.value_text("name") == "other-name"
     assert parsed.position("license") is None
+
+
+def test_a_key_the_parser_reads_otherwise_is_left_to_it() -> None:
+    """A key YAML 1.2 reads as a bool or a null (`TRUE:` is the key `true` in Claude Code's object),
+    and a key past the 1,024 characters of an implicit key (an error there), read as the parser does."""
+    for key in ("True", "TRUE", "False", "FALSE", "Null", "NULL", "k" * 1025):
+        text = f"name: deploy\n{key}: x\n"
+        fast, slow = parse(text), parse(text + "# a comment\n")
+        assert _seen(fast, ["name", key]) == _seen(slow, ["name", key]), key
