@@ -251,7 +251,11 @@ class SkilldeckApp(RunActions, PanesApp):
 
     def on_permissions_loaded(self, message: PermissionsLoaded) -> None:
         """The rules pane read the settings (the message bubbles up from it): runs decide with them."""
-        self.session.set_permissions(message.permissions)
+        try:
+            session = self.session
+        except NoMatches:  # the app is closing (its panes are gone): no run is left to decide
+            return
+        session.set_permissions(message.permissions)
 
     @property
     def settled(self) -> bool:

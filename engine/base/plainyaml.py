@@ -2,8 +2,9 @@
 lines, each key a plain word and each value a plain one-line text that every YAML the agents use
 (PyYAML's 1.1, js-yaml, serde_yaml, eemeli/yaml) reads as that same string. Anything else (a
 quote, a comment, a block, a second line, a word a YAML might read as a bool, a null or a number,
-as value or as key, a key past YAML's 1,024 characters) is None, and the caller's own parser decides (Claude Code's in catalog/frontmatter/yamlparse.py,
-each other agent's in its host). At 15,000 skills this saves each view most of its parsing."""
+as value or as key, a key past YAML's 1,024 characters) is None, and the caller's own parser
+decides (Claude Code's in catalog/frontmatter/yamlparse.py, each other agent's in its host). At
+15,000 skills this saves each view most of its parsing."""
 
 from __future__ import annotations
 

@@ -336,3 +336,22 @@ async def test_a_layout_elsewhere_does_not_repaint_the_tree(app: SkilldeckApp) -
         await pilot.press("j")  # the cursor's move draws the two lines it changes
         await until(pilot, lambda: bool(drawn), what="the cursor's lines drawn")
         assert len(set(drawn)) <= 2
+
+
+async def test_settings_read_as_the_app_closes_are_let_go(tmp_path: Path) -> None:
+    """The rules pane's read of the settings can finish as the app closes, its panes already gone:
+    its message (PermissionsLoaded) found no conversation to give the rules to and the app ended
+    on NoMatches (seen under load in make test, at the end of a rules test)."""
+    from tui.conversation.pane import ConversationPane
+    from tui.messages import PermissionsLoaded
+
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: app.permissions is not None, what="the settings")
+        permissions = app.permissions
+        assert permissions is not None
+        await app.query_one(ConversationPane).remove()  # as the closing app removes its panes
+        app.post_message(PermissionsLoaded(permissions))
+        await pilot.pause()
+    assert app.return_code in (0, None), "the app ended by an exception"
