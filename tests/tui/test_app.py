@@ -355,3 +355,21 @@ async def test_settings_read_as_the_app_closes_are_let_go(tmp_path: Path) -> Non
         app.post_message(PermissionsLoaded(permissions))
         await pilot.pause()
     assert app.return_code in (0, None), "the app ended by an exception"
+
+
+async def test_a_change_on_disk_while_a_dialog_is_open_is_shown(tmp_path: Path) -> None:
+    """A load that arrives while a dialog is open (the keys, the palette, a confirmation) is shown
+    in the panes under it: the app finds its panes on its own screen, not on the dialog, and does
+    not take itself for closing (`alive`) and drop the catalog."""
+    app = demo_app(tmp_path / "demo")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        folder = tmp_path / "demo" / "acme-app" / ".claude" / "skills" / "brand-new"
+        folder.mkdir()
+        (folder / "SKILL.md").write_text("---\nname: brand-new\ndescription: Written while the keys were shown.\n---\nBody.\n")
+        await until(pilot, lambda: app.view is not None and "brand-new" in app.view.catalog.skills, what="the new load")
+        assert isinstance(app.screen, HelpScreen), "still under the dialog"
+        await pilot.press("escape")
+        await _walk_to(pilot, "brand-new")
