@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     )
     from .evals import Detail as EvalDetail
     from .hosts.as_catalog import host_shapes
-    from .hosts.model import HOST_KEYS, HostView, Place
+    from .hosts.model import HOST_KEYS, MODEL_KEYS, HostView, Place
     from .hosts.model import Status as HostStatus
     from .hosts.model import Verdict as HostVerdict
     from .hosts.portability import Row as PortabilityRow
@@ -207,6 +207,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "close_names": ("why.find", "close_names"),
     "Workspace": ("workspace", "Workspace"),
     "HOST_KEYS": ("hosts.model", "HOST_KEYS"),
+    "MODEL_KEYS": ("hosts.model", "MODEL_KEYS"),
     "host_shapes": ("hosts.as_catalog", "host_shapes"),
     "HostStatus": ("hosts.model", "Status"),
     "HostVerdict": ("hosts.model", "Verdict"),
@@ -240,6 +241,7 @@ __all__ = [
     "CODES",
     "EDITABLE_SCOPES",
     "HOST_KEYS",
+    "MODEL_KEYS",
     "OWN_SKILLS_NOTE",
     "UNANSWERED",
     "Added",

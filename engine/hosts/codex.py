@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .codex_block import block
 from .codex_config import codex_home, switches
+from .codex_models import DEFAULT_MODEL, resolve
 from .codex_read import Problem, read_skill
 from .host import SkillHost
 from .model import HostSkill, Place, Refusal, Root, Scope, Status, Verdict
@@ -39,12 +40,18 @@ class Codex:
     version: str = "0.169.0"
     builtin: tuple[str, ...] = ()  # its own skills are files in its home, read like any other
     caveats: tuple[str, ...] = (
-        "Codex CLI's budget is modelled for its default model (gpt-6.1-sol): 5,440 tokens for the skill "
-        "lines, less what its roots table costs past 35 tokens; other models' budgets are not recorded",
+        f"Codex CLI's budget is 2% of its model's context window (its default, {DEFAULT_MODEL}: 5,440 tokens for "
+        "the skill lines), less what its roots table costs past 35 tokens; the model is --model, else `model` in "
+        "$CODEX_HOME/config.toml, else its default (a profile's model, `-c model=...` and a project's "
+        "config.toml are not read)",
         "Codex CLI's own skills (imagegen, openai-docs, skill-creator, skill-installer) are files it writes "
         "into $CODEX_HOME/skills/.system on its first run: until Codex has run once they are not there",
         "Codex CLI lists every copy of a name, each with its own path: a clash hides nothing",
     )
+
+    def __init__(self, model: str | None = None) -> None:
+        # The model Codex runs with (`-m`); None: the one its config names, else its default.
+        self.model = model
 
     def roots(self, place: Place) -> list[tuple[Root, WalkRules]]:
         # Codex works in the start folder's real path (symlinked_start) and canonicalizes each root
@@ -105,8 +112,10 @@ class Codex:
         return listed, off
 
     def render(self, place: Place, listed: list[HostSkill]) -> tuple[str | None, list[Verdict], list[str]]:
-        text, verdicts, logs = block([root for root, _ in self.roots(place)], listed)
-        return text, verdicts, [*switches(place).logs, *logs]
+        config = switches(place)
+        model = resolve(self.model if self.model is not None else config.model, config.window)
+        text, verdicts, logs = block([root for root, _ in self.roots(place)], listed, model)
+        return text, verdicts, [*config.logs, *logs]
 
 
 def _order(skill: HostSkill) -> tuple[int, str, tuple[str, ...]]:

@@ -4,9 +4,10 @@
 `<skills_instructions>`, a fixed heading and paragraph, `### Skill roots` with one alias per root
 that holds a listed skill (`r0`, `r1`, ... in the order the host loads its roots), `### Available
 skills` with one line per skill, `- name: description (file: rN/path/SKILL.md)`, and the end tag.
-No escaping. The entry lines share 5,440 tokens (the default model's; other models are not
-recorded), a line costing ceil((UTF-8 bytes + 1) / 4), its line break being the 1, less what the
-roots table costs past a free allowance (`table_cost`).
+No escaping. The entry lines share the model's budget (`codex_models`: 2% of its context window,
+5,440 tokens for the default model), a line costing ceil((UTF-8 bytes + 1) / 4), its line break
+being the 1, less what the roots table costs past a free allowance (`table_cost`). A model whose
+catalog entry asks for them gets usage instructions between the list and the end tag.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .codex_models import USAGE, CodexModel, resolve
 from .model import HostSkill, Root, Status, Verdict
 
-LIMIT = 5_440
+# The default model's budget.
+LIMIT = resolve(None).budget
 # The roots table is paid for out of the same budget, as Codex weighs it: a quarter token per byte
 # of its lines (`- `rN` = `<root>`` and a line break each, UTF-8), rounded down after one more byte,
 # less 35 tokens that the table never costs (its heading and texts are shorter than the ones it
@@ -69,15 +72,19 @@ class Entry:
         return f"{self.head} {self.text[:chars]} {self.tail}"
 
 
-def block(roots: list[Root], listed: list[HostSkill]) -> tuple[str | None, list[Verdict], list[str]]:
-    """The whole block for skills in their order, a verdict for each and the budget warning."""
+def block(
+    roots: list[Root], listed: list[HostSkill], model: CodexModel | None = None
+) -> tuple[str | None, list[Verdict], list[str]]:
+    """The whole block for skills in their order, a verdict for each and the budget warning, for
+    `model` (Codex's default when None)."""
+    model = resolve(None) if model is None else model
     if not listed:
         return None, [], []
     used = [root for root in roots if any(skill.root.path == root.path for skill in listed)]
     alias = {root.path: f"r{at}" for at, root in enumerate(used)}
     entries = [Entry(skill, f"- {skill.name}:", f"(file: {_short(skill, alias)})") for skill in listed]
     table = "".join(f"- `{alias[root.path]}` = `{root.path}`\n" for root in used)
-    limit = LIMIT - table_cost(table)
+    limit = model.budget - table_cost(table)
     kept, warning = fit(entries, limit)
     lines: list[str] = []
     verdicts: list[Verdict] = []
@@ -85,8 +92,9 @@ def block(roots: list[Root], listed: list[HostSkill]) -> tuple[str | None, list[
     for entry, chars in zip(entries, kept, strict=True):
         if chars is not None:
             lines.append(entry.line(chars) + "\n")
-        verdicts.append(_verdict(entry, chars, names_only, limit))
-    return HEAD + table + LIST + "".join(lines) + END, verdicts, [warning] if warning else []
+        verdicts.append(_verdict(entry, chars, names_only, f"{model.name}: {limit:,} tokens"))
+    usage = USAGE if model.usage else ""
+    return HEAD + table + LIST + "".join(lines) + usage + END, verdicts, [warning] if warning else []
 
 
 def _short(skill: HostSkill, alias: dict[Path, str]) -> str:
@@ -168,16 +176,17 @@ def _share(entries: list[Entry], sizes: list[int], limit: int) -> list[int]:
     return chars
 
 
-def _verdict(entry: Entry, chars: int | None, names_only: bool, limit: int) -> Verdict:
+def _verdict(entry: Entry, chars: int | None, names_only: bool, budget: str) -> Verdict:
+    """`budget`: the model and the tokens its lines had, as the reasons name them."""
     skill = entry.skill
     size = len(entry.text)
     if chars is None:
-        why = f"over Codex CLI's skills budget ({limit:,} tokens for the lines) even without descriptions: left out of the list"
+        why = f"over Codex CLI's skills budget ({budget} for the lines) even without descriptions: left out of the list"
         return Verdict(skill.path, skill.root, skill.name, Status.HIDDEN, why, FIX, skill)
     if chars == size:
         return Verdict(skill.path, skill.root, skill.name, Status.LISTED, skill=skill)
     if chars == 0 or names_only:
-        why = f"over Codex CLI's skills budget ({limit:,} tokens for the lines): sent without its description"
+        why = f"over Codex CLI's skills budget ({budget} for the lines): sent without its description"
         return Verdict(skill.path, skill.root, skill.name, Status.NAMES_ONLY, why, FIX, skill)
-    why = f"description cut to its first {chars:,} of {size:,} characters to fit Codex CLI's skills budget ({limit:,} tokens)"
+    why = f"description cut to its first {chars:,} of {size:,} characters to fit Codex CLI's skills budget ({budget})"
     return Verdict(skill.path, skill.root, skill.name, Status.CUT, why, FIX, skill)

@@ -1,7 +1,8 @@
 """What Codex CLI 0.169.0 takes from its user config about skills: `[[skills.config]]` switch-offs
 by path or by name, and the warning it prints for `[features] skills` (docs/agents.md, Codex CLI,
-"Switching a skill off"). The project's `.codex/config.toml` does nothing for skills, trusted or
-not (switched_off_project), so only `$CODEX_HOME/config.toml` is read.
+"Switching a skill off"); and the `model` and `model_context_window` that size its budget
+(model_in_config, model_window_small). The project's `.codex/config.toml` does nothing for
+skills, trusted or not (switched_off_project), so only `$CODEX_HOME/config.toml` is read.
 
 The file is someone else's: read through safeio with a cap, parsed by tomllib (pure Python: a
 deep nesting is a RecursionError, caught), and a broken file never raises: it becomes a log line.
@@ -35,6 +36,8 @@ class Switches:
     path: Path
     rules: list[Rule] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)  # what Codex (or skilldeck for it) says about them
+    model: str | None = None  # top-level `model`: the model it runs with when not given one
+    window: int | None = None  # top-level `model_context_window`
 
     @cached_property
     def _index(self) -> dict[tuple[str, str], int]:
@@ -79,6 +82,10 @@ def switches(place: Place) -> Switches:
             "and skilldeck reads no skill switch-offs from it"
         )
         return out
+    model, window = config.get("model"), config.get("model_context_window")
+    out.model = model if isinstance(model, str) else None
+    # A TOML integer (a bool is no window; Codex reads it into a whole number of tokens).
+    out.window = window if isinstance(window, int) and not isinstance(window, bool) else None
     features = config.get("features")
     if isinstance(features, dict) and "skills" in features:
         out.logs.append(f"user ({path}): `features.skills` is ignored.")

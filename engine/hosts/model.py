@@ -15,6 +15,9 @@ from ..base.fastinit import init_by_slots
 # Every --agent name, in the order screens list them: Claude Code first.
 DEFAULT = "claude-code"
 HOST_KEYS = (DEFAULT, "codex", "gemini", "opencode", "copilot")
+# The agents whose skills block depends on the model they run with (Claude Code's budget: its
+# listing's; Codex CLI's: its host's `model`). Gemini CLI, OpenCode and Copilot CLI: none.
+MODEL_KEYS = (DEFAULT, "codex")
 
 
 @dataclass(frozen=True)

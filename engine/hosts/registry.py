@@ -19,11 +19,19 @@ _MODULES = {"codex": ("codex", "CODEX"), "gemini": ("gemini", "GEMINI"), "openco
             "copilot": ("copilot", "COPILOT")}  # fmt: skip
 
 
-def host(key: str) -> SkillHost:
+def host(key: str, model: str | None = None) -> SkillHost:
+    """Agent `key`'s host; with `model`, as it runs with that model (Codex CLI alone: see
+    MODEL_KEYS)."""
     try:
         module, name = _MODULES[key]
     except KeyError:
         raise ValueError(f"no agent {key!r}: one of {', '.join(HOST_KEYS)}") from None
+    if model is not None:
+        if key != "codex":
+            raise ValueError(f"agent {key!r} sends the same skills block whatever the model")
+        from .codex import Codex
+
+        return Codex(model)
     return cast(SkillHost, getattr(importlib.import_module(f".{module}", __package__), name))
 
 
@@ -32,16 +40,19 @@ def hosts() -> dict[str, SkillHost]:
     return {key: host(key) for key in HOST_KEYS if key != DEFAULT}
 
 
-def host_view(key: str, place: Place, locations: Locations | None = None, catalog: Catalog | None = None) -> HostView:
-    """What host `key` makes of `place`. Claude Code's view comes from skilldeck's own loader
-    (`locations` and an already loaded `catalog` save a second load)."""
+def host_view(
+    key: str, place: Place, locations: Locations | None = None, catalog: Catalog | None = None, model: str | None = None
+) -> HostView:
+    """What host `key` makes of `place`, run with `model` where its block depends on one (Codex
+    CLI; None: the agent's own choice). Claude Code's view comes from skilldeck's own loader
+    (`locations` and an already loaded `catalog` save a second load; its model is the listing's)."""
     if key == DEFAULT:
         # Claude Code's loader only when its view is asked for: `list --agent codex` on 15,000
         # skills must not pay for importing the catalog, the listing and the workspace.
         from .claude_code import ClaudeCodeHost
 
         return ClaudeCodeHost(locations).view(place, catalog)
-    return view(host(key), place)
+    return view(host(key, model), place)
 
 
 def agent_roots(place: Place) -> tuple[Path, ...]:
