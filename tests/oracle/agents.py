@@ -51,6 +51,13 @@ def pins() -> dict[str, Pin]:
     return out
 
 
+def recorded_for(case: dict[str, Any]) -> tuple[str, ...]:
+    """The agents a case is recorded (and replayed) for: its `agents` (a case about one agent's
+    model or config), otherwise every pinned agent."""
+    chosen = case.get("agents")
+    return tuple(agent for agent in pins() if chosen is None or agent in chosen)
+
+
 def xdg(places: Places) -> dict[str, str]:
     """The private home's XDG folders (OpenCode reads its config and skills from XDG_CONFIG_HOME)."""
     home = places.home
@@ -101,7 +108,8 @@ def merge_json(path: Path, body: dict[str, Any]) -> None:
 def configure(agent: str, case: dict[str, Any], places: Places, port: int) -> tuple[list[str], dict[str, str]]:
     """Write the agent's private config for a run against the recorder on `port`; its argv (after
     the binary) and the environment it needs. A case's `config.<agent>` joins that config: a TOML
-    text appended to Codex's config.toml, a JSON object merged into the others' settings."""
+    text appended to Codex's config.toml, a JSON object merged into the others' settings. A case's
+    `model.codex` is the model Codex runs with (`-m`); without it, its default model."""
     extra = places.fill(case.get("config", {}).get(agent))
     home = places.home
     if agent == "codex":
@@ -109,7 +117,17 @@ def configure(agent: str, case: dict[str, Any], places: Places, port: int) -> tu
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(f"{config.read_text()}\n{extra}\n" if config.exists() and extra else (extra or ""))
         provider = f'{{name="rec",base_url="http://127.0.0.1:{port}/v1",wire_api="responses",env_key="OPENAI_API_KEY"}}'
-        argv = ["exec", "--skip-git-repo-check", "-c", "model_provider=rec", "-c", f"model_providers.rec={provider}", "hi"]
+        model = ["-m", case["model"]["codex"]] if "codex" in case.get("model", {}) else []
+        argv = [
+            "exec",
+            "--skip-git-repo-check",
+            "-c",
+            "model_provider=rec",
+            "-c",
+            f"model_providers.rec={provider}",
+            *model,
+            "hi",
+        ]
         return argv, {"OPENAI_API_KEY": "x"}
     if agent == "gemini":
         merge_json(home / ".gemini" / "settings.json", {"security": {"auth": {"selectedType": "gemini-api-key"}}})
@@ -169,6 +187,7 @@ CODEX_ROOT = re.compile(r"^- `(r\d+)` = `(.*)`$", re.MULTILINE)
 # Over its budget Codex drops every description: `- name: (file: ...)`.
 CODEX_ENTRY = re.compile(r"^- (.*?): (?:(.*) )?\(file: (r\d+)/(.*)\)\n?$", re.DOTALL)
 CODEX_LIST = "\n### Available skills\n"
+CODEX_USAGE = "\n### How to use skills\n"
 SKILL_START = re.compile(r"^[ \t]*<skill>$", re.MULTILINE)
 
 
@@ -182,7 +201,10 @@ def split_block(agent: str, block: str) -> tuple[str, list[str], str]:
         if at < 0:
             return block, [], ""
         head, body = block[: at + len(CODEX_LIST)], block[at + len(CODEX_LIST) :]
-        end = body.rfind("</skills_instructions>")
+        # A model whose catalog entry asks for them gets usage instructions after the list, under a
+        # heading of their own (model_gpt55): the tail.
+        usage = body.find(CODEX_USAGE)
+        end = usage + 1 if usage >= 0 else body.rfind("</skills_instructions>")
         chunks: list[str] = []
         for line in body[:end].splitlines(keepends=True):
             if line.startswith("- ") or not chunks:

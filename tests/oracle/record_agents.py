@@ -8,8 +8,10 @@ An agents case (tests/oracle/cases/agents/*.json) is a workspace as in workspace
                "opencode": {"permission": {"skill": {"x": "deny"}}},  # merged into opencode.json
                "copilot": {"disabledSkills": ["x"]}},             # merged into ~/.copilot/settings.json
     "trusted": false,         # Gemini CLI without GEMINI_CLI_TRUST_WORKSPACE, Copilot CLI without --trust-folder
-    "repeated": [{"dir": "{project}/.agents/skills", "count": 250, "prefix": "u", "text": "🚀", "times": 100}]
+    "repeated": [{"dir": "{project}/.agents/skills", "count": 250, "prefix": "u", "text": "🚀", "times": 100}],
                               # generated skills whose description is `text` repeated (non-ASCII budgets)
+    "model": {"codex": "gpt-6.1-terra"},  # the model an agent runs with (Codex: `-m`)
+    "agents": ["codex"]       # recorded for these agents only (a case about one agent's model)
 
 Each agent (tests/oracle/AGENTS pins them) runs once per case, in print mode, in a private network
 (loopback only), with a private HOME and XDG folders, against a server that answers every request
@@ -52,6 +54,7 @@ from tests.oracle.agents import (
     entries,
     find_block,
     pins,
+    recorded_for,
     split_block,
     workspace_folder,
     xdg,
@@ -249,6 +252,8 @@ def main() -> int:
         return 2
     for name in args.cases or cases:
         for pin in chosen_pins.values():
+            if pin.agent not in recorded_for(cases[name]):
+                continue
             recording = record(pin, name, cases[name])
             folder = RECORDINGS / pin.agent
             folder.mkdir(parents=True, exist_ok=True)

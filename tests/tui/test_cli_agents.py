@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.base.sanitize import printable
-from tests.engine.hosts.test_host_recordings import AGENTS, CASES, RACES, UNFIXED, as_recorded, host_view, recording
+from tests.engine.hosts.test_host_recordings import CASES, RACES, RECORDED, UNFIXED, as_recorded, host_view, recording
 from tests.oracle.agents import build_case, configure, workspace_folder, xdg
 from tests.oracle.workspace import start_folder
 from tui.cli.main import main
@@ -24,8 +24,7 @@ def _environ(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
         monkeypatch.setenv(key, value)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize(("agent", "name"), RECORDED)
 def test_listing_prints_the_recorded_block(
     agent: str, name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

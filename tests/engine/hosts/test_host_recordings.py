@@ -19,8 +19,8 @@ import pytest
 
 from engine.hosts.host import view
 from engine.hosts.model import HostView, Place
-from engine.hosts.registry import hosts
-from tests.oracle.agents import build_case, configure, entries, pins, split_block, workspace_folder, xdg
+from engine.hosts.registry import host, hosts
+from tests.oracle.agents import build_case, configure, entries, pins, recorded_for, split_block, workspace_folder, xdg
 from tests.oracle.record_agents import RECORDINGS, is_own, placeholders
 from tests.oracle.workspace import load_cases, start_folder
 
@@ -79,7 +79,9 @@ def host_view(agent: str, name: str, root: Path) -> tuple[HostView, Any]:
         codex_standins(places.home)
     environ = {"PATH": os.environ.get("PATH", ""), **xdg(places), **env}
     place = Place(start=start_folder(case, places), home=places.home, environ=environ)
-    return view(hosts()[agent], place), places
+    # The model the recorder ran the agent with (`-m`), when the case names one.
+    model = case.get("model", {}).get(agent)
+    return view(hosts()[agent] if model is None else host(agent, model), place), places
 
 
 def as_recorded(agent: str, block: str | None, places: Any) -> tuple[str | None, list[dict[str, Any]]]:
@@ -125,8 +127,11 @@ def workspace() -> Iterator[Path]:
         yield folder
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-@pytest.mark.parametrize("agent", AGENTS)
+# Each (agent, case) recorded: a case about one agent's model is recorded for that agent only.
+RECORDED = [(agent, name) for agent in AGENTS for name in sorted(CASES) if agent in recorded_for(CASES[name])]
+
+
+@pytest.mark.parametrize(("agent", "name"), RECORDED)
 def test_block_is_the_recorded_block(agent: str, name: str, workspace: Path) -> None:
     want = recording(agent, name)
     got, places = host_view(agent, name, workspace)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.oracle.agents import entries as block_entries
-from tests.oracle.agents import pins, split_block
+from tests.oracle.agents import pins, recorded_for, split_block
 from tests.oracle.workspace import HERE, load_cases
 
 RECORDINGS = HERE / "recordings" / "agents"
@@ -32,9 +32,9 @@ def recording_files() -> list[Path]:
 
 
 def test_every_case_has_a_recording_for_every_agent() -> None:
-    cases = set(load_cases("agents"))
+    cases = load_cases("agents")
     assert len(cases) >= 10
-    wanted = {(agent, case) for agent in pins() for case in cases}
+    wanted = {(agent, name) for name, case in cases.items() for agent in recorded_for(case)}
     have = {(path.parent.name, path.stem) for path in recording_files()}
     assert sorted(wanted - have) == [], "missing recordings: run `make oracle` (tests.oracle.record_agents)"
     assert sorted(have - wanted) == [], "recordings of no case or of an agent that is not pinned"
