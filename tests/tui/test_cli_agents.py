@@ -12,7 +12,7 @@ import pytest
 
 from engine.base.sanitize import printable
 from tests.engine.hosts.test_host_recordings import CASES, RACES, RECORDED, UNFIXED, as_recorded, host_view, recording
-from tests.oracle.agents import build_case, configure, workspace_folder, xdg
+from tests.oracle.agents import build_case, workspace_folder, xdg
 from tests.oracle.workspace import start_folder
 from tui.cli.main import main
 
@@ -39,10 +39,11 @@ def _listing_is_recorded(
     agent: str, name: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     case = CASES[name]
-    got, places = host_view(agent, name, folder)
-    _, env = configure(agent, case, places, 9)
+    got, places, env = host_view(agent, name, folder)
     _environ(monkeypatch, {**xdg(places), **env})
-    code = main(["listing", "--agent", agent, "--project", str(start_folder(case, places))])
+    # The model the recorder ran the agent with, through --model as a user gives it.
+    model = ["--model", case["model"][agent]] if agent in case.get("model", {}) else []
+    code = main(["listing", "--agent", agent, *model, "--project", str(start_folder(case, places))])
     out = capsys.readouterr().out
     assert code == 0
     want = recording(agent, name)
@@ -95,6 +96,48 @@ def test_an_agent_flag_on_a_command_it_does_not_change_is_a_usage_error(
     project = _every_folder(monkeypatch, tmp_path)
     assert main(["rules", "--agent", "codex", "--project", str(project)]) == 2
     assert "is Claude Code's alone" in capsys.readouterr().err
+
+
+def test_list_under_codex_takes_the_model_that_sizes_its_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same 250 skills (without Codex's own four): cut to 50 or 54 characters under the
+    default model (as many_250), to 126 under gpt-6.1-terra's larger window (model_terra, where
+    its own four take their share: 122 or 126)."""
+    with workspace_folder() as folder:
+        case = CASES["many_250"]
+        places = build_case(case, folder)
+        _environ(monkeypatch, xdg(places))
+        project = str(start_folder(case, places))
+        cut: dict[str, list[str]] = {}
+        for model in (None, "gpt-6.1-terra"):
+            flag = ["--model", model] if model else []
+            assert main(["list", "--agent", "codex", "--json", *flag, "--project", project]) == 0
+            verdicts = json.loads(capsys.readouterr().out)["verdicts"]
+            cut[model or "default"] = [v["why"] for v in verdicts if v["status"] == "cut"]
+    assert len(cut["default"]) == len(cut["gpt-6.1-terra"]) == 250
+    assert all("(gpt-6.1-sol: 5,440 tokens)" in why for why in cut["default"])
+    assert all("(gpt-6.1-terra: 10,000 tokens)" in why for why in cut["gpt-6.1-terra"])
+    kept = {model: {int(why.split(" of ")[0].rsplit(" ", 1)[1]) for why in whys} for model, whys in cut.items()}
+    assert kept == {"default": {50, 54}, "gpt-6.1-terra": {126}}
+
+
+@pytest.mark.parametrize(
+    ("words", "error"),
+    [
+        (["listing", "--agent", "gemini", "--model", "x"], "Gemini CLI sends the same skills block whatever the model"),
+        (["why", "x", "--agent", "copilot", "--model", "x"], "Copilot CLI sends the same skills block whatever the model"),
+        (["list", "--model", "sonnet"], "Claude Code's `list` has no budget"),
+        (["listing", "--agent", "codex", "--budget", "900"], "Codex CLI's is not set in characters (its budget is its model's"),
+        (["listing", "--agent", "opencode", "--budget", "900"], "OpenCode's is not set in characters"),
+    ],
+)
+def test_a_model_or_budget_an_agent_does_not_take_is_a_usage_error(
+    words: list[str], error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _every_folder(monkeypatch, tmp_path)
+    assert main([*words, "--project", str(project)]) == 2
+    assert error in capsys.readouterr().err
 
 
 def test_validate_warns_of_a_skill_another_agent_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,6 +46,7 @@ def test_the_parser_offers_every_agent_the_engine_knows() -> None:
     from tui.cli import args as cli_args
 
     assert cli_args.HOST_KEYS == engine.HOST_KEYS
+    assert cli_args.MODEL_KEYS == engine.MODEL_KEYS and set(cli_args.TITLES) == set(engine.HOST_KEYS)
     assert set(cli_args.HOST_KEYS) == {"claude-code", *hosts()}
 
 

@@ -58,7 +58,8 @@ def views(locations: Locations, catalog: Catalog | None = None) -> list[HostView
 def run(args: argparse.Namespace, locations: Locations) -> int:
     if args.command == "agents":
         return cmd_agents(args, locations)
-    view = host_view(args.agent, place_of(locations), locations)
+    # --model (list, listing, why) reaches the agents whose block depends on it (args.model_problem).
+    view = host_view(args.agent, place_of(locations), locations, model=getattr(args, "model", None))
     command = args.command
     if command == "list":
         return cmd_list(args, view)

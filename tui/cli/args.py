@@ -12,8 +12,12 @@ from typing import Any, NoReturn, Protocol
 # engine.EDITABLE_SCOPES, written out: importing the settings editor for it (tempfile, fcntl, its
 # JSON writer) cost every command, `list` included (tests/tui/test_cli_imports.py checks the two agree).
 EDITABLE_SCOPES = ("local", "project", "user")
-# engine.HOST_KEYS, written out for the same reason (importing the hosts loads every agent's reader).
+# engine.HOST_KEYS and MODEL_KEYS, written out for the same reason (importing the hosts loads every
+# agent's reader).
 HOST_KEYS = ("claude-code", "codex", "gemini", "opencode", "copilot")
+MODEL_KEYS = ("claude-code", "codex")
+TITLES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI", "opencode": "OpenCode",
+          "copilot": "Copilot CLI"}  # fmt: skip
 
 
 class Sub(Protocol):
@@ -112,6 +116,54 @@ def budget_arg(text: str) -> int:
     return value
 
 
+MODEL_HELP = (
+    "the model whose context window sizes the budget: Claude Code's, or with --agent codex the one Codex CLI runs "
+    "with (default: each agent's own choice)"
+)
+
+
+def list_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
+    p.add_argument("--model", default=None, help="with --agent codex: the model Codex CLI runs with (it sizes the budget)")
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
+    )
+
+
+def listing_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
+    p.add_argument(
+        "--budget", type=budget_arg, default=None,
+        help="Claude Code's character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the settings' share (1%% "
+        "by default) of the model's context window, at 3 characters a token)",
+    )  # fmt: skip
+    p.add_argument("--model", default=None, help=MODEL_HELP)
+    p.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="the listing, its budget and every entry's outcome as JSON"
+    )
+
+
+def model_problem(args: argparse.Namespace) -> str | None:
+    """Why --model or --budget cannot mean anything for this command and agent (a usage error),
+    or None. Claude Code's budget is in characters and sized by its model; Codex CLI's is its
+    model's; Gemini CLI, OpenCode and Copilot CLI send the same block whatever the model."""
+    agent, command = getattr(args, "agent", DEFAULT_AGENT), args.command
+    model, budget = getattr(args, "model", None), getattr(args, "budget", None)
+    if command not in AGENT_COMMANDS:
+        return None
+    if model is not None and agent not in MODEL_KEYS:
+        return (
+            f"--model: {TITLES[agent]} sends the same skills block whatever the model (--model changes claude-code's and codex's)"
+        )
+    if model is not None and agent == DEFAULT_AGENT and command == "list":
+        return "--model: Claude Code's `list` has no budget (see `listing --model`); with --agent codex it sizes Codex CLI's"
+    if budget is not None and agent != DEFAULT_AGENT:
+        return f"--budget is Claude Code's character budget; {TITLES[agent]}'s is not set in characters" + (
+            " (its budget is its model's: --model)" if agent in MODEL_KEYS else ""
+        )
+    return None
+
+
 def why_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "why",
@@ -127,7 +179,7 @@ def why_parser(sub: Sub, loc: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--budget", type=budget_arg, default=None, help="listing budget in characters (default: as Claude Code sizes it)"
     )
-    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
+    p.add_argument("--model", default=None, help=MODEL_HELP)
     p.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="one object: the gates, the outcome and the verdict"
     )

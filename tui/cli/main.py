@@ -19,7 +19,6 @@ with collector_paused():
     from engine import Locations, printable
 
     from . import args as cli_args
-    from .args import budget_arg
     from .jsonout import dump, dump_rows
 
 if TYPE_CHECKING:
@@ -89,10 +88,7 @@ def build_parser(named: frozenset[str] | None = None) -> argparse.ArgumentParser
     # prog: a subcommand's usage and errors start `skilldeck listing:`, not the whole usage line.
     action = parser.add_subparsers(dest="command", metavar="COMMAND", prog="skilldeck")
     sub: cli_args.Sub = action if named is None else cli_args.Commands(action, named)
-    p = sub.add_parser("list", parents=[loc], help="every skill by tier, shadowed skills and diagnostics")
-    p.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON object: skills, shadowed, diagnostics"
-    )
+    cli_args.list_parser(sub, loc)
     p = sub.add_parser("show", parents=[loc], help="one skill in full")
     p.add_argument("name", help="the skill's command name, e.g. deploy or my-plugin:lint")
     p.add_argument(
@@ -116,16 +112,7 @@ def build_parser(named: frozenset[str] | None = None) -> argparse.ArgumentParser
     cli_args.usage_parser(sub, loc)
     cli_args.doctor_parser(sub, loc)
     cli_args.agents_parser(sub, loc)
-    p = sub.add_parser("listing", parents=[loc], help="the exact skill listing the model receives")
-    p.add_argument(
-        "--budget", type=budget_arg, default=None,
-        help="character budget (default: $SLASH_COMMAND_TOOL_CHAR_BUDGET, else the settings' share (1%% by default) "
-        "of the model's context window, at 3 characters a token)",
-    )  # fmt: skip
-    p.add_argument("--model", default=None, help="the model whose context window sizes the budget (default: Claude Code's)")
-    p.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="the listing, its budget and every entry's outcome as JSON"
-    )
+    cli_args.listing_parser(sub, loc)
     return parser
 
 
@@ -351,6 +338,9 @@ def _command(args: argparse.Namespace, locations: Locations) -> int:
 
         # Before any answer, on stderr (a --json reader gets the JSON alone; each source says `preview` there).
         render.err.print(render.PREVIEW_NOTE, style="yellow", markup=False)
+    problem = cli_args.model_problem(args)
+    if problem:
+        return usage_error(problem)
     if command == "agents" or (args.agent != cli_args.DEFAULT_AGENT and command in cli_args.AGENT_COMMANDS):
         from . import agents as cli_agents
 

@@ -71,7 +71,10 @@ def codex_standins(home: Path) -> None:
         path.write_text(f"---\nname: {name}\ndescription: {text}\n---\nBody.\n")
 
 
-def host_view(agent: str, name: str, root: Path) -> tuple[HostView, Any]:
+def host_view(agent: str, name: str, root: Path) -> tuple[HostView, Any, dict[str, str]]:
+    """The host's view of the case's workspace, its places, and the environment the agent ran in
+    (configure writes the agent's config files once: a second call would append the case's
+    config.toml text twice, a duplicate key)."""
     case = CASES[name]
     places = build_case(case, root)
     _, env = configure(agent, case, places, 9)
@@ -81,7 +84,7 @@ def host_view(agent: str, name: str, root: Path) -> tuple[HostView, Any]:
     place = Place(start=start_folder(case, places), home=places.home, environ=environ)
     # The model the recorder ran the agent with (`-m`), when the case names one.
     model = case.get("model", {}).get(agent)
-    return view(hosts()[agent] if model is None else host(agent, model), place), places
+    return view(hosts()[agent] if model is None else host(agent, model), place), places, env
 
 
 def as_recorded(agent: str, block: str | None, places: Any) -> tuple[str | None, list[dict[str, Any]]]:
@@ -134,7 +137,7 @@ RECORDED = [(agent, name) for agent in AGENTS for name in sorted(CASES) if agent
 @pytest.mark.parametrize(("agent", "name"), RECORDED)
 def test_block_is_the_recorded_block(agent: str, name: str, workspace: Path) -> None:
     want = recording(agent, name)
-    got, places = host_view(agent, name, workspace)
+    got, places, _ = host_view(agent, name, workspace)
     block, own = as_recorded(agent, got.block, places)
     if name in UNFIXED.get(agent, set()):
         assert block is not None and want["block"] is not None
