@@ -90,6 +90,8 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """A finding about one file: what Claude Code will do with it, where, and what to do."""
+
     severity: Severity
     code: str
     path: Path
@@ -322,6 +324,8 @@ class Shadowed:
 
 @dataclass(frozen=True, slots=True)
 class LoadStats:
+    """What a load read and how long it took."""
+
     files_read: int = 0
     tiers: int = 0
     elapsed_ms: float = 0.0

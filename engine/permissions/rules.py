@@ -33,6 +33,8 @@ EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 
 @dataclass(frozen=True)
 class Rule:
+    """One permission rule as written: `Tool` or `Tool(specifier)`."""
+
     text: str
     tool: str
     specifier: str | None

@@ -38,6 +38,8 @@ PROJECT_SCOPES = ("local", "project")
 
 @dataclass(frozen=True)
 class SettingsFile:
+    """One settings file Claude Code reads, and what it holds (None: absent or unusable)."""
+
     scope: str
     path: Path
     data: dict[str, Any] | None
@@ -64,6 +66,8 @@ class PlacedRule:
 
 @dataclass(frozen=True)
 class Settings:
+    """What a session's settings files say, each setting taken as Claude Code takes it, with the files."""
+
     files: tuple[SettingsFile, ...]
     rules: tuple[PlacedRule, ...]
     diagnostics: tuple[Diagnostic, ...] = ()

@@ -29,6 +29,8 @@ CONFIG_CAP = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Trust:
+    """Whether Claude Code trusts the project folder, and what says so."""
+
     trusted: bool
     # Where the answer comes from: the file that records it, or why there is none.
     source: str

@@ -33,6 +33,8 @@ _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 
 @dataclass(slots=True)
 class YamlProblem:
+    """Why a frontmatter block did not parse, and where."""
+
     message: str
     line: int | None
     column: int | None

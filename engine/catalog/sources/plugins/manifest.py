@@ -21,6 +21,8 @@ MARKETPLACE = Path(".claude-plugin") / "marketplace.json"
 
 @dataclass(frozen=True, slots=True)
 class PluginRef:
+    """A plugin found where Claude Code looks for one, before its manifest is read."""
+
     root: Path
     # The name to use when the plugin has no manifest (its folder, or its install key).
     fallback_name: str
