@@ -69,7 +69,7 @@ class ClaudeCodeHost:
         found += [(loc.user_commands(), Scope.USER), *((p, Scope.PROJECT) for p in loc.project_commands())]
         return [(Root(path, scope, folder_kind(path, place)), WalkRules(depth=1, hidden=True)) for path, scope in found]
 
-    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+    def read(self, data: bytes, path: str, root: Root, file: tuple[int, int] | None = None) -> HostSkill | Refusal:
         """One SKILL.md as Claude Code reads it (from the disk: its reader bounds its own read)."""
         catalog = load_paths([Path(path)])
         for skill in catalog.skills.values():

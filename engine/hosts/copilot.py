@@ -327,7 +327,7 @@ class CopilotCli:
                 out.append((Root(path, scope, kind), RULES))
         return out
 
-    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+    def read(self, data: bytes, path: str, root: Root, file: tuple[int, int] | None = None) -> HostSkill | Refusal:
         return read_skill(data, path, root)
 
     def settle(self, place: Place, skills: list[HostSkill]) -> tuple[list[HostSkill], list[Verdict]]:

@@ -59,7 +59,7 @@ class GeminiHost:
             (Root(cwd / ".agents" / "skills", Scope.PROJECT, ".agents/skills"), RULES),
         ]
 
-    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+    def read(self, data: bytes, path: str, root: Root, file: tuple[int, int] | None = None) -> HostSkill | Refusal:
         # Node's readFile(..., "utf-8"): bad bytes become U+FFFD, a BOM stays.
         block = frontmatter(data.decode("utf-8", "replace"))
         if isinstance(block, Refusal):

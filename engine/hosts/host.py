@@ -28,7 +28,10 @@ class SkillHost(Protocol):
 
     def roots(self, place: Place) -> list[tuple[Root, WalkRules]]: ...
 
-    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal: ...
+    def read(self, data: bytes, path: str, root: Root, file: tuple[int, int] | None = None) -> HostSkill | Refusal:
+        """The skill the host reads in `data` (the file at `path`; `file`: its device and inode, from
+        the read's own stat), or why it will not."""
+        ...
 
     def settle(self, place: Place, skills: list[HostSkill]) -> tuple[list[HostSkill], list[Verdict]]:
         """The skills it sends, in order, and a verdict for each it does not (shadowed, off)."""
@@ -52,11 +55,11 @@ def view(host: SkillHost, place: Place) -> HostView:
             notes.append(f"{root.path}: {walked.stopped}; skilldeck read no further")
         for path in walked.files:
             try:
-                data, _ = read_regular(path, cap=MAX_SKILL_BYTES)
+                data, info = read_regular(path, cap=MAX_SKILL_BYTES)
             except OSError as exc:
                 read: HostSkill | Refusal = Refusal(f"cannot be read: {exc.strerror or exc}", "make it a readable file")
             else:
-                read = host.read(data, path, root)
+                read = host.read(data, path, root, (info.st_dev, info.st_ino))
             if isinstance(read, Refusal):
                 where = Path(path)
                 verdicts.append(Verdict(where, root, where.parent.name, Status.REFUSED, read.why, read.fix))

@@ -99,6 +99,8 @@ class HostSkill:
     description: str
     path: Path  # the SKILL.md as the host reached it (through symlinks, not resolved)
     root: Root
+    # (device, inode) of the file as it was read, for a host that tells copies apart by it (Codex CLI).
+    file: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class OpenCodeHost:
                 out.append(Path(os.path.normpath(path)))
         return out
 
-    def read(self, data: bytes, path: str, root: Root) -> HostSkill | Refusal:
+    def read(self, data: bytes, path: str, root: Root, file: tuple[int, int] | None = None) -> HostSkill | Refusal:
         try:
             fields = read_fields(data)
         except Unreadable as exc:
