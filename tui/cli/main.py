@@ -9,7 +9,7 @@ import signal
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..heap import collector_paused, settle_imports
 
@@ -151,8 +151,15 @@ def _exit_on_signal(folder: Path, signum: int, frame: object) -> None:
     # The folder first, then the process ends at once, as the signal's own default would end it: a
     # SystemExit raised here lands in Textual's loop, which went on reading a closed terminal and
     # spun a core for hours after the test that closed it.
-    shutil.rmtree(folder, ignore_errors=True)
-    os._exit(128 + signum)
+    _leave(folder, 128 + signum)
+
+
+def _leave(demo: Path | None, code: int) -> NoReturn:
+    """End the process at once, skipping Python's exit handlers; the one this process registers
+    (the demo's folder, removed) is done here instead."""
+    if demo is not None:
+        shutil.rmtree(demo, ignore_errors=True)
+    os._exit(code)
 
 
 def locations_from(args: argparse.Namespace) -> Locations:
@@ -300,9 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(args, locations)
     try:
         code = _command(args, locations)
-        # (Not with --demo: its temporary folder is removed by an exit handler, which os._exit skips.)
-        if argv is None and args.command in cli_args.AGENT_COMMANDS and not args.demo:
-            _end_now(code)
+        if argv is None and args.command in cli_args.AGENT_COMMANDS:
+            _end_now(code, getattr(args, "demo_root", None))
         return code
     except BrokenPipeError:
         # `skilldeck rules | head`: the reader left; nothing to report. What is still buffered for
@@ -311,16 +317,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def _end_now(code: int) -> None:
+def _end_now(code: int, demo: Path | None) -> NoReturn:
     """End a command that only reads and prints once its output is out, without freeing every
     object one by one (the catalog, then each module: 12 ms of an empty `list --json`, more per
-    skill); it holds no file, thread or temporary folder. Only as the process's own command
-    (`main()` without argv, as the console script calls it): the tests get the code back."""
+    skill); it holds no file or thread, and the demo's folder is removed as its exit handler
+    would. Only as the process's own command (`main()` without argv, as the console script calls
+    it): the tests get the code back."""
     # A stream closed before the start (`>&-`, `2>&-`) is None, which Python's own exit skips too.
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
             stream.flush()  # a BrokenPipeError here is main()'s
-    os._exit(code)
+    _leave(demo, code)
 
 
 def usage_error(*problems: str) -> int:

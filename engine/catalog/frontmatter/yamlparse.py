@@ -101,9 +101,8 @@ def _plain_spots(src: str) -> dict[str, tuple[int, int, int, int]]:
     spots: dict[str, tuple[int, int, int, int]] = {}
     start = 0
     for number, line in enumerate(src.removesuffix("\n").split("\n")):
-        key, _, rest = line.partition(":")
-        begin = start + len(key) + 1 + len(rest) - len(rest.lstrip(" "))
-        spots[key] = (number, 0, begin, start + len(line.rstrip(" ")))
+        key, _, _ = line.partition(":")
+        spots[key] = _line_spot(line, number, start)
         start += len(line) + 1
     return spots
 
@@ -117,10 +116,14 @@ def _plain_spot(src: str, key: str) -> tuple[int, int, int, int] | None:
     if at == 0 and not src.startswith(head):
         return None
     stop = src.find("\n", at)
-    line = src[at : stop if stop >= 0 else len(src)]
-    rest = line[len(head) :]
-    begin = at + len(head) + len(rest) - len(rest.lstrip(" "))
-    return src.count("\n", 0, at), 0, begin, at + len(line.rstrip(" "))
+    return _line_spot(src[at : stop if stop >= 0 else len(src)], src.count("\n", 0, at), at)
+
+
+def _line_spot(line: str, number: int, start: int) -> tuple[int, int, int, int]:
+    """The spot of the `key: value` line `number` of a plain block, which starts at `start`."""
+    key, _, rest = line.partition(":")
+    begin = start + len(key) + 1 + len(rest) - len(rest.lstrip(" "))
+    return number, 0, begin, start + len(line.rstrip(" "))
 
 
 # How bounds.py begins its reason for a text nested too deep.
